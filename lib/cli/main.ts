@@ -1,0 +1,172 @@
+// The `tug` / `git tug` command line: yargs parses, the registry executes, output.ts renders.
+import { readFileSync } from 'node:fs';
+import yargs, { type Argv } from 'yargs';
+import { asTugError, TugError } from '../core/errors.js';
+import type { Operation } from '../ops/operation.js';
+import { parseInput } from '../ops/operation.js';
+import { findOperation } from '../ops/registry.js';
+import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
+import { summarize } from './summary.js';
+
+type Args = Record<string, unknown>;
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let mode: OutputMode = outputMode(argv.includes('--json'));
+  let exitCode = 0;
+  const run = (name: string, toInput: (args: Args) => unknown | Promise<unknown>) => async (args: Args) => {
+    mode = outputMode(Boolean(args['json']));
+    exitCode = await execute(findOperation(name)!, await toInput(args), mode, name);
+  };
+  const cli = yargs([...argv])
+    .scriptName('tug')
+    .usage('tug <command> [options]\n\nVerified, deterministic refactors that land as commits on tug/ branches.')
+    .option('workspace', { alias: 'C', type: 'string', describe: 'Directory inside the git working tree (default: current directory)', global: true })
+    .option('session-dir', { type: 'string', describe: 'Session directory (default: <git-common-dir>/tug)', global: true })
+    .option('json', { type: 'boolean', describe: 'Print JSON (the default when stdout is not a terminal)', global: true })
+    .option('wait', { type: 'boolean', default: true, describe: 'Wait up to 30 s for another tug (--no-wait fails at once)', global: true })
+    .command('snapshot', 'Print the snapshot id (git tree) of the workspace as it is on disk', (y) => y.example('tug snapshot --json', ''), run('snapshot', common))
+    .command(
+      'apply-patchset',
+      'Verify and commit agent-written edits from a patchset file; optionally apply them',
+      (y) =>
+        changeOptions(y)
+          .option('file', { alias: 'f', type: 'string', demandOption: true, describe: 'Patchset JSON file, or - for stdin' })
+          .example('tug apply-patchset --file edits.json --verify syntax --apply', '')
+          .example(`echo '{"edits":[{"file":"a.py","line":1,"col":5,"old_text":"f","new_text":"g"}]}' | tug apply-patchset -f -`, ''),
+      run('apply-patchset', (a) => ({ ...changeInput(a), patchset: readPatchset(String(a['file'])) })),
+    )
+    .command(
+      'verify',
+      'Run the checks on the workspace as it is, in a sandbox',
+      (y) => verifyOptions(y).example('tug verify --verify tests', ''),
+      run('verify', (a) => pick(changeInput(a), ['workspace', 'session_dir', 'no_wait', 'verify', 'snapshot', 'python', 'test_command', 'typecheck_command', 'timeout'])),
+    )
+    .command(
+      'undo <token>',
+      "Restore the files an operation changed (and move the branch back after --commit)",
+      (y) =>
+        y
+          .positional('token', { type: 'string', describe: 'The undo_token from the operation' })
+          .option('force', { type: 'boolean', describe: 'Also overwrite files that changed since the operation' })
+          .example('tug undo undo_0123456789abcdef', ''),
+      run('undo', (a) => ({ ...common(a), token: a['token'], force: a['force'] })),
+    )
+    .command('session', 'Inspect the session', (y) =>
+      y.command('status', 'Show the session dir, lock, Python, workers, sandboxes and caches', (z) => z, run('session status', common)).demandCommand(1, 'name a session subcommand: status'),
+    )
+    .command(
+      'clean',
+      "Remove tug's sandboxes, caches and workers (all three unless one is named)",
+      (y) =>
+        y
+          .option('workers', { type: 'boolean', describe: 'Stop workers' })
+          .option('cache', { type: 'boolean', describe: 'Delete caches' })
+          .option('sandboxes', { type: 'boolean', describe: 'Remove sandbox worktrees' })
+          .option('undo', { type: 'boolean', describe: 'Also delete undo points and pinned snapshots' }),
+      run('clean', (a) => ({ ...common(a), ...pick(a, ['workers', 'cache', 'sandboxes', 'undo']) })),
+    )
+    .demandCommand(1, 'name a command; see tug --help')
+    .strict()
+    .version(VERSION)
+    .help()
+    .wrap(Math.min(100, process.stdout.columns || 100))
+    .fail((message, error) => {
+      throw error instanceof TugError ? error : new TugError('InvalidArgument', message || String(error), { details: { argument: 'argv', reason: message || String(error) } });
+    });
+  try {
+    await cli.parseAsync();
+  } catch (error) {
+    const tugError = asTugError(error);
+    writeError(tugError, mode);
+    return tugError.exitCode;
+  }
+  return exitCode;
+}
+
+async function execute(operation: Operation, rawInput: unknown, mode: OutputMode, command: string): Promise<number> {
+  const input = parseInput(operation.input, rawInput, `${command} arguments`);
+  const progress = (message: string) => {
+    if (process.stderr.isTTY || process.env['TUG_PROGRESS'] === '1') process.stderr.write(`tug: ${message}\n`);
+  };
+  const result = await operation.execute(input, { progress });
+  if (mode.json) writeJson(result);
+  else process.stdout.write(`${summarize(command, result as Record<string, unknown>)}\n`);
+  return 0;
+}
+
+function common(args: Args) {
+  return { workspace: args['workspace'], session_dir: args['session-dir'], no_wait: args['wait'] === false ? true : undefined };
+}
+
+function changeOptions(y: Argv) {
+  return verifyOptions(y)
+    .option('apply', { type: 'boolean', describe: 'Write the verified change into the working tree (all files or none)' })
+    .option('commit', { type: 'boolean', describe: 'Fast-forward the current branch to the result (clean tree only)' })
+    .option('keep-sandbox', { type: 'boolean', describe: 'Keep the sandbox when verification fails' })
+    .conflicts('apply', 'commit');
+}
+
+function verifyOptions(y: Argv) {
+  return y
+    .option('verify', { choices: ['none', 'syntax', 'tests', 'typecheck'] as const, default: 'syntax', describe: 'Checks to run in the sandbox' })
+    .option('snapshot', { type: 'string', describe: 'Fail unless the workspace is still at this snapshot id' })
+    .option('python', { type: 'string', describe: 'Python interpreter for verification' })
+    .option('test-command', { type: 'string', describe: `Test argv as JSON, e.g. '["{python}","-m","pytest","-x"]'` })
+    .option('typecheck-command', { type: 'string', describe: 'Type checker argv as JSON' })
+    .option('timeout', { type: 'number', describe: 'Seconds per verification step (default 300)' });
+}
+
+function changeInput(args: Args) {
+  const argvJson = (name: string) => {
+    const value = args[name];
+    if (value === undefined) return undefined;
+    return parseArgvJson(String(value), `--${name}`);
+  };
+  return {
+    ...common(args),
+    verify: args['verify'],
+    snapshot: args['snapshot'],
+    apply: args['apply'],
+    commit: args['commit'],
+    keep_sandbox: args['keep-sandbox'],
+    python: args['python'],
+    test_command: argvJson('test-command'),
+    typecheck_command: argvJson('typecheck-command'),
+    timeout: args['timeout'],
+  };
+}
+
+function parseArgvJson(value: string, argument: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((p) => typeof p === 'string')) {
+    throw new TugError('InvalidArgument', `${argument} must be a JSON array of strings, e.g. '["{python}","-m","pytest"]'`, {
+      details: { argument, reason: 'not a JSON argv array' },
+    });
+  }
+  return parsed as string[];
+}
+
+function readPatchset(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (error) {
+    throw new TugError('FileNotFound', `cannot read patchset ${file}`, { details: { path: file, reason: String(error) } });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new TugError('InvalidArgument', `patchset ${file} is not valid JSON: ${(error as Error).message}`, { details: { argument: 'file', reason: 'invalid JSON' } });
+  }
+}
+
+function pick(source: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]));
+}

@@ -1,0 +1,33 @@
+// Human summaries on a terminal: what happened, where the result is, and the exact commands to merge or undo it.
+
+type Json = Record<string, any>;
+
+export function summarize(command: string, result: Json): string {
+  if (result['git'] && result['undo_token']) return summarizeChange(result);
+  if (command === 'snapshot') {
+    return `snapshot ${result['snapshot_id']}  ${result['file_count']} files, ${result['total_bytes']} bytes${result['dirty'] ? ', with uncommitted changes' : ', clean'}`;
+  }
+  if (command === 'undo') {
+    const restored: string[] = result['files_restored'];
+    const reset = result['branch_reset'] ? `\n  branch ${result['branch_reset'].ref} moved back to ${String(result['branch_reset'].to).slice(0, 12)}` : '';
+    return `undone ${result['undo_token']}: ${restored.length} file(s) restored${restored.length ? ` (${restored.join(', ')})` : ''}${reset}`;
+  }
+  if (command === 'verify') return `verification ${result['verification'].status} (${result['verification'].mode})`;
+  return JSON.stringify(result, null, 2);
+}
+
+function summarizeChange(result: Json): string {
+  const summary = result['summary'];
+  const git = result['git'];
+  const verification = result['verification'];
+  const lines = [
+    `${result['operation']}: ${summary.edits_count} edit(s) in ${summary.files_changed} file(s), verification ${verification.status} (${verification.mode})`,
+    `  branch  ${git.branch}  ${String(git.commit).slice(0, 12)}`,
+  ];
+  if (result['applied']) lines.push(`  applied ${result['files_written'].join(', ')}`);
+  else if (result['committed']) lines.push(`  committed on the current branch (${result['files_written'].length} file(s) updated)`);
+  else lines.push(`  merge   git merge ${git.branch}`);
+  lines.push(`  undo    tug undo ${result['undo_token']}`);
+  for (const warning of result['warnings'] ?? []) lines.push(`  warning[${warning.code}]: ${warning.message}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,87 @@
+// One error type for every failure tug reports, so every front door renders the same code, exit status and hint.
+
+/** Every error code tug can emit. The set is closed: adding one is a contract change. */
+export const ERROR_CODES = {
+  // Resolution (exit 3): the thing asked for is not there.
+  SymbolNotFound: { exit: 3, title: 'No symbol at that position', hint: 'Point --at at an identifier (1-based line and column).' },
+  AmbiguousSymbol: { exit: 3, title: 'Several symbols match', hint: 'Pick one of details.candidates and pass its exact position.' },
+  FileNotFound: { exit: 3, title: 'File not found', hint: 'Paths are relative to the workspace and must exist in the snapshot.' },
+  InvalidPosition: { exit: 3, title: 'Position out of range', hint: 'Lines and columns are 1-based; columns count UTF-8 bytes.' },
+  UndoTokenNotFound: { exit: 3, title: 'Unknown undo token', hint: 'List tokens with `git for-each-ref refs/tug/undo`.' },
+  // Apply (exit 4): the edit could not be applied safely, nothing was written.
+  SnapshotMismatch: { exit: 4, title: 'The workspace changed', hint: 'Re-run the analysis on the current files, or pass the new snapshot id.' },
+  AnchorMismatch: { exit: 4, title: 'An edit does not match the file', hint: 'The old_text of the edit is not at its span; recompute the edit.' },
+  ConflictingEdits: { exit: 4, title: 'Edits overlap', hint: 'Merge or drop overlapping edits; each byte may be replaced once.' },
+  WriteError: { exit: 4, title: 'Could not write a file', hint: 'Check permissions and disk space; nothing was written.' },
+  UndoConflict: { exit: 4, title: 'Files changed since the operation', hint: 'Resolve by hand, or pass --force to overwrite those files.' },
+  DirtyWorkingTree: { exit: 4, title: 'The working tree has changes', hint: '--commit needs a clean tree; use --apply, or commit or stash first.' },
+  RefUpdateConflict: { exit: 4, title: 'A ref moved underneath tug', hint: 'Another process updated the branch; re-run.' },
+  SessionLocked: { exit: 4, title: 'Another tug is running here', hint: 'Wait for it, or retry; --no-wait fails at once instead of waiting.' },
+  SessionCorrupt: { exit: 4, title: 'Session data is unreadable', hint: 'Run `tug clean` to start a fresh session.' },
+  // Verification (exit 5): the change was made in a sandbox and failed its checks.
+  VerificationFailed: { exit: 5, title: 'Verification failed', hint: 'Read details.verification; nothing was committed or written.' },
+  // Usage and environment (exit 2).
+  InvalidArgument: { exit: 2, title: 'Invalid argument', hint: 'See `tug <command> --help`.' },
+  UnsupportedFile: { exit: 2, title: 'File cannot be edited as text', hint: 'tug edits UTF-8 text files only (no binaries, symlinks or submodules).' },
+  UnsupportedOperation: { exit: 2, title: 'Operation not supported here', hint: 'See `tug --help` for the supported operations.' },
+  NotAGitRepository: { exit: 2, title: 'Not inside a git repository', hint: 'Run tug inside a git working tree, or pass --workspace.' },
+  WorkspaceNotFound: { exit: 2, title: 'Workspace not found', hint: 'Check --workspace.' },
+  PythonNotFound: { exit: 2, title: 'No Python interpreter', hint: 'Pass --python PATH or set TUG_PYTHON.' },
+  // Internal (exit 10): a bug in tug.
+  InternalError: { exit: 10, title: 'Internal error', hint: 'This is a bug in tug; please report it with the command line.' },
+} as const satisfies Record<string, { exit: number; title: string; hint: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const EXIT = { ok: 0, usage: 2, resolution: 3, apply: 4, verification: 5, internal: 10 } as const;
+
+export interface TugErrorJSON {
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+  location?: { file: string; line: number; col: number };
+}
+
+export class TugError extends Error {
+  override readonly name = 'TugError';
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  readonly location: TugErrorJSON['location'];
+  /** The snapshot the failing operation was working on, when it got that far. */
+  snapshotId: string | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: Record<string, unknown>; location?: TugErrorJSON['location']; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.details = options.details;
+    this.location = options.location;
+  }
+
+  get exitCode(): number {
+    return ERROR_CODES[this.code].exit;
+  }
+
+  get hint(): string {
+    return ERROR_CODES[this.code].hint;
+  }
+
+  toJSON(): TugErrorJSON {
+    const out: TugErrorJSON = { code: this.code, message: this.message };
+    if (this.details !== undefined) out.details = this.details;
+    if (this.location !== undefined) out.location = this.location;
+    return out;
+  }
+}
+
+/** Turns anything thrown into a TugError; unknown throwables are bugs. */
+export function asTugError(error: unknown): TugError {
+  if (error instanceof TugError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const details: Record<string, unknown> = {};
+  if (process.env['TUG_DEBUG'] && error instanceof Error && error.stack) details['backtrace'] = error.stack;
+  return new TugError('InternalError', message, { details, cause: error });
+}

@@ -1,0 +1,137 @@
+// The JSON contract (seed §26.0.7 plus SPEC's git block) as zod schemas; outputs are parsed through them, which also fixes key order.
+import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from './errors.js';
+
+export const SCHEMA_VERSION = '1';
+
+export const Oid = z.string().regex(/^[0-9a-f]{40}$/, 'a 40-hex git object id');
+
+export const Location = z.object({
+  file: z.string(),
+  line: z.number().int(),
+  col: z.number().int(),
+  byte_start: z.number().int().optional(),
+  byte_end: z.number().int().optional(),
+});
+
+export const Span = z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() });
+
+export const Edit = z.object({
+  file: z.string(),
+  span: Span,
+  old_text: z.string(),
+  new_text: z.string(),
+  line: z.number().int(),
+  col: z.number().int(),
+});
+
+export const Warning = z.object({
+  code: z.string(),
+  message: z.string(),
+  location: Location.optional(),
+  suggestion: z.string().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type WarningJSON = z.infer<typeof Warning>;
+
+const errorCodes = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
+
+export const ErrorBody = z.object({
+  code: z.enum(errorCodes),
+  message: z.string(),
+  hint: z.string().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+  location: Location.optional(),
+});
+
+export const ErrorResponse = z.object({
+  status: z.literal('error'),
+  schema_version: z.literal(SCHEMA_VERSION),
+  snapshot_id: Oid.optional(),
+  error: ErrorBody,
+  warnings: z.array(Warning).optional(),
+});
+
+export const Check = z.object({
+  name: z.string(),
+  status: z.enum(['passed', 'failed', 'skipped']),
+  command: z.array(z.string()).optional(),
+  exit_code: z.number().int().nullable().optional(),
+  timed_out: z.boolean().optional(),
+  reason: z.string().optional(),
+  errors: z.array(z.object({ file: z.string(), line: z.number().int().nullable(), col: z.number().int().nullable().optional(), message: z.string() })).optional(),
+  output: z.string().optional(),
+  duration_ms: z.number().int().optional(),
+});
+
+export const VerificationSchema = z.object({
+  status: z.enum(['passed', 'failed', 'skipped']),
+  mode: z.enum(['none', 'syntax', 'tests', 'typecheck']),
+  checks: z.array(Check),
+});
+
+export const GitBlock = z.object({
+  head: Oid.nullable(),
+  snapshot_commit: Oid,
+  branch: z.string(),
+  commit: Oid,
+  dirty: z.boolean(),
+});
+
+/** Response of every operation that produces a commit (seed S18 + SPEC's git block). */
+export const RunResponse = z.object({
+  status: z.literal('ok'),
+  schema_version: z.literal(SCHEMA_VERSION),
+  snapshot_id: Oid,
+  operation: z.string(),
+  patch: z.object({ edits: z.array(Edit), unified_diff: z.string() }),
+  summary: z.object({
+    files_changed: z.number().int(),
+    edits_count: z.number().int(),
+    bytes_added: z.number().int(),
+    bytes_removed: z.number().int(),
+  }),
+  verification: VerificationSchema,
+  warnings: z.array(Warning),
+  git: GitBlock,
+  undo_token: z.string(),
+  applied: z.boolean().optional(),
+  committed: z.boolean().optional(),
+  files_written: z.array(z.string()).optional(),
+  sandbox_path: z.string().optional(),
+});
+export type RunResponseJSON = z.infer<typeof RunResponse>;
+
+export const SnapshotResponse = z.object({
+  status: z.literal('ok'),
+  schema_version: z.literal(SCHEMA_VERSION),
+  snapshot_id: Oid,
+  file_count: z.number().int(),
+  total_bytes: z.number().int(),
+  head: Oid.nullable(),
+  dirty: z.boolean(),
+  changed_files: z.array(z.string()).optional(),
+  warnings: z.array(Warning),
+});
+
+export const UndoResponse = z.object({
+  status: z.literal('ok'),
+  schema_version: z.literal(SCHEMA_VERSION),
+  snapshot_id: Oid,
+  undo_token: z.string(),
+  commit: Oid,
+  restored_to: Oid,
+  files_restored: z.array(z.string()),
+  already_undone: z.array(z.string()),
+  branch_reset: z.object({ ref: z.string(), from: Oid, to: Oid }).nullable(),
+  forced: z.array(z.string()),
+  warnings: z.array(Warning),
+});
+
+export const VerifyResponse = z.object({
+  status: z.literal('ok'),
+  schema_version: z.literal(SCHEMA_VERSION),
+  snapshot_id: Oid,
+  verification: VerificationSchema,
+  warnings: z.array(Warning),
+});

@@ -1,0 +1,60 @@
+// Reads and writes git objects in bulk: one `cat-file --batch` for many blobs, commits with fixed identity and dates.
+import type { Repo } from './repo.js';
+import { git, gitBytes, gitText } from './run-git.js';
+
+/** Reads many objects in one git process; missing objects come back as undefined. */
+export async function readBlobs(repo: Repo, oids: readonly string[]): Promise<Map<string, Uint8Array>> {
+  const found = new Map<string, Uint8Array>();
+  if (oids.length === 0) return found;
+  const unique = [...new Set(oids)];
+  const raw = Buffer.from(await gitBytes(['cat-file', '--batch'], { cwd: repo.root, input: `${unique.join('\n')}\n` }));
+  let at = 0;
+  while (at < raw.length) {
+    const newline = raw.indexOf(0x0a, at);
+    const header = raw.subarray(at, newline).toString('utf8').split(' ');
+    at = newline + 1;
+    if (header[1] === 'missing') continue;
+    const size = Number(header[2]);
+    found.set(header[0]!, raw.subarray(at, at + size));
+    at += size + 1;
+  }
+  return found;
+}
+
+export async function writeBlob(repo: Repo, bytes: Uint8Array): Promise<string> {
+  return gitText(['hash-object', '-w', '--stdin'], { cwd: repo.root, input: bytes });
+}
+
+export interface CommitSpec {
+  tree: string;
+  parents: readonly string[];
+  message: string;
+  /** Seconds since the epoch; the same input always makes the same commit id. */
+  time: number;
+  author?: { name: string; email: string };
+}
+
+export const TUG_IDENTITY = { name: 'tug', email: 'tug@localhost' };
+
+export async function commitTree(repo: Repo, spec: CommitSpec): Promise<string> {
+  const who = spec.author ?? TUG_IDENTITY;
+  const date = `@${spec.time} +0000`;
+  const env = {
+    GIT_AUTHOR_NAME: who.name,
+    GIT_AUTHOR_EMAIL: who.email,
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_NAME: who.name,
+    GIT_COMMITTER_EMAIL: who.email,
+    GIT_COMMITTER_DATE: date,
+  };
+  const args = ['commit-tree', spec.tree, ...spec.parents.flatMap((p) => ['-p', p]), '-F', '-'];
+  return gitText(args, { cwd: repo.root, env, input: spec.message });
+}
+
+/** The user's configured identity, when both name and email are set; results are authored by them. */
+export async function userIdentity(repo: Repo): Promise<{ name: string; email: string } | undefined> {
+  const name = await git(['config', '--get', 'user.name'], { cwd: repo.root, allowFailure: true });
+  const email = await git(['config', '--get', 'user.email'], { cwd: repo.root, allowFailure: true });
+  if (name.exitCode !== 0 || email.exitCode !== 0) return undefined;
+  return { name: name.stdout.trim(), email: email.stdout.trim() };
+}

@@ -1,0 +1,57 @@
+// Ref updates are always compare-and-swap: tug never moves a ref it did not see where it expected.
+import { TugError } from '../core/errors.js';
+import type { Repo } from './repo.js';
+import { git, ZERO_OID } from './run-git.js';
+
+/** Moves `ref` from `expected` (null: must not exist) to `next`; RefUpdateConflict when it moved. */
+export async function updateRef(repo: Repo, ref: string, next: string, expected: string | null, reason: string): Promise<void> {
+  const result = await git(['update-ref', '--no-deref', '-m', reason, ref, next, expected ?? ZERO_OID], {
+    cwd: repo.root,
+    allowFailure: true,
+  });
+  if (result.exitCode !== 0) {
+    throw new TugError('RefUpdateConflict', `could not move ${ref}: ${result.stderr.trim()}`, {
+      details: { ref, expected, next },
+    });
+  }
+}
+
+export async function deleteRef(repo: Repo, ref: string, expected: string): Promise<void> {
+  await git(['update-ref', '--no-deref', '-d', ref, expected], { cwd: repo.root });
+}
+
+export async function readRef(repo: Repo, ref: string): Promise<string | null> {
+  const result = await git(['rev-parse', '-q', '--verify', `${ref}^{commit}`], { cwd: repo.root, allowFailure: true });
+  return result.exitCode === 0 ? result.stdout.trim() : null;
+}
+
+export async function listRefs(repo: Repo, prefix: string): Promise<Array<{ ref: string; oid: string }>> {
+  const out = await git(['for-each-ref', '--format=%(refname) %(objectname)', prefix], { cwd: repo.root });
+  return out.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [ref, oid] = line.split(' ');
+      return { ref: ref!, oid: oid! };
+    });
+}
+
+/**
+ * Creates `refs/heads/<base>` at `commit`, or reuses it when it already points there;
+ * otherwise tries `<base>-2`, `<base>-3`, … so an existing result is never overwritten.
+ */
+export async function createResultBranch(repo: Repo, base: string, commit: string): Promise<string> {
+  for (let n = 1; n < 1000; n++) {
+    const name = n === 1 ? base : `${base}-${n}`;
+    const ref = `refs/heads/${name}`;
+    const existing = await readRef(repo, ref);
+    if (existing === commit) return name;
+    if (existing !== null) continue;
+    const created = await git(['update-ref', '--no-deref', '-m', 'tug: result', ref, commit, ZERO_OID], {
+      cwd: repo.root,
+      allowFailure: true,
+    });
+    if (created.exitCode === 0) return name;
+  }
+  throw new TugError('RefUpdateConflict', `no free branch name for ${base}`, { details: { ref: base } });
+}

@@ -1,0 +1,71 @@
+// Finds the git repository around a directory and reads where HEAD points, once per command.
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { TugError } from '../core/errors.js';
+import { git } from './run-git.js';
+
+export interface Repo {
+  /** Absolute, symlink-free root of the working tree. */
+  root: string;
+  /** This worktree's git dir (differs from commonDir inside a linked worktree). */
+  gitDir: string;
+  commonDir: string;
+  /** Workspace directory relative to root, posix, '' for the root itself. */
+  prefix: string;
+}
+
+export interface HeadState {
+  /** Commit HEAD points at, or null on an unborn branch. */
+  oid: string | null;
+  /** Full ref name HEAD is attached to, or null when detached. */
+  ref: string | null;
+  /** Tree of the HEAD commit, or null on an unborn branch. */
+  tree: string | null;
+  /** Committer time of HEAD in seconds, for deterministic commit dates. */
+  time: number | null;
+}
+
+export async function discoverRepo(workspace: string): Promise<Repo> {
+  const dir = path.resolve(workspace);
+  const info = await stat(dir).catch(() => null);
+  if (!info?.isDirectory()) {
+    throw new TugError('WorkspaceNotFound', `workspace ${dir} is not a directory`, { details: { expected_path: dir } });
+  }
+  const result = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--show-prefix'], {
+    cwd: dir,
+    allowFailure: true,
+  });
+  const lines = result.stdout.split('\n');
+  if (result.exitCode !== 0 || lines.length < 4 || !lines[0]) {
+    throw new TugError('NotAGitRepository', `${dir} is not inside a git working tree`, {
+      details: { path: dir, git: result.stderr.trim() },
+    });
+  }
+  const root = await realpath(lines[0]);
+  const gitDir = lines[1]!;
+  const commonDir = path.resolve(dir, lines[2]!);
+  return { root, gitDir, commonDir, prefix: lines[3]!.replace(/\/$/, '') };
+}
+
+export async function readHead(repo: Repo): Promise<HeadState> {
+  const ref = await git(['symbolic-ref', '-q', 'HEAD'], { cwd: repo.root, allowFailure: true });
+  const log = await git(['log', '-1', '--format=%H %T %ct', 'HEAD'], { cwd: repo.root, allowFailure: true });
+  const [oid, tree, time] = log.exitCode === 0 ? log.stdout.trim().split(' ') : [];
+  return {
+    oid: oid ?? null,
+    ref: ref.exitCode === 0 ? ref.stdout.trim() : null,
+    tree: tree ?? null,
+    time: time === undefined ? null : Number(time),
+  };
+}
+
+export async function resolveCommit(repo: Repo, rev: string): Promise<string | null> {
+  const out = await git(['rev-parse', '-q', '--verify', `${rev}^{commit}`], { cwd: repo.root, allowFailure: true });
+  return out.exitCode === 0 ? out.stdout.trim() : null;
+}
+
+export async function objectType(repo: Repo, oid: string): Promise<string | null> {
+  const out = await git(['cat-file', '-t', oid], { cwd: repo.root, allowFailure: true });
+  return out.exitCode === 0 ? out.stdout.trim() : null;
+}
+

@@ -1,0 +1,55 @@
+// Computes the workspace snapshot as a git tree without touching the user's index, HEAD or refs.
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { Repo } from './repo.js';
+import { git, gitText } from './run-git.js';
+
+/**
+ * The snapshot tree: tracked files as they are on disk plus untracked, not-ignored files.
+ * A private copy of the real index seeds git's stat cache, so only changed files are re-hashed.
+ */
+export async function writeSnapshotTree(repo: Repo, scratchDir: string): Promise<string> {
+  await mkdir(scratchDir, { recursive: true });
+  const indexFile = path.join(scratchDir, `index-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    await copyFile(path.join(repo.gitDir, 'index'), indexFile).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+    const env = { GIT_INDEX_FILE: indexFile };
+    await git(['add', '-A', '--ignore-errors', '--', '.'], { cwd: repo.root, env });
+    return await gitText(['write-tree'], { cwd: repo.root, env });
+  } finally {
+    await rm(indexFile, { force: true });
+    await rm(`${indexFile}.lock`, { force: true });
+  }
+}
+
+export interface TreeEntry {
+  mode: string;
+  type: string;
+  oid: string;
+  size: number;
+  path: string;
+}
+
+/** Every blob of a tree, recursively, with sizes; `git ls-tree -r -l -z` parsed. */
+export async function listTree(repo: Repo, tree: string, paths: readonly string[] = []): Promise<TreeEntry[]> {
+  const out = await git(['ls-tree', '-r', '-l', '-z', '--full-tree', tree, '--', ...paths], { cwd: repo.root });
+  const entries: TreeEntry[] = [];
+  for (const record of out.stdout.split('\0')) {
+    if (!record) continue;
+    const tab = record.indexOf('\t');
+    const [mode, type, oid, size] = record.slice(0, tab).split(/ +/);
+    entries.push({ mode: mode!, type: type!, oid: oid!, size: size === '-' ? 0 : Number(size), path: record.slice(tab + 1) });
+  }
+  return entries;
+}
+
+/** Paths that differ between two trees (the staleness report). */
+export async function changedPaths(repo: Repo, from: string, to: string): Promise<string[]> {
+  const out = await git(['diff-tree', '-r', '-z', '--no-renames', '--name-only', from, to], { cwd: repo.root });
+  return out.stdout.split('\0').filter(Boolean).sort();
+}
+
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';

@@ -1,0 +1,53 @@
+// The shape every operation has, so the CLI, the MCP server and library users drive them all the same way.
+import { z } from 'zod';
+import { TugError } from '../core/errors.js';
+
+export interface OperationContext {
+  /** Progress lines for long steps; front doors route them to stderr or MCP progress notifications. */
+  progress?: (message: string) => void;
+}
+
+export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  /** Registry name, also the CLI command path (`apply-patchset`, `session status`). */
+  name: string;
+  /** MCP and tool-registry name. */
+  tool: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: { readOnly: boolean; destructive: boolean; idempotent: boolean };
+  execute(input: z.infer<I>, context: OperationContext): Promise<z.infer<O>>;
+}
+
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(operation: Operation<I, O>): Operation<I, O> {
+  return operation;
+}
+
+/** Validates input; zod's complaints become one InvalidArgument naming each bad field and what it expected. */
+export function parseInput<T extends z.ZodType>(schema: T, value: unknown, what = 'input'): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || what, message: issue.message }));
+  const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+  throw new TugError('InvalidArgument', `invalid ${what}: ${summary}`, {
+    details: { argument: issues[0]?.path ?? what, reason: summary, issues },
+  });
+}
+
+export const CommonFields = {
+  workspace: z.string().optional().describe('Directory inside the git working tree to operate on (default: the current directory).'),
+  session_dir: z.string().optional().describe('Session directory (default: <git-common-dir>/tug).'),
+  no_wait: z.boolean().optional().describe('Fail at once with SessionLocked instead of waiting up to 30 s for another tug.'),
+};
+
+export const ChangeFields = {
+  snapshot: z.string().optional().describe('Refuse to run unless the workspace is still at this snapshot id (SnapshotMismatch, exit 4).'),
+  verify: z.enum(['none', 'syntax', 'tests', 'typecheck']).default('syntax').describe('Checks run in the sandbox before anything is committed.'),
+  apply: z.boolean().optional().describe('After verification, write the changed files into the working tree (all or nothing).'),
+  commit: z.boolean().optional().describe('After verification, fast-forward the current branch to the result (clean tree only).'),
+  keep_sandbox: z.boolean().optional().describe('Keep the sandbox worktree when verification fails, and report its path.'),
+  python: z.string().optional().describe('Python interpreter for verification.'),
+  test_command: z.array(z.string()).optional().describe('Test command argv; {python} and {workspace} are substituted.'),
+  typecheck_command: z.array(z.string()).optional().describe('Type checker argv; {python} and {workspace} are substituted.'),
+  timeout: z.number().positive().optional().describe('Time limit per verification step, in seconds (default 300).'),
+};

@@ -1,0 +1,183 @@
+// The one road every change takes: snapshot → PatchSet → sandbox worktree → verify → commit on tug/… → optional apply or commit.
+import { TugError } from '../core/errors.js';
+import { summarize, toEditJSON, type PatchSet } from '../core/patchset.js';
+import { RunResponse, SCHEMA_VERSION, type RunResponseJSON, type WarningJSON } from '../core/schemas.js';
+import { slugify } from '../core/slug.js';
+import { unifiedDiff } from '../core/unified-diff.js';
+import { commitTree, userIdentity } from '../git/objects.js';
+import { createResultBranch, updateRef, readRef } from '../git/refs.js';
+import { git } from '../git/run-git.js';
+import { closeSandbox, openSandbox, writeSandboxFiles, type SandboxMode } from '../git/worktree.js';
+import { writeWorkingTree } from '../workspace/apply.js';
+import { verify, type Verification, type VerifyMode } from '../verify/verify.js';
+import { assertSnapshot, snapshotCommit, takeSnapshot, type Snapshot } from './snapshot-service.js';
+import { orderWarnings, presentVerification } from './present.js';
+import { saveUndoRecord, undoTokenFor } from './undo-records.js';
+import type { CommonInput, Workspace } from './workspace.js';
+import { withWorkspace } from './workspace.js';
+
+export interface ChangeOptions extends CommonInput {
+  snapshot?: string | undefined;
+  verify: VerifyMode;
+  apply?: boolean | undefined;
+  commit?: boolean | undefined;
+  keep_sandbox?: boolean | undefined;
+  python?: string | undefined;
+  test_command?: string[] | undefined;
+  typecheck_command?: string[] | undefined;
+  timeout?: number | undefined;
+}
+
+/** What an operation proposes, computed against the snapshot. */
+export interface Proposal {
+  patch: PatchSet;
+  warnings: WarningJSON[];
+  /** Subject after the conventional prefix, e.g. `process_data -> transform_data`. */
+  subject: string;
+  /** Words for the branch name, e.g. `process_data-to-transform_data`. */
+  slug: string;
+}
+
+export interface ChangeKind {
+  /** Registry name, e.g. `apply-patchset`. */
+  operation: string;
+  /** Branch and commit-scope word, e.g. `patch` → tug/patch/…, refactor(patch): … */
+  scope: string;
+}
+
+export interface Reporter {
+  progress?: (message: string) => void;
+}
+
+export async function runChange(
+  options: ChangeOptions,
+  kind: ChangeKind,
+  plan: (ws: Workspace, snapshot: Snapshot) => Promise<Proposal>,
+  reporter: Reporter = {},
+): Promise<RunResponseJSON> {
+  if (options.apply && options.commit) {
+    throw new TugError('InvalidArgument', '--apply and --commit cannot be combined', { details: { argument: 'commit', reason: 'conflicts with --apply' } });
+  }
+  return withWorkspace(options, { lock: true }, async (ws) => {
+    const snapshot = await takeSnapshot(ws);
+    try {
+      await assertSnapshot(ws, snapshot, options.snapshot);
+      return await runOnSnapshot(ws, snapshot, options, kind, plan, reporter);
+    } catch (error) {
+      if (error instanceof TugError) error.snapshotId ??= snapshot.tree;
+      throw error;
+    }
+  });
+}
+
+async function runOnSnapshot(
+  ws: Workspace,
+  snapshot: Snapshot,
+  options: ChangeOptions,
+  kind: ChangeKind,
+  plan: (ws: Workspace, snapshot: Snapshot) => Promise<Proposal>,
+  reporter: Reporter,
+): Promise<RunResponseJSON> {
+  const proposal = await plan(ws, snapshot);
+  if (proposal.patch.files.length === 0) {
+    throw new TugError('InvalidArgument', 'the change leaves every file as it was', { details: { argument: 'edits', reason: 'no-op patch' } });
+  }
+  if (options.commit) await assertCommittable(ws, snapshot);
+  const base = await snapshotCommit(ws, snapshot);
+  const keep = options.keep_sandbox ?? false;
+  const mode: SandboxMode = keep ? 'fresh' : process.env['TUG_SANDBOX_MODE'] === 'fresh' ? 'fresh' : 'reuse';
+  reporter.progress?.('preparing sandbox');
+  const sandbox = await openSandbox(ws.repo, ws.session.dir, base, mode);
+  let verification: Verification;
+  let resultTree: string;
+  try {
+    resultTree = await writeSandboxFiles(sandbox, proposal.patch.files.map((f) => ({ path: f.path, bytes: f.after })));
+    reporter.progress?.(`verifying (${options.verify})`);
+    verification = await verify({
+      mode: options.verify,
+      cwd: sandbox.path,
+      changedFiles: proposal.patch.files.map((f) => f.path),
+      python: options.python,
+      testCommand: options.test_command,
+      typecheckCommand: options.typecheck_command,
+      timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,
+    });
+  } catch (error) {
+    await closeSandbox(ws.repo, sandbox, keep);
+    throw error;
+  }
+  await closeSandbox(ws.repo, sandbox, keep && verification.status === 'failed');
+  if (verification.status === 'failed') {
+    throw new TugError('VerificationFailed', `verification (${options.verify}) failed: ${failedNames(verification)}`, {
+      details: { verification: presentVerification(verification), ...(keep ? { sandbox_path: sandbox.path } : {}) },
+    });
+  }
+
+  const slug = slugify(proposal.slug);
+  const commit = await commitTree(ws.repo, {
+    tree: resultTree,
+    parents: [base],
+    message: commitMessage(kind, proposal, snapshot.tree, verification),
+    time: snapshot.head.time ?? 0,
+    author: await userIdentity(ws.repo),
+  });
+  const branch = await createResultBranch(ws.repo, `tug/${kind.scope}/${slug}`, commit);
+  const token = undoTokenFor(commit);
+  const undoRef = `refs/tug/undo/${token}`;
+  const existingUndo = await readRef(ws.repo, undoRef);
+  if (existingUndo !== commit) await updateRef(ws.repo, undoRef, commit, existingUndo, 'tug: undo point');
+  await saveUndoRecord(ws.session, { token, commit, base, branch, operation: kind.operation, mode: 'branch', created_at: new Date().toISOString() });
+
+  const response: RunResponseJSON = {
+    status: 'ok',
+    schema_version: SCHEMA_VERSION,
+    snapshot_id: snapshot.tree,
+    operation: kind.operation,
+    patch: { edits: proposal.patch.edits.map(toEditJSON), unified_diff: unifiedDiff(proposal.patch.files) },
+    summary: summarize(proposal.patch),
+    verification: presentVerification(verification),
+    warnings: orderWarnings([...ws.warnings, ...proposal.warnings]),
+    git: { head: snapshot.head.oid, snapshot_commit: base, branch, commit, dirty: snapshot.dirty },
+    undo_token: token,
+  };
+  const writes = proposal.patch.files.map((f) => ({ path: f.path, expectOid: f.oldOid, bytes: f.after }));
+  if (options.apply) {
+    reporter.progress?.('applying to the working tree');
+    response.applied = true;
+    response.files_written = await writeWorkingTree(ws.repo, ws.session, writes);
+    await saveUndoRecord(ws.session, { token, commit, base, branch, operation: kind.operation, mode: 'apply', created_at: new Date().toISOString() });
+  } else if (options.commit) {
+    reporter.progress?.('committing on the current branch');
+    const ref = snapshot.head.ref ?? 'HEAD';
+    const refMove = { ref, from: snapshot.head.oid!, to: commit };
+    response.committed = true;
+    response.files_written = await writeWorkingTree(ws.repo, ws.session, writes, { refMove, updateIndex: true });
+    await saveUndoRecord(ws.session, { token, commit, base, branch, operation: kind.operation, mode: 'commit', ref_move: refMove, created_at: new Date().toISOString() });
+  }
+  return RunResponse.parse(response);
+}
+
+/** --commit fast-forwards the current branch, so the tree and the index must both equal HEAD. */
+async function assertCommittable(ws: Workspace, snapshot: Snapshot): Promise<void> {
+  if (!snapshot.head.oid) {
+    throw new TugError('InvalidArgument', '--commit needs a commit to build on; this branch has none yet', { details: { argument: 'commit', reason: 'unborn branch' } });
+  }
+  const staged = await git(['diff-index', '--cached', '--quiet', 'HEAD', '--'], { cwd: ws.repo.root, allowFailure: true });
+  if (snapshot.dirty || staged.exitCode !== 0) {
+    throw new TugError('DirtyWorkingTree', '--commit needs a clean working tree and index', {
+      details: { dirty_tree: snapshot.dirty, staged_changes: staged.exitCode !== 0 },
+    });
+  }
+}
+
+function failedNames(verification: Verification): string {
+  return verification.checks.filter((c) => c.status === 'failed').map((c) => c.name).join(', ');
+}
+
+function commitMessage(kind: ChangeKind, proposal: Proposal, tree: string, verification: Verification): string {
+  const lines = [`refactor(${kind.scope}): ${proposal.subject}`, '', 'Files:'];
+  for (const file of proposal.patch.files) lines.push(`  ${file.path} (${file.edits.length} edit${file.edits.length === 1 ? '' : 's'})`);
+  lines.push('', `Tug-Operation: ${kind.operation}`, `Tug-Snapshot: ${tree}`, `Tug-Verification: ${verification.status} (${verification.mode})`, '');
+  return lines.join('\n');
+}
+

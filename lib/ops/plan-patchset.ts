@@ -1,0 +1,23 @@
+// Turns a patchset file into a PatchSet: validated paths, snapshot contents, anchors resolved.
+import type { z } from 'zod';
+import { buildPatchSet, type EditRequest } from '../core/patchset.js';
+import { resolveUserPath } from '../workspace/paths.js';
+import type { PatchSetFile } from './apply-patchset-op.js';
+import type { Proposal } from './pipeline.js';
+import type { Snapshot } from './snapshot-service.js';
+import { loadSourceFiles } from './source-files.js';
+import type { Workspace } from './workspace.js';
+
+export async function planPatchset(ws: Workspace, snapshot: Snapshot, file: z.infer<typeof PatchSetFile>): Promise<Proposal> {
+  const requests: EditRequest[] = [];
+  for (const [index, edit] of file.edits.entries()) {
+    requests.push({ ...edit, file: await resolveUserPath(ws.repo, edit.file, `edits[${index}].file`) } as EditRequest);
+  }
+  const files = await loadSourceFiles(ws.repo, snapshot.tree, requests.map((r) => r.file));
+  const patch = buildPatchSet(requests, files);
+  const names = patch.files.map((f) => f.path);
+  const first = names[0] ?? 'files';
+  const subject = file.message ?? `edit ${names.length === 1 ? first : `${first} and ${names.length - 1} more`}`;
+  const slug = file.message ?? `${first.split('/').pop()}-${patch.edits.length}-edit${patch.edits.length === 1 ? '' : 's'}`;
+  return { patch, warnings: [], subject, slug };
+}

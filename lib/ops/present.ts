@@ -1,0 +1,19 @@
+// Shapes results for output: deterministic ordering, and timings only when asked for (they differ run to run).
+import type { WarningJSON } from '../core/schemas.js';
+import type { Verification } from '../verify/verify.js';
+
+/** Durations are left out unless TUG_TIMINGS=1, so the same input gives byte-identical JSON. */
+export function presentVerification(verification: Verification): Verification {
+  if (process.env['TUG_TIMINGS'] === '1') return verification;
+  return { ...verification, checks: verification.checks.map(({ duration_ms: _omit, ...rest }) => ({ ...rest }) as typeof rest & { duration_ms: number }) };
+}
+
+/** Warnings with a location sort by (file, line); the rest keep their order after them. */
+export function orderWarnings(warnings: readonly WarningJSON[]): WarningJSON[] {
+  const located = warnings.filter((w) => w.location).sort((a, b) => {
+    const fa = a.location!.file;
+    const fb = b.location!.file;
+    return fa < fb ? -1 : fa > fb ? 1 : a.location!.line - b.location!.line;
+  });
+  return [...warnings.filter((w) => !w.location), ...located];
+}

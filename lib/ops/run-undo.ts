@@ -1,0 +1,94 @@
+// The undo algorithm: compare each file on disk with the result and the snapshot, then restore all at once.
+import type { z } from 'zod';
+import { TugError } from '../core/errors.js';
+import { SCHEMA_VERSION, UndoResponse } from '../core/schemas.js';
+import { readBlobs } from '../git/objects.js';
+import { readRef } from '../git/refs.js';
+import type { Repo } from '../git/repo.js';
+import { git } from '../git/run-git.js';
+import { currentOid, writeWorkingTree, type FileWrite } from '../workspace/apply.js';
+import { takeSnapshot } from './snapshot-service.js';
+import type { undoInput } from './undo-op.js';
+import { loadUndoRecord } from './undo-records.js';
+import { withWorkspace } from './workspace.js';
+
+interface ChangedFile {
+  path: string;
+  baseOid: string | null;
+  baseMode: string | null;
+  resultOid: string | null;
+}
+
+export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer<typeof UndoResponse>> {
+  return withWorkspace(input, { lock: true }, async (ws) => {
+    const record = await loadUndoRecord(ws.session, input.token);
+    const commit = await readRef(ws.repo, `refs/tug/undo/${input.token}`);
+    if (!commit) throw new TugError('UndoTokenNotFound', `no undo point ${input.token} in this repository`, { details: { token: input.token } });
+    const base = (await git(['rev-parse', `${commit}^1`], { cwd: ws.repo.root })).stdout.trim();
+    const changed = await changedFiles(ws.repo, base, commit);
+
+    const restore: FileWrite[] = [];
+    const already: string[] = [];
+    const conflicts: string[] = [];
+    for (const file of changed) {
+      const now = await currentOid(ws.repo, file.path);
+      if (now === file.baseOid) already.push(file.path);
+      else if (now === file.resultOid) restore.push(toWrite(file, now));
+      else {
+        conflicts.push(file.path);
+        if (input.force) restore.push(toWrite(file, now));
+      }
+    }
+    if (conflicts.length > 0 && !input.force) {
+      throw new TugError('UndoConflict', `files changed since the operation: ${conflicts.join(', ')}`, {
+        details: { conflicting_files: conflicts, token: input.token },
+      });
+    }
+    const contents = await readBlobs(ws.repo, restore.map((w) => changed.find((c) => c.path === w.path)!.baseOid).filter((o): o is string => o !== null));
+    for (const write of restore) {
+      const oid = changed.find((c) => c.path === write.path)!.baseOid;
+      write.bytes = oid === null ? null : contents.get(oid)!;
+    }
+
+    let branchReset: { ref: string; from: string; to: string } | null = null;
+    if (record?.mode === 'commit' && record.ref_move && (await readRef(ws.repo, record.ref_move.ref)) === commit) {
+      branchReset = { ref: record.ref_move.ref, from: commit, to: base };
+    }
+    if (restore.length > 0 || branchReset) {
+      await writeWorkingTree(ws.repo, ws.session, restore, { force: true, ...(branchReset ? { refMove: branchReset, updateIndex: true } : {}) });
+    }
+    const snapshot = await takeSnapshot(ws);
+    return UndoResponse.parse({
+      status: 'ok',
+      schema_version: SCHEMA_VERSION,
+      snapshot_id: snapshot.tree,
+      undo_token: input.token,
+      commit,
+      restored_to: base,
+      files_restored: restore.map((w) => w.path).sort(),
+      already_undone: already.sort(),
+      branch_reset: branchReset,
+      forced: input.force ? conflicts.sort() : [],
+      warnings: ws.warnings,
+    });
+  });
+}
+
+function toWrite(file: ChangedFile, now: string | null): FileWrite {
+  return { path: file.path, expectOid: now, bytes: null, ...(file.baseMode ? { mode: file.baseMode } : {}) };
+}
+
+/** `git diff-tree --raw` between the snapshot commit and the result. */
+async function changedFiles(repo: Repo, base: string, commit: string): Promise<ChangedFile[]> {
+  const out = await git(['diff-tree', '-r', '-z', '--no-renames', base, commit], { cwd: repo.root });
+  const fields = out.stdout.split('\0');
+  const files: ChangedFile[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const meta = fields[i]!;
+    if (!meta.startsWith(':')) break;
+    const [oldMode, , oldOid, newOid] = meta.slice(1).split(' ');
+    const absent = (oid: string | undefined) => (oid === undefined || /^0+$/.test(oid) ? null : oid);
+    files.push({ path: fields[i + 1]!, baseOid: absent(oldOid), baseMode: oldMode === '000000' ? null : oldMode!, resultOid: absent(newOid) });
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : 1));
+}

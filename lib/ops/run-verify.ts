@@ -1,0 +1,46 @@
+// Verification of an unchanged snapshot: the same sandbox and checks a change gets, with every source file in scope.
+import type { z } from 'zod';
+import { TugError } from '../core/errors.js';
+import { SCHEMA_VERSION, VerifyResponse } from '../core/schemas.js';
+import { listTree } from '../git/snapshot.js';
+import { closeSandbox, openSandbox } from '../git/worktree.js';
+import { verify } from '../verify/verify.js';
+import type { OperationContext } from './operation.js';
+import { presentVerification } from './present.js';
+import { assertSnapshot, snapshotCommit, takeSnapshot } from './snapshot-service.js';
+import type { verifyInput } from './verify-op.js';
+import { withWorkspace } from './workspace.js';
+
+export async function runVerifyOnly(input: z.infer<typeof verifyInput>, context: OperationContext): Promise<z.infer<typeof VerifyResponse>> {
+  return withWorkspace(input, { lock: true }, async (ws) => {
+    const snapshot = await takeSnapshot(ws);
+    try {
+      await assertSnapshot(ws, snapshot, input.snapshot);
+      const files = (await listTree(ws.repo, snapshot.tree)).filter((e) => e.type === 'blob' && e.mode !== '120000').map((e) => e.path);
+      const sandbox = await openSandbox(ws.repo, ws.session.dir, await snapshotCommit(ws, snapshot), 'reuse');
+      context.progress?.(`verifying (${input.verify})`);
+      const verification = await verify({
+        mode: input.verify,
+        cwd: sandbox.path,
+        changedFiles: files,
+        python: input.python,
+        testCommand: input.test_command,
+        typecheckCommand: input.typecheck_command,
+        timeoutMs: input.timeout === undefined ? undefined : input.timeout * 1000,
+      }).finally(() => closeSandbox(ws.repo, sandbox, false));
+      if (verification.status === 'failed') {
+        throw new TugError('VerificationFailed', 'the workspace does not pass verification', { details: { verification: presentVerification(verification) } });
+      }
+      return VerifyResponse.parse({
+        status: 'ok',
+        schema_version: SCHEMA_VERSION,
+        snapshot_id: snapshot.tree,
+        verification: presentVerification(verification),
+        warnings: ws.warnings,
+      });
+    } catch (error) {
+      if (error instanceof TugError) error.snapshotId ??= snapshot.tree;
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,53 @@
+// Opens what every operation needs: the repository, the session, the lock for mutating work, and crash recovery.
+import type { WarningJSON } from '../core/schemas.js';
+import { discoverRepo, type Repo } from '../git/repo.js';
+import { DEFAULT_LOCK_WAIT_MS, lockSession, openSession, type Session } from '../session/session.js';
+import { recoverInterruptedApply } from '../workspace/apply.js';
+
+export interface CommonInput {
+  workspace?: string | undefined;
+  session_dir?: string | undefined;
+  no_wait?: boolean | undefined;
+}
+
+export interface Workspace {
+  repo: Repo;
+  session: Session;
+  /** Warnings raised while opening (a recovered apply), reported with the operation's result. */
+  warnings: WarningJSON[];
+  close(): Promise<void>;
+}
+
+export async function openWorkspace(input: CommonInput, options: { lock: boolean }): Promise<Workspace> {
+  const repo = await discoverRepo(input.workspace ?? process.cwd());
+  const session = await openSession(repo, input.session_dir);
+  const waitMs = input.no_wait ? 0 : Number(process.env['TUG_LOCK_TIMEOUT_MS'] ?? DEFAULT_LOCK_WAIT_MS);
+  const lock = options.lock ? await lockSession(session, waitMs) : null;
+  const warnings: WarningJSON[] = [];
+  if (lock) {
+    try {
+      const recovery = await recoverInterruptedApply(repo, session);
+      if (recovery) {
+        warnings.push({
+          code: 'InterruptedApplyRecovered',
+          message: `an earlier apply was interrupted; tug ${recovery.action === 'finished' ? 'finished' : 'rolled back'} it`,
+          details: { action: recovery.action, files: recovery.files },
+        });
+      }
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+  return { repo, session, warnings, close: async () => lock?.release() };
+}
+
+/** Opens a workspace, runs `body`, and always releases the lock. */
+export async function withWorkspace<T>(input: CommonInput, options: { lock: boolean }, body: (ws: Workspace) => Promise<T>): Promise<T> {
+  const ws = await openWorkspace(input, options);
+  try {
+    return await body(ws);
+  } finally {
+    await ws.close();
+  }
+}

@@ -1,0 +1,55 @@
+// Small durable-file helpers for the session dir: every write is temp file + fsync + rename.
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { TugError } from '../core/errors.js';
+
+export async function writeFileAtomic(file: string, data: string | Uint8Array, mode?: number): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const handle = await open(temp, 'w', mode ?? 0o644);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+export async function writeJson(file: string, value: unknown): Promise<void> {
+  await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Reads JSON written by tug; absent → undefined, unreadable → SessionCorrupt (never a stack trace). */
+export async function readJson<T>(file: string): Promise<T | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch (error) {
+    throw new TugError('SessionCorrupt', `${file} is not valid JSON`, { details: { path: file, reason: String(error) }, cause: error });
+  }
+}
+
+export async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r').catch(() => null);
+  if (!handle) return;
+  try {
+    await handle.sync();
+  } catch {
+    // Some filesystems refuse fsync on directories; the rename itself is still atomic.
+  } finally {
+    await handle.close();
+  }
+}
