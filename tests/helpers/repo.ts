@@ -1,0 +1,60 @@
+// Temporary git repositories for tests: real git, fixed identities and dates so commit ids are reproducible.
+import { execa } from 'execa';
+import { mkdtemp, mkdir, readFile, writeFile, realpath, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+export const FIXED_ENV = {
+  GIT_AUTHOR_NAME: 'Test Author',
+  GIT_AUTHOR_EMAIL: 'author@example.com',
+  GIT_COMMITTER_NAME: 'Test Author',
+  GIT_COMMITTER_EMAIL: 'author@example.com',
+  GIT_AUTHOR_DATE: '@1700000000 +0000',
+  GIT_COMMITTER_DATE: '@1700000000 +0000',
+};
+
+export interface TestRepo {
+  root: string;
+  git(...args: string[]): Promise<string>;
+  write(file: string, content: string | Uint8Array): Promise<void>;
+  read(file: string): Promise<Buffer>;
+  readText(file: string): Promise<string>;
+  cleanup(): Promise<void>;
+}
+
+/** A repository with the given files committed once (unless commit is false). */
+export async function makeRepo(files: Record<string, string | Uint8Array>, options: { commit?: boolean } = {}): Promise<TestRepo> {
+  const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'tug-test-')));
+  const git = async (...args: string[]) => (await execa('git', args, { cwd: root, env: FIXED_ENV })).stdout;
+  const write = async (file: string, content: string | Uint8Array) => {
+    await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await writeFile(path.join(root, file), content);
+  };
+  await git('init', '-q', '-b', 'main', '.');
+  await git('config', 'user.name', 'Test Author');
+  await git('config', 'user.email', 'author@example.com');
+  await git('config', 'core.autocrlf', 'false');
+  for (const [file, content] of Object.entries(files)) await write(file, content);
+  if (options.commit !== false && Object.keys(files).length > 0) {
+    await git('add', '-A');
+    await git('commit', '-q', '-m', 'initial');
+  }
+  return {
+    root,
+    git,
+    write,
+    read: (file) => readFile(path.join(root, file)),
+    readText: (file) => readFile(path.join(root, file), 'utf8'),
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/** Everything a read-only or non-applying tug call must leave byte-identical. */
+export async function repoState(repo: TestRepo): Promise<string> {
+  const index = await readFile(path.join(repo.root, '.git', 'index')).catch(() => Buffer.alloc(0));
+  const head = await readFile(path.join(repo.root, '.git', 'HEAD'), 'utf8');
+  const refs = await repo.git('for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads', 'refs/tags');
+  const status = await repo.git('status', '--porcelain=v1', '--untracked-files=all');
+  const files = await repo.git('ls-files', '-s', '--cached', '--others', '--exclude-standard');
+  return JSON.stringify({ index: index.toString('base64'), head, refs, status, files });
+}

@@ -1,0 +1,76 @@
+// `tug snapshot` against real repositories: tree ids, what is included, and that nothing of the user's changes.
+import test from 'ava';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { makeRepo, repoState } from './helpers/repo.js';
+import { patchset, tug } from './helpers/cli.js';
+
+test('a clean tree snapshots to HEAD^{tree} and is not dirty', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n', 'pkg/b.py': 'y = 2\n' });
+  const run = await tug(repo.root, ['snapshot']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.snapshot_id, await repo.git('rev-parse', 'HEAD^{tree}'));
+  t.is(await repo.git('cat-file', '-t', run.json.snapshot_id), 'tree');
+  t.is(run.json.dirty, false);
+  t.is(run.json.head, await repo.git('rev-parse', 'HEAD'));
+  t.is(run.json.file_count, 2);
+  t.is(run.json.total_bytes, 12);
+  t.deepEqual(Object.keys(run.json), ['status', 'schema_version', 'snapshot_id', 'file_count', 'total_bytes', 'head', 'dirty', 'warnings']);
+  await repo.cleanup();
+});
+
+test('modified and untracked files are in the snapshot, ignored files are not, and nothing of the user changes', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n', '.gitignore': 'build/\n*.log\n' });
+  await repo.write('a.py', 'x = 2\n');
+  await repo.write('new.py', 'z = 3\n');
+  await repo.write('build/out.py', 'ignored\n');
+  await repo.write('debug.log', 'ignored\n');
+  await repo.git('add', 'new.py');
+  await repo.write('other.py', 'untracked\n');
+  const before = await repoState(repo);
+  const run = await tug(repo.root, ['snapshot']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(await repoState(repo), before);
+  t.true(run.json.dirty);
+  const listing = await repo.git('ls-tree', '-r', '--name-only', run.json.snapshot_id);
+  t.deepEqual(listing.split('\n'), ['.gitignore', 'a.py', 'new.py', 'other.py']);
+  t.is(await repo.git('cat-file', '-p', `${run.json.snapshot_id}:a.py`), 'x = 2');
+  const again = await tug(repo.root, ['snapshot']);
+  t.is(again.stdout, run.stdout, 'same content, same JSON');
+  await repo.cleanup();
+});
+
+test('a repository without commits can be snapshotted', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n' }, { commit: false });
+  const run = await tug(repo.root, ['snapshot']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.head, null);
+  t.true(run.json.dirty);
+  await repo.cleanup();
+});
+
+test('a directory outside any git repository is NotAGitRepository (exit 2)', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-nogit-'));
+  const run = await tug(dir, ['snapshot'], { env: { GIT_CEILING_DIRECTORIES: path.dirname(dir) } });
+  t.is(run.exitCode, 2);
+  t.is(run.json.status, 'error');
+  t.is(run.json.error.code, 'NotAGitRepository');
+  t.is(run.stderr, '');
+});
+
+test('--snapshot with a stale id is SnapshotMismatch (exit 4) listing the changed files', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'def f():\n    pass\n', 'b.py': 'x = 1\n' });
+  const first = await tug(repo.root, ['snapshot']);
+  await repo.write('b.py', 'x = 2\n');
+  await repo.write('c.py', 'new\n');
+  const before = await repoState(repo);
+  const edits = patchset([{ file: 'a.py', line: 1, col: 5, old_text: 'f', new_text: 'g' }]);
+  const run = await tug(repo.root, ['apply-patchset', '-f', '-', '--snapshot', first.json.snapshot_id, '--apply'], { input: edits });
+  t.is(run.exitCode, 4, run.stdout);
+  t.is(run.json.error.code, 'SnapshotMismatch');
+  t.deepEqual(run.json.error.details.changed_files, ['b.py', 'c.py']);
+  t.is(await repoState(repo), before);
+  t.is(await repo.readText('a.py'), 'def f():\n    pass\n');
+  await repo.cleanup();
+});
