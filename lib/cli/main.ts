@@ -19,7 +19,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     mode = outputMode(Boolean(args['json']));
     exitCode = await execute(findOperation(name)!, await toInput(args), mode, name);
   };
-  const cli = yargs([...argv])
+  const cli = yargs(joinDashValues(argv))
     .scriptName('tug')
     .usage('tug <command> [options]\n\nVerified, deterministic refactors that land as commits on tug/ branches.')
     .option('workspace', { alias: 'C', type: 'string', describe: 'Directory inside the git working tree (default: current directory)', global: true })
@@ -165,6 +165,18 @@ function readPatchset(file: string): unknown {
   } catch (error) {
     throw new TugError('InvalidArgument', `patchset ${file} is not valid JSON: ${(error as Error).message}`, { details: { argument: 'file', reason: 'invalid JSON' } });
   }
+}
+
+/** yargs reads `--file -` as an unknown positional `-`; `--file=-` means the same and parses. */
+function joinDashValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--file' && argv[i + 1] === '-') {
+      out.push('--file=-');
+      i += 1;
+    } else out.push(argv[i]!);
+  }
+  return out;
 }
 
 function pick(source: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {

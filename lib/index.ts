@@ -1,0 +1,16 @@
+// tug's public library surface: the operation registry for agent frameworks, typed calls, and the contract types.
+export { operations, findOperation } from './ops/registry.js';
+export type { Operation, OperationContext } from './ops/operation.js';
+export { TugError, ERROR_CODES, EXIT, type ErrorCode, type TugErrorJSON } from './core/errors.js';
+export {
+  SCHEMA_VERSION,
+  RunResponse,
+  SnapshotResponse,
+  UndoResponse,
+  VerifyResponse,
+  ErrorResponse,
+  type RunResponseJSON,
+  type WarningJSON,
+} from './core/schemas.js';
+export { buildPatchSet, type EditRequest, type PatchSet, type SourceFile } from './core/patchset.js';
+export { unifiedDiff } from './core/unified-diff.js';

@@ -1,0 +1,71 @@
+// Keeps the layering honest: who may import whom, who may run git or write to stdout, and the why-comment on every file.
+import test from 'ava';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+async function sources(dir: string): Promise<string[]> {
+  const entries = await readdir(path.join(ROOT, dir), { withFileTypes: true, recursive: true }).catch(() => []);
+  return entries
+    .filter((e) => e.isFile() && /\.(ts|tsx)$/.test(e.name))
+    .map((e) => path.relative(ROOT, path.join(e.parentPath, e.name)))
+    .sort();
+}
+
+function imports(text: string): string[] {
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1]!);
+}
+
+test('every source file starts with a comment saying why it exists', async (t) => {
+  for (const file of [...(await sources('lib')), ...(await sources('ui')), ...(await sources('tests'))]) {
+    const first = (await readFile(path.join(ROOT, file), 'utf8')).split('\n')[0]!;
+    t.regex(first, /^\/\/ \S/, `${file} needs a first-line why-comment`);
+  }
+});
+
+test('lib/core does no IO and imports only lib/core and zod/diff', async (t) => {
+  for (const file of await sources('lib/core')) {
+    for (const spec of imports(await readFile(path.join(ROOT, file), 'utf8'))) {
+      const allowed = spec.startsWith('./') || spec === 'zod' || spec === 'diff' || spec === 'node:crypto';
+      t.true(allowed, `${file} imports ${spec}`);
+    }
+  }
+});
+
+test('only lib/git and the verification runner spawn processes; only lib/git runs git', async (t) => {
+  for (const file of await sources('lib')) {
+    const text = await readFile(path.join(ROOT, file), 'utf8');
+    const spawns = imports(text).some((s) => s === 'execa' || s === 'node:child_process');
+    if (spawns) t.true(file.startsWith('lib/git/') || file.startsWith('lib/verify/'), `${file} spawns processes`);
+    if (/execa\(\s*'git'/.test(text)) t.true(file.startsWith('lib/git/'), `${file} runs git`);
+  }
+});
+
+test('the working tree is written only by lib/workspace/apply.ts', async (t) => {
+  for (const file of await sources('lib')) {
+    if (file === 'lib/workspace/apply.ts') continue;
+    const text = await readFile(path.join(ROOT, file), 'utf8');
+    const writesRoot = /repo\.root[^\n]*\b(writeFile|rename|open\(|rm\()/.test(text) || /writeFile\(path\.join\(repo\.root/.test(text);
+    t.false(writesRoot, `${file} writes into the user's tree`);
+  }
+});
+
+test('lib/ never imports ink or react, and nothing in lib/ writes to stdout except lib/cli/output.ts and the CLI', async (t) => {
+  for (const file of await sources('lib')) {
+    const text = await readFile(path.join(ROOT, file), 'utf8');
+    t.false(imports(text).some((s) => s === 'ink' || s === 'react'), `${file} imports ink/react`);
+    t.false(/console\.(log|info|warn|error|debug)/.test(text), `${file} uses console`);
+    if (!file.startsWith('lib/cli/')) t.false(/process\.stdout\.write/.test(text), `${file} writes to stdout`);
+  }
+});
+
+test('front doors reach operations only through the registry', async (t) => {
+  for (const file of await sources('lib/cli')) {
+    for (const spec of imports(await readFile(path.join(ROOT, file), 'utf8'))) {
+      if (!spec.startsWith('../')) continue;
+      t.true(/^\.\.\/(core|ops\/(registry|operation))\.?/.test(spec) || spec.startsWith('../core/'), `${file} imports ${spec}`);
+    }
+  }
+});

@@ -1,0 +1,34 @@
+// The operation registry as a library user sees it: names, JSON Schemas for tools, and typed execution.
+import test from 'ava';
+import { z } from 'zod';
+import { findOperation, operations, TugError } from '../lib/index.js';
+import { makeRepo } from './helpers/repo.js';
+
+test('every operation has a unique name and tool name, a description and JSON Schemas', (t) => {
+  const names = new Set<string>();
+  for (const op of operations) {
+    t.false(names.has(op.tool), op.tool);
+    names.add(op.tool);
+    t.regex(op.tool, /^tug_[a-z_]+$/);
+    t.true(op.description.length > 20);
+    const input = z.toJSONSchema(op.input, { io: 'input' }) as Record<string, unknown>;
+    t.is(input['type'], 'object', op.name);
+    t.truthy(z.toJSONSchema(op.output));
+  }
+  t.deepEqual(operations.map((o) => o.tool), ['tug_snapshot', 'tug_apply_patchset', 'tug_verify', 'tug_undo', 'tug_session_status', 'tug_clean']);
+});
+
+test('a library user can run an operation and gets the same contract as the CLI', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n' });
+  const snapshot = findOperation('tug_snapshot')!;
+  const out = (await snapshot.execute(snapshot.input.parse({ workspace: repo.root }), {})) as { snapshot_id: string };
+  t.is(out.snapshot_id, await repo.git('rev-parse', 'HEAD^{tree}'));
+  const apply = findOperation('apply-patchset')!;
+  const error = await t.throwsAsync(
+    apply.execute(apply.input.parse({ workspace: repo.root, patchset: { edits: [{ file: 'nope.py', line: 1, col: 1, old_text: 'x', new_text: 'y' }] } }), {}),
+  );
+  t.true(error instanceof TugError);
+  t.is((error as TugError).code, 'FileNotFound');
+  t.is((error as TugError).exitCode, 3);
+  await repo.cleanup();
+});
