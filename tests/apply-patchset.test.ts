@@ -268,3 +268,16 @@ test('a human summary on a terminal names the branch and the merge and undo comm
   t.regex(text, /verification passed \(syntax\)/);
   await repo.cleanup();
 });
+
+test('a file changed between verification and apply aborts the apply (SnapshotMismatch), writing nothing', async (t) => {
+  const repo = await makeRepo(SOURCE);
+  // The "test command" edits the user's copy while tug verifies in the sandbox: a real race.
+  const sneaky = JSON.stringify(['sh', '-c', `printf '# edited meanwhile\\n' >> '${path.join(repo.root, 'lib/util.py')}'`]);
+  const run = await tug(repo.root, ['apply-patchset', '-f', '-', '--verify', 'tests', '--test-command', sneaky, '--apply'], { input: RENAME_F });
+  t.is(run.exitCode, 4, run.stdout);
+  t.is(run.json.error.code, 'SnapshotMismatch');
+  t.deepEqual(run.json.error.details.changed_files, ['lib/util.py']);
+  t.is(await repo.readText('app.py'), SOURCE['app.py'], 'the other file was not written either');
+  t.is(await repo.readText('lib/util.py'), `${SOURCE['lib/util.py']}# edited meanwhile\n`);
+  await repo.cleanup();
+});
