@@ -29,3 +29,11 @@ test('--help lists the working commands with examples and --version prints the v
   t.is(none.exitCode, 2);
   t.is(none.json.error.code, 'InvalidArgument');
 });
+
+test('on a terminal tug prints a short summary instead of JSON', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n' });
+  const run = await execa('script', ['-qec', `${TUG_BIN} snapshot`, '/dev/null'], { cwd: repo.root, reject: false });
+  t.is(run.exitCode, 0, run.stderr);
+  t.regex(run.stdout, /^snapshot [0-9a-f]{40} {2}1 files, 6 bytes, clean/);
+  await repo.cleanup();
+});
