@@ -34,11 +34,11 @@ test('lib/core does no IO and imports only lib/core and zod/diff', async (t) => 
   }
 });
 
-test('only lib/git and the verification runner spawn processes; only lib/git runs git', async (t) => {
+test('only lib/git, the verification runner and the Python adapter spawn processes; only lib/git runs git', async (t) => {
   for (const file of await sources('lib')) {
     const text = await readFile(path.join(ROOT, file), 'utf8');
     const spawns = imports(text).some((s) => s === 'execa' || s === 'node:child_process');
-    if (spawns) t.true(file.startsWith('lib/git/') || file.startsWith('lib/verify/'), `${file} spawns processes`);
+    if (spawns) t.true(['lib/git/', 'lib/verify/', 'lib/python/'].some((dir) => file.startsWith(dir)), `${file} spawns processes`);
     if (/execa\(\s*'git'/.test(text)) t.true(file.startsWith('lib/git/'), `${file} runs git`);
   }
 });
@@ -61,11 +61,12 @@ test('lib/ never imports ink or react, and nothing in lib/ writes to stdout exce
   }
 });
 
-test('front doors reach operations only through the registry', async (t) => {
-  for (const file of await sources('lib/cli')) {
+test('front doors reach operations only through the registry (and the read-only queries)', async (t) => {
+  for (const file of [...(await sources('lib/cli')), ...(await sources('lib/mcp'))]) {
     for (const spec of imports(await readFile(path.join(ROOT, file), 'utf8'))) {
       if (!spec.startsWith('../')) continue;
-      t.true(/^\.\.\/(core|ops\/(registry|operation))\.?/.test(spec) || spec.startsWith('../core/'), `${file} imports ${spec}`);
+      const allowed = spec.startsWith('../core/') || spec.startsWith('../mcp/') || ['../ops/registry.js', '../ops/operation.js', '../ops/queries.js'].includes(spec);
+      t.true(allowed, `${file} imports ${spec}`);
     }
   }
 });

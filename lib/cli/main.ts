@@ -67,6 +67,15 @@ export async function main(argv: readonly string[]): Promise<number> {
           .option('undo', { type: 'boolean', describe: 'Also delete undo points and pinned snapshots' }),
       run('clean', (a) => ({ ...common(a), ...pick(a, ['workers', 'cache', 'sandboxes', 'undo']) })),
     )
+    .command(
+      'mcp',
+      'Serve every operation as an MCP tool over stdio (for Claude Code, Cursor and other agents)',
+      (y) => y.example('claude mcp add tug -- tug mcp', '').example('tug mcp --workspace ~/src/project', ''),
+      async (a) => {
+        const { serveStdio } = await import('../mcp/server.js');
+        await serveStdio(String(a['workspace'] ?? process.cwd()));
+      },
+    )
     .demandCommand(1, 'name a command; see tug --help')
     .strict()
     .version(VERSION)

@@ -27,7 +27,10 @@ export const ERROR_CODES = {
   NotAGitRepository: { exit: 2, title: 'Not inside a git repository', hint: 'Run tug inside a git working tree, or pass --workspace.' },
   WorkspaceNotFound: { exit: 2, title: 'Workspace not found', hint: 'Check --workspace.' },
   PythonNotFound: { exit: 2, title: 'No Python interpreter', hint: 'Pass --python PATH or set TUG_PYTHON.' },
+  LibCSTNotAvailable: { exit: 2, title: 'LibCST is not installed for this Python', hint: 'Install libcst into that interpreter, or run `tug toolchain python setup`.' },
   // Internal (exit 10): a bug in tug.
+  WorkerCrashed: { exit: 10, title: 'The Python worker died', hint: 'Rerun; details.stderr has what it printed. tug restarts it on the next call.' },
+  WorkerTimeout: { exit: 10, title: 'The Python worker did not answer in time', hint: 'Rerun with a longer timeout; the worker was restarted.' },
   InternalError: { exit: 10, title: 'Internal error', hint: 'This is a bug in tug; please report it with the command line.' },
 } as const satisfies Record<string, { exit: number; title: string; hint: string }>;
 

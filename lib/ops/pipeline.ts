@@ -1,5 +1,8 @@
 // The one road every change takes: snapshot → PatchSet → sandbox worktree → verify → commit on tug/… → optional apply or commit.
+import path from 'node:path';
 import { TugError } from '../core/errors.js';
+import { writeJson } from '../session/files.js';
+import { LAST_RESULT_FILE } from './queries.js';
 import { summarize, toEditJSON, type PatchSet } from '../core/patchset.js';
 import { RunResponse, SCHEMA_VERSION, type RunResponseJSON, type WarningJSON } from '../core/schemas.js';
 import { slugify } from '../core/slug.js';
@@ -154,7 +157,9 @@ async function runOnSnapshot(
     response.files_written = await writeWorkingTree(ws.repo, ws.session, writes, { refMove, updateIndex: true });
     await saveUndoRecord(ws.session, { token, commit, base, branch, operation: kind.operation, mode: 'commit', ref_move: refMove, created_at: new Date().toISOString() });
   }
-  return RunResponse.parse(response);
+  const parsed = RunResponse.parse(response);
+  await writeJson(path.join(ws.session.dir, LAST_RESULT_FILE), parsed);
+  return parsed;
 }
 
 /** --commit fast-forwards the current branch, so the tree and the index must both equal HEAD. */

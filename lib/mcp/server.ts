@@ -1,0 +1,53 @@
+// `tug mcp`: the registry served over MCP stdio with the official SDK; stdout carries only protocol messages.
+import { readFileSync } from 'node:fs';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  McpError,
+  ErrorCode,
+} from '@modelcontextprotocol/sdk/types.js';
+import { findOperation, operations } from '../ops/registry.js';
+import { readResource, RESOURCES } from './resources.js';
+import { callTool, describeTool } from './tools.js';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export function createMcpServer(defaultWorkspace: string): Server {
+  const server = new Server(
+    { name: 'tug', version: VERSION },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions:
+        'tug makes verified, deterministic edits: every change is checked against a snapshot, verified in a git worktree and committed on a tug/ branch. Merge the branch or pass apply:true; keep the undo_token.',
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: operations.map(describeTool) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const operation = findOperation(request.params.name);
+    if (!operation || operation.tool !== request.params.name) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
+    const token = request.params._meta?.progressToken;
+    let step = 0;
+    const progress = (message: string) => {
+      if (token === undefined) return;
+      step += 1;
+      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } });
+    };
+    return callTool(operation, request.params.arguments ?? {}, defaultWorkspace, { progress });
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(request.params.uri, defaultWorkspace));
+  return server;
+}
+
+export async function serveStdio(defaultWorkspace: string): Promise<void> {
+  const server = createMcpServer(defaultWorkspace);
+  await server.connect(new StdioServerTransport());
+  await new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+  });
+}

@@ -1,0 +1,29 @@
+// Read-only views that MCP resources (and later the TUI) show: the snapshot's files and the last committed change.
+import path from 'node:path';
+import { SCHEMA_VERSION } from '../core/schemas.js';
+import { listTree } from '../git/snapshot.js';
+import { readJson } from '../session/files.js';
+import { takeSnapshot } from './snapshot-service.js';
+import { withWorkspace } from './workspace.js';
+
+export const LAST_RESULT_FILE = 'last-result.json';
+
+export async function listSnapshotFiles(workspace: string) {
+  return withWorkspace({ workspace }, { lock: false }, async (ws) => {
+    const snapshot = await takeSnapshot(ws);
+    const entries = await listTree(ws.repo, snapshot.tree);
+    return {
+      status: 'ok',
+      schema_version: SCHEMA_VERSION,
+      snapshot_id: snapshot.tree,
+      files: entries.filter((e) => e.type === 'blob').map((e) => ({ path: e.path, size: e.size, mode: e.mode })),
+    };
+  });
+}
+
+export async function lastResult(workspace: string) {
+  return withWorkspace({ workspace }, { lock: false }, async (ws) => {
+    const last = await readJson<Record<string, unknown>>(path.join(ws.session.dir, LAST_RESULT_FILE));
+    return last ?? { status: 'ok', schema_version: SCHEMA_VERSION, last: null };
+  });
+}

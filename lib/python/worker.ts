@@ -1,0 +1,140 @@
+// The client side of the Python worker: one long-lived process speaking JSON lines, with ids, timeouts and crash reports.
+import { execa, type ResultPromise } from 'execa';
+import { writeFile, rm, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { TugError } from '../core/errors.js';
+
+export interface WorkerReady {
+  type: 'ready';
+  protocol: number;
+  python: string;
+  libcst: string | null;
+  pid: number;
+}
+
+export interface WorkerOptions {
+  python: string;
+  script: string;
+  /** Where to record the pid, so `tug session status` and `tug clean --workers` can find it. */
+  pidFile?: string;
+  startTimeoutMs?: number;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: TugError): void;
+  timer: NodeJS.Timeout;
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+export class PythonWorker {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private stderrTail = '';
+  private exited: TugError | null = null;
+
+  private constructor(
+    private readonly child: ResultPromise,
+    readonly ready: WorkerReady,
+    private readonly pidFile: string | undefined,
+  ) {}
+
+  static async start(options: WorkerOptions): Promise<PythonWorker> {
+    const child = execa(options.python, ['-u', options.script], { stdin: 'pipe', stdout: 'pipe', stderr: 'pipe', reject: false, buffer: false, cleanup: true });
+    const lines = createInterface({ input: child.stdout! });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
+    const ready = await new Promise<WorkerReady>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new TugError('WorkerTimeout', 'the Python worker did not start', { details: { timeout_seconds: (options.startTimeoutMs ?? 20_000) / 1000 } }));
+      }, options.startTimeoutMs ?? 20_000);
+      lines.once('line', (line) => {
+        clearTimeout(timer);
+        try {
+          const message = JSON.parse(line) as WorkerReady;
+          if (message.type !== 'ready') throw new Error(`unexpected first line ${line.slice(0, 200)}`);
+          resolve(message);
+        } catch (error) {
+          child.kill('SIGKILL');
+          reject(new TugError('WorkerCrashed', `the Python worker sent no ready line: ${String(error)}`, { details: { exit_code: null, stderr } }));
+        }
+      });
+      void child.then((result) => {
+        clearTimeout(timer);
+        reject(new TugError('WorkerCrashed', 'the Python worker exited while starting', { details: { exit_code: result.exitCode ?? null, stderr } }));
+      });
+    });
+    const worker = new PythonWorker(child, ready, options.pidFile);
+    worker.stderrTail = stderr;
+    child.stderr!.on('data', (chunk: Buffer) => (worker.stderrTail = (worker.stderrTail + chunk.toString()).slice(-8000)));
+    lines.on('line', (line) => worker.onLine(line));
+    void child.then((result) => worker.onExit(result.exitCode ?? null));
+    if (options.pidFile) {
+      await mkdir(path.dirname(options.pidFile), { recursive: true });
+      await writeFile(options.pidFile, `${ready.pid}\n`);
+    }
+    return worker;
+  }
+
+  get alive(): boolean {
+    return this.exited === null;
+  }
+
+  /** Sends one request; resolves with `result`, rejects with the worker's error as a TugError. */
+  request<T>(op: string, params: Record<string, unknown> = {}, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<T> {
+    if (this.exited) return Promise.reject(this.exited);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        // A worker that missed a deadline may be stuck in a loop: replace it rather than wait.
+        this.child.kill('SIGKILL');
+        reject(new TugError('WorkerTimeout', `the Python worker did not answer ${op} within ${timeoutMs / 1000}s`, { details: { timeout_seconds: timeoutMs / 1000, op } }));
+      }, timeoutMs);
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
+      this.child.stdin!.write(`${JSON.stringify({ id, op, ...params })}\n`);
+    });
+  }
+
+  async shutdown(): Promise<void> {
+    if (this.alive) {
+      await this.request('shutdown', {}, 5_000).catch(() => this.child.kill('SIGKILL'));
+      await this.child.catch(() => undefined);
+    }
+    if (this.pidFile) await rm(this.pidFile, { force: true });
+  }
+
+  private onLine(line: string): void {
+    let message: { id?: number | null; ok?: boolean; result?: unknown; error?: { code?: string; message?: string; details?: Record<string, unknown> } };
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return;
+    }
+    const pending = message.id == null ? undefined : this.pending.get(message.id);
+    if (!pending) return;
+    this.pending.delete(message.id!);
+    clearTimeout(pending.timer);
+    if (message.ok) pending.resolve(message.result);
+    else pending.reject(workerError(message.error ?? {}));
+  }
+
+  private onExit(exitCode: number | null): void {
+    this.exited = new TugError('WorkerCrashed', `the Python worker exited (code ${exitCode})`, { details: { exit_code: exitCode, stderr: this.stderrTail } });
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      pending.reject(this.exited);
+      this.pending.delete(id);
+    }
+  }
+}
+
+/** The worker's own codes become tug codes; unknown ones are internal errors carrying the worker's details. */
+function workerError(error: { code?: string; message?: string; details?: Record<string, unknown> }): TugError {
+  const message = error.message ?? 'the Python worker reported an error';
+  if (error.code === 'SyntaxError') return new TugError('InvalidArgument', message, { details: { reason: 'syntax error in source', ...error.details } });
+  return new TugError('InternalError', message, { details: { worker_code: error.code, ...error.details } });
+}

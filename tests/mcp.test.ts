@@ -1,0 +1,72 @@
+// A real MCP client (the SDK's, over stdio) drives `tug mcp`: tool list, calls with CLI parity, errors and resources.
+import test from 'ava';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { makeRepo, type TestRepo } from './helpers/repo.js';
+import { patchset, tug, TUG_BIN } from './helpers/cli.js';
+
+const SOURCE = { 'app.py': 'def f():\n    return 1\n\nprint(f())\n' };
+const EDITS = [
+  { file: 'app.py', line: 1, col: 5, old_text: 'f', new_text: 'g' },
+  { file: 'app.py', line: 4, col: 7, old_text: 'f', new_text: 'g' },
+];
+
+async function connect(repo: TestRepo): Promise<Client> {
+  const client = new Client({ name: 'tug-test', version: '0.0.0' });
+  await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe' }));
+  return client;
+}
+
+test('tools/list offers exactly the registry, with JSON Schemas and truthful hints', async (t) => {
+  const repo = await makeRepo(SOURCE);
+  const client = await connect(repo);
+  const { tools } = await client.listTools();
+  t.deepEqual(tools.map((tool) => tool.name), ['tug_snapshot', 'tug_apply_patchset', 'tug_verify', 'tug_undo', 'tug_session_status', 'tug_clean']);
+  for (const tool of tools) {
+    t.is(tool.inputSchema.type, 'object');
+    t.is(tool.outputSchema?.type, 'object');
+    t.truthy((tool.inputSchema.properties as Record<string, unknown>)['workspace_path'], `${tool.name} accepts workspace_path`);
+  }
+  const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+  t.true(byName['tug_snapshot']!.annotations?.readOnlyHint);
+  t.false(byName['tug_apply_patchset']!.annotations?.readOnlyHint);
+  t.true(byName['tug_undo']!.annotations?.destructiveHint);
+  await client.close();
+  await repo.cleanup();
+});
+
+test('tools/call returns structuredContent equal to the CLI JSON for the same call', async (t) => {
+  const repo = await makeRepo(SOURCE);
+  const client = await connect(repo);
+  const viaMcp = await client.callTool({ name: 'tug_apply_patchset', arguments: { patchset: { edits: EDITS }, verify: 'syntax' } });
+  t.falsy(viaMcp.isError, JSON.stringify(viaMcp.content));
+  const viaCli = await tug(repo.root, ['apply-patchset', '-f', '-', '--verify', 'syntax'], { input: patchset(EDITS) });
+  t.deepEqual(viaMcp.structuredContent, viaCli.json);
+  const snap = await client.callTool({ name: 'tug_snapshot', arguments: {} });
+  t.deepEqual(snap.structuredContent, (await tug(repo.root, ['snapshot'])).json);
+  const last = await client.readResource({ uri: 'workspace://last_patch' });
+  t.deepEqual(JSON.parse(String((last.contents[0] as { text: string }).text)), viaCli.json);
+  const files = await client.readResource({ uri: 'workspace://files' });
+  t.deepEqual(JSON.parse(String((files.contents[0] as { text: string }).text)).files.map((f: any) => f.path), ['app.py']);
+  await client.close();
+  await repo.cleanup();
+});
+
+test('failures are isError results with the CLI error code; bad arguments name the field', async (t) => {
+  const repo = await makeRepo(SOURCE);
+  const client = await connect(repo);
+  const missing = await client.callTool({ name: 'tug_apply_patchset', arguments: { patchset: { edits: [{ ...EDITS[0], file: 'nope.py' }] } } });
+  t.true(missing.isError);
+  t.is((missing.structuredContent as any).error.code, 'FileNotFound');
+  const cli = await tug(repo.root, ['apply-patchset', '-f', '-'], { input: patchset([{ ...EDITS[0], file: 'nope.py' }]) });
+  t.deepEqual(missing.structuredContent, cli.json);
+  const invalid = await client.callTool({ name: 'tug_apply_patchset', arguments: { patchset: { edits: [{ file: 'app.py', new_text: 1 }] }, verify: 'sometimes' } });
+  t.true(invalid.isError);
+  const error = (invalid.structuredContent as any).error;
+  t.is(error.code, 'InvalidArgument');
+  const paths = error.details.issues.map((i: any) => i.path);
+  t.true(paths.includes('verify'));
+  t.true(paths.includes('patchset.edits.0.new_text'));
+  await client.close();
+  await repo.cleanup();
+});
