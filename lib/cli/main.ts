@@ -28,6 +28,36 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('wait', { type: 'boolean', default: true, describe: 'Wait up to 30 s for another tug (--no-wait fails at once)', global: true })
     .command('snapshot', 'Print the snapshot id (git tree) of the workspace as it is on disk', (y) => y.example('tug snapshot --json', ''), run('snapshot', common))
     .command(
+      'analyze-impact <operation>',
+      'Show what a refactor would touch, without changing anything',
+      (y) =>
+        y
+          .positional('operation', { choices: ['rename-symbol'] as const, describe: 'The refactor to analyse' })
+          .option('at', { type: 'string', demandOption: true, describe: 'FILE:LINE:COL of the symbol (1-based)' })
+          .option('to', { type: 'string', demandOption: true, describe: 'The new name' })
+          .option('python', { type: 'string', describe: 'Python interpreter' })
+          .example('tug analyze-impact rename-symbol --at src/app.py:12:5 --to transform_data', ''),
+      run('analyze-impact', (a) => ({ ...common(a), operation: a['operation'], at: a['at'], to: a['to'], python: a['python'] })),
+    )
+    .command('run <operation>', 'Run a refactor: verify it in a sandbox and commit it on a tug/ branch', (y) =>
+      changeOptions(
+        y
+          .positional('operation', { choices: ['rename-symbol'] as const, describe: 'The refactor to run' })
+          .option('at', { type: 'string', demandOption: true, describe: 'FILE:LINE:COL of the symbol (1-based)' })
+          .option('to', { type: 'string', demandOption: true, describe: 'The new name' }),
+      ).example('tug run rename-symbol --at src/app.py:12:5 --to transform_data --verify tests --apply', ''),
+      run('rename-symbol', (a) => ({ ...changeInput(a), at: a['at'], to: a['to'] })),
+    )
+    .command(
+      'rename <at> <to>',
+      'Rename the symbol at FILE:LINE:COL everywhere (same as run rename-symbol)',
+      (y) =>
+        changeOptions(y.positional('at', { type: 'string', describe: 'FILE:LINE:COL (1-based)' }).positional('to', { type: 'string', describe: 'The new name' }))
+          .example('tug rename src/utils.py:42:5 transform_data', '')
+          .example('git tug rename src/utils.py:42:5 transform_data --apply', ''),
+      run('rename-symbol', (a) => ({ ...changeInput(a), at: a['at'], to: a['to'] })),
+    )
+    .command(
       'apply-patchset',
       'Verify and commit agent-written edits from a patchset file; optionally apply them',
       (y) =>

@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   UndoConflict: { exit: 4, title: 'Files changed since the operation', hint: 'Resolve by hand, or pass --force to overwrite those files.' },
   DirtyWorkingTree: { exit: 4, title: 'The working tree has changes', hint: '--commit needs a clean tree; use --apply, or commit or stash first.' },
   RefUpdateConflict: { exit: 4, title: 'A ref moved underneath tug', hint: 'Another process updated the branch; re-run.' },
+  NameConflict: { exit: 4, title: 'The new name collides with another binding', hint: 'Pick another name; details.conflicts lists where it would be captured or shadowed.' },
+  SourceSyntaxError: { exit: 4, title: 'A source file does not parse', hint: 'Fix the syntax error at details.file:details.line first; tug never edits code it cannot parse.' },
   SessionLocked: { exit: 4, title: 'Another tug is running here', hint: 'Wait for it, or retry; --no-wait fails at once instead of waiting.' },
   SessionCorrupt: { exit: 4, title: 'Session data is unreadable', hint: 'Run `tug clean` to start a fresh session.' },
   // Verification (exit 5): the change was made in a sandbox and failed its checks.

@@ -1,6 +1,7 @@
 // The one list of operations every front door serves; an operation that does not work is not in it.
 import { applyPatchsetOperation } from './apply-patchset-op.js';
 import type { Operation } from './operation.js';
+import { analyzeImpactOperation, renameOperation } from './rename-op.js';
 import { cleanOperation, sessionStatusOperation } from './session-ops.js';
 import { snapshotOperation } from './snapshot-op.js';
 import { undoOperation } from './undo-op.js';
@@ -8,6 +9,8 @@ import { verifyOperation } from './verify-op.js';
 
 export const operations: readonly Operation[] = [
   snapshotOperation,
+  analyzeImpactOperation,
+  renameOperation,
   applyPatchsetOperation,
   verifyOperation,
   undoOperation,

@@ -1,0 +1,62 @@
+// `rename-symbol` and `analyze-impact rename-symbol`: Python symbols renamed across the workspace, verified and committed.
+import { z } from 'zod';
+import { Location, RunResponse, SCHEMA_VERSION, Warning } from '../core/schemas.js';
+import { ChangeFields, CommonFields, defineOperation } from './operation.js';
+
+export const At = z
+  .string()
+  .regex(/^.+:\d+:\d+$/, 'FILE:LINE:COL, e.g. src/app.py:12:5 (1-based; the column counts UTF-8 bytes)')
+  .describe('Where the symbol is: FILE:LINE:COL, 1-based, relative to the workspace.');
+
+const renameFields = {
+  at: At,
+  to: z.string().min(1).describe('The new name.'),
+};
+
+export const renameInput = z.object({ ...CommonFields, ...ChangeFields, ...renameFields });
+
+export const renameOperation = defineOperation({
+  name: 'rename-symbol',
+  tool: 'tug_rename_symbol',
+  description:
+    'Rename a Python symbol (function, class, method, attribute, variable, parameter with its keyword arguments, import alias) everywhere in the workspace: scope-aware edits, verified in a sandbox worktree, committed on tug/rename/<old>-to-<new>; optionally applied.',
+  input: renameInput,
+  output: RunResponse,
+  annotations: { readOnly: false, destructive: false, idempotent: true },
+  async execute(input, context) {
+    const { runRename } = await import('./run-rename.js');
+    return runRename(input, context);
+  },
+});
+
+const Reference = z.object({ location: Location, kind: z.enum(['definition', 'call', 'reference', 'import', 'attribute']) });
+
+export const AnalyzeImpactResponse = z.object({
+  status: z.literal('ok'),
+  schema_version: z.literal(SCHEMA_VERSION),
+  snapshot_id: z.string(),
+  symbol: z.object({ id: z.string(), name: z.string(), kind: z.string(), location: Location }),
+  references: z.array(Reference),
+  impact: z.object({ files_affected: z.number().int(), references_count: z.number().int(), edits_estimated: z.number().int() }),
+  warnings: z.array(Warning),
+});
+
+export const analyzeImpactInput = z.object({
+  ...CommonFields,
+  operation: z.literal('rename-symbol').default('rename-symbol').describe('The refactor to analyse.'),
+  ...renameFields,
+  python: ChangeFields.python,
+});
+
+export const analyzeImpactOperation = defineOperation({
+  name: 'analyze-impact',
+  tool: 'tug_analyze_impact',
+  description: 'Show what a rename would touch: the symbol, every reference (ordered by file, line, column) and warnings. Never writes anything.',
+  input: analyzeImpactInput,
+  output: AnalyzeImpactResponse,
+  annotations: { readOnly: true, destructive: false, idempotent: true },
+  async execute(input) {
+    const { runAnalyzeImpact } = await import('./run-rename.js');
+    return runAnalyzeImpact(input);
+  },
+});

@@ -1,0 +1,140 @@
+// Type inference for receivers (seed §26.0.2 levels 1–3) and the inheritance graph that ties overriding methods together.
+import type { Expr } from './facts.js';
+import type { Entity, FileInfo, Project } from './project.js';
+
+export interface ClassRef {
+  module: string;
+  owner: string;
+}
+
+const key = (c: ClassRef) => `${c.module}:${c.owner}`;
+
+export class ClassModel {
+  private readonly bases = new Map<string, ClassRef[]>();
+  private readonly members = new Map<string, Set<string>>();
+
+  constructor(private readonly project: Project) {
+    for (const info of project.files.values()) {
+      for (const cls of info.facts.classes) {
+        const ref = { module: info.module, owner: project.ownerPath(info, cls.scope) };
+        this.bases.set(key(ref), cls.bases.map((b) => this.classOfEntity(project.entityOfExpr(info, b))).filter((c): c is ClassRef => c !== null));
+        const names = this.memberSet(ref);
+        for (const b of info.facts.bindings) if (b.scope === cls.scope) names.add(b.name);
+      }
+      for (const attr of info.facts.attributes) {
+        if (attr.ctx !== 'store' || attr.receiver.k !== 'name') continue;
+        const owner = this.selfClass(info, attr.receiver);
+        if (owner) this.memberSet(owner).add(attr.attr);
+      }
+    }
+  }
+
+  private memberSet(ref: ClassRef): Set<string> {
+    let set = this.members.get(key(ref));
+    if (!set) this.members.set(key(ref), (set = new Set()));
+    return set;
+  }
+
+  classOfEntity(entity: Entity | null): ClassRef | null {
+    if (!entity) return null;
+    if (entity.kind === 'module-attr' && this.project.isClass(entity.module, entity.name)) return { module: entity.module, owner: entity.name };
+    if (entity.kind === 'class-member') {
+      const owner = `${entity.owner}.${entity.name}`;
+      if (this.project.isClass(entity.module, owner)) return { module: entity.module, owner };
+    }
+    return null;
+  }
+
+  /** The topmost class in `cls`'s ancestry that defines `name`; overriding methods share it. */
+  memberRoot(cls: ClassRef, name: string): ClassRef {
+    let best: ClassRef | null = this.members.get(key(cls))?.has(name) ? cls : null;
+    const seen = new Set<string>([key(cls)]);
+    const walk = (c: ClassRef) => {
+      for (const base of this.bases.get(key(c)) ?? []) {
+        if (seen.has(key(base))) continue;
+        seen.add(key(base));
+        if (this.members.get(key(base))?.has(name)) best = base;
+        walk(base);
+      }
+    };
+    walk(cls);
+    return best ?? cls;
+  }
+
+  /** `self` / `cls` inside a method: the first parameter of a function defined directly in a class body. */
+  selfClass(info: FileInfo, expr: Expr): ClassRef | null {
+    if (expr.k !== 'name' || expr.ref === undefined) return null;
+    const ref = info.facts.references[expr.ref];
+    if (!ref || !('binding' in ref.resolved)) return null;
+    const bindingId = ref.resolved.binding;
+    const param = info.facts.params.find((p) => p.binding === bindingId && p.index === 0);
+    if (!param) return null;
+    const fn = info.facts.functions.find((f) => f.scope === param.scope);
+    const fnScope = info.scopes.get(param.scope);
+    const parent = fnScope?.parent === null || fnScope === undefined ? undefined : info.scopes.get(fnScope.parent);
+    if (!fn || parent?.kind !== 'class') return null;
+    if (fn.decorators.some((d) => d.k === 'name' && d.name === 'staticmethod')) return null;
+    return { module: info.module, owner: this.project.ownerPath(info, parent.id) };
+  }
+
+  /** The class of the value an expression evaluates to, as far as static facts tell. */
+  inferClass(info: FileInfo, expr: Expr, depth = 0): ClassRef | null {
+    if (depth > 6) return null;
+    if (expr.k === 'name') {
+      const self = this.selfClass(info, expr);
+      if (self) return self;
+      const ref = expr.ref === undefined ? undefined : info.facts.references[expr.ref];
+      if (ref && 'binding' in ref.resolved) {
+        const binding = info.bindings.get(ref.resolved.binding);
+        if (binding?.type_hint) return this.fromAnnotation(info, binding.type_hint, depth + 1);
+        if (binding?.value) return this.inferClass(info, binding.value, depth + 1);
+      }
+      return null;
+    }
+    if (expr.k === 'call') {
+      const callee = this.project.entityOfExpr(info, expr.func);
+      const cls = this.classOfEntity(callee);
+      if (cls) return cls;
+      const returns = this.returnAnnotation(callee);
+      return returns ? this.fromAnnotation(returns.info, returns.expr, depth + 1) : null;
+    }
+    return null;
+  }
+
+  private returnAnnotation(entity: Entity | null): { info: FileInfo; expr: Expr } | null {
+    if (!entity || (entity.kind !== 'module-attr' && entity.kind !== 'class-member')) return null;
+    const info = this.project.byModule.get(entity.module);
+    if (!info) return null;
+    for (const fn of info.facts.functions) {
+      const binding = info.bindings.get(fn.binding);
+      if (!binding || binding.name !== entity.name || !fn.returns) continue;
+      const owner = this.project.ownerPath(info, binding.scope);
+      if ((entity.kind === 'module-attr' && owner === '') || (entity.kind === 'class-member' && owner === entity.owner)) return { info, expr: fn.returns };
+    }
+    return null;
+  }
+
+  /** `C`, `mod.C`, `Optional[C]`, `C | None`, `"C"` → C. */
+  fromAnnotation(info: FileInfo, expr: Expr, depth: number): ClassRef | null {
+    if (depth > 6) return null;
+    switch (expr.k) {
+      case 'name':
+      case 'attr':
+        return this.classOfEntity(this.project.entityOfExpr(info, expr));
+      case 'subscript':
+        for (const part of expr.slice) {
+          const found = this.fromAnnotation(info, part, depth + 1);
+          if (found) return found;
+        }
+        return null;
+      case 'binop_or':
+        return this.fromAnnotation(info, expr.left, depth + 1) ?? this.fromAnnotation(info, expr.right, depth + 1);
+      case 'str': {
+        const binding = info.globals.get(expr.value.split('.')[0]!);
+        return binding ? this.classOfEntity(this.project.entityOfBinding(info, binding)) : null;
+      }
+      default:
+        return null;
+    }
+  }
+}

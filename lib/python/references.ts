@@ -1,0 +1,173 @@
+// Finds the symbol under a cursor and every place that names it, across the workspace, as (file, span) occurrences.
+import { TugError } from '../core/errors.js';
+import { ClassModel } from './classes.js';
+import type { Span } from './facts.js';
+import { entityKey, type Entity, type FileInfo, type Project } from './project.js';
+
+export type OccurrenceKind = 'definition' | 'reference' | 'call' | 'import' | 'attribute' | 'keyword' | 'all';
+
+export interface Occurrence {
+  file: string;
+  span: Span;
+  kind: OccurrenceKind;
+}
+
+export class Resolver {
+  readonly classes: ClassModel;
+
+  constructor(readonly project: Project) {
+    this.classes = new ClassModel(project);
+  }
+
+  /** Class members are identified by the topmost class defining them, so overrides are one symbol. */
+  normalize(entity: Entity): Entity {
+    if (entity.kind !== 'class-member') return entity;
+    const root = this.classes.memberRoot({ module: entity.module, owner: entity.owner }, entity.name);
+    return { ...entity, module: root.module, owner: root.owner };
+  }
+
+  key(entity: Entity | null): string | null {
+    return entity ? entityKey(this.normalize(entity)) : null;
+  }
+
+  attributeEntity(info: FileInfo, index: number): Entity | null {
+    const attr = info.facts.attributes[index]!;
+    const direct = this.project.entityOfExpr(info, { k: 'attr', value: attr.receiver, attr: attr.attr });
+    if (direct) return direct;
+    const cls = this.classes.inferClass(info, attr.receiver);
+    return cls ? { kind: 'class-member', module: cls.module, owner: cls.owner, name: attr.attr } : null;
+  }
+
+  /** The symbol at a byte offset: a binding, a name, an attribute, an imported name, a keyword argument or an `__all__` entry. */
+  entityAt(info: FileInfo, offset: number): Entity | null {
+    const inside = (span: Span) => span[0] <= offset && offset <= span[1];
+    const f = info.facts;
+    for (const b of f.bindings) if (inside(b.span) && !info.importOf.has(b.id)) return this.bindingEntity(info, b.id);
+    for (const fact of f.imports) {
+      for (const [index, name] of fact.names.entries()) {
+        if (name.asname_span && inside(name.asname_span) && name.binding !== null) return this.bindingEntity(info, name.binding);
+        if (inside(name.name_span)) {
+          if (fact.kind === 'import') return { kind: 'module', module: name.name };
+          return this.project.entityOfImport(info, fact, index);
+        }
+      }
+    }
+    for (const ref of f.references) if (inside(ref.span)) return this.project.entityOfReference(info, ref);
+    for (const [index, attr] of f.attributes.entries()) if (inside(attr.span)) return this.attributeEntity(info, index);
+    for (const call of f.calls) {
+      for (const kw of call.keywords) if (inside(kw.span)) return this.parameterOf(info, call.callee, kw.name);
+    }
+    for (const entry of f.all?.entries ?? []) if (inside(entry.span)) return this.project.resolveAttr(info.module, entry.value);
+    return null;
+  }
+
+  private bindingEntity(info: FileInfo, id: number): Entity {
+    return this.project.entityOfBinding(info, info.bindings.get(id)!);
+  }
+
+  /** The parameter binding named `name` of the function a call goes to. */
+  parameterOf(info: FileInfo, callee: import('./facts.js').Expr, name: string): Entity | null {
+    const target = callee.k === 'attr' ? this.calleeOfAttr(info, callee) : this.project.entityOfExpr(info, callee);
+    const fn = target && this.functionOf(this.normalizeCallable(target));
+    if (!fn) return null;
+    const param = fn.info.facts.params.find((p) => p.scope === fn.scope && p.name === name);
+    return param ? this.project.entityOfBinding(fn.info, fn.info.bindings.get(param.binding)!) : null;
+  }
+
+  private calleeOfAttr(info: FileInfo, callee: Extract<import('./facts.js').Expr, { k: 'attr' }>): Entity | null {
+    const direct = this.project.entityOfExpr(info, callee);
+    if (direct) return direct;
+    const cls = this.classes.inferClass(info, callee.value);
+    return cls ? { kind: 'class-member', module: cls.module, owner: cls.owner, name: callee.attr } : null;
+  }
+
+  /** Calling a class runs its `__init__`. */
+  private normalizeCallable(entity: Entity): Entity {
+    const cls = this.classes.classOfEntity(entity);
+    return cls ? this.normalize({ kind: 'class-member', module: cls.module, owner: cls.owner, name: '__init__' }) : this.normalize(entity);
+  }
+
+  /** The function scope defining a function or method entity. */
+  functionOf(entity: Entity): { info: FileInfo; scope: number; binding: number } | null {
+    if (entity.kind !== 'module-attr' && entity.kind !== 'class-member') return null;
+    const info = this.project.byModule.get(entity.module);
+    if (!info) return null;
+    const owner = entity.kind === 'class-member' ? entity.owner : '';
+    for (const fn of info.facts.functions) {
+      const binding = info.bindings.get(fn.binding);
+      if (binding?.name === entity.name && this.project.ownerPath(info, binding.scope) === owner) return { info, scope: fn.scope, binding: fn.binding };
+    }
+    return null;
+  }
+
+  /** Every occurrence of the entity in the workspace, sorted by file and offset, without duplicates. */
+  occurrences(target: Entity): Occurrence[] {
+    const wanted = this.key(target);
+    const out = new Map<string, Occurrence>();
+    const add = (file: string, span: Span, kind: OccurrenceKind) => {
+      const id = `${file}:${span[0]}:${span[1]}`;
+      if (!out.has(id)) out.set(id, { file, span, kind });
+    };
+    const param = this.parameterFunction(target);
+    for (const info of this.project.files.values()) {
+      const f = info.facts;
+      for (const b of f.bindings) {
+        if (info.importOf.has(b.id)) continue;
+        if (this.key(this.project.entityOfBinding(info, b)) === wanted) add(info.file, b.span, 'definition');
+      }
+      for (const fact of f.imports) {
+        for (const [index, name] of fact.names.entries()) {
+          if (fact.kind === 'from' && this.key(this.project.entityOfImport(info, fact, index)) === wanted) add(info.file, name.name_span, 'import');
+          if (name.asname_span && name.binding !== null && this.key(this.project.entityOfBinding(info, info.bindings.get(name.binding)!)) === wanted) {
+            add(info.file, name.asname_span, 'import');
+          }
+        }
+      }
+      const callSpans = new Set(f.calls.map((c) => (c.callee.k === 'name' && c.callee.ref !== undefined ? f.references[c.callee.ref]?.span[0] : undefined)));
+      for (const ref of f.references) {
+        if (this.key(this.project.entityOfReference(info, ref)) === wanted) add(info.file, ref.span, callSpans.has(ref.span[0]) ? 'call' : 'reference');
+      }
+      for (const [index, attr] of f.attributes.entries()) {
+        if (attr.attr === nameOf(target) && this.key(this.attributeEntity(info, index)) === wanted) add(info.file, attr.span, 'attribute');
+      }
+      for (const entry of f.all?.entries ?? []) {
+        if (entry.value === nameOf(target) && this.key(this.project.resolveAttr(info.module, entry.value)) === wanted) add(info.file, entry.span, 'all');
+      }
+      if (param) {
+        for (const call of f.calls) {
+          for (const kw of call.keywords) {
+            if (kw.name === param.name && this.key(this.parameterOf(info, call.callee, kw.name)) === wanted) add(info.file, kw.span, 'keyword');
+          }
+        }
+      }
+    }
+    return [...out.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.span[0] - b.span[0]));
+  }
+
+  private parameterFunction(entity: Entity): { name: string } | null {
+    if (entity.kind !== 'local') return null;
+    const info = this.project.files.get(entity.file);
+    const binding = info?.bindings.get(entity.binding);
+    return binding && info!.facts.params.some((p) => p.binding === binding.id) ? { name: binding.name } : null;
+  }
+}
+
+export function nameOf(entity: Entity): string {
+  if (entity.kind === 'module') return entity.module.split('.').pop()!;
+  return entity.name;
+}
+
+export function requireRenamable(entity: Entity | null, where: string): Entity {
+  if (!entity) throw new TugError('SymbolNotFound', `no symbol at ${where}`, { details: { location: where } });
+  if (entity.kind === 'external') {
+    throw new TugError('UnsupportedOperation', `${entity.name} is defined outside the workspace and cannot be renamed here`, {
+      details: { operation: 'rename-symbol', reason: 'symbol outside the workspace' },
+    });
+  }
+  if (entity.kind === 'module') {
+    throw new TugError('UnsupportedOperation', `renaming the module ${entity.module} is not supported yet`, {
+      details: { operation: 'rename-symbol', reason: 'module rename' },
+    });
+  }
+  return entity;
+}

@@ -1,0 +1,157 @@
+// Python rename, start to finish on a snapshot: facts for every module, the symbol under the cursor, its occurrences, the edits.
+import { TugError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import type { EditRequest } from '../core/patchset.js';
+import type { WarningJSON } from '../core/schemas.js';
+import { decodeText, lineStarts, offsetOf, positionOf } from '../core/text.js';
+import { readBlobs } from '../git/objects.js';
+import type { Repo } from '../git/repo.js';
+import { listTree } from '../git/snapshot.js';
+import { resolvePython } from '../verify/python.js';
+import { findConflicts } from './conflicts.js';
+import { assertPythonIdentifier } from './identifiers.js';
+import { buildModuleMap, sourceRoots } from './modules.js';
+import { entityKey, Project, type Entity } from './project.js';
+import { nameOf, requireRenamable, Resolver, type Occurrence } from './references.js';
+import { factsFor, type SourceText } from './worker-pool.js';
+
+export interface RenameTarget {
+  file: string;
+  line: number;
+  col: number;
+}
+
+export interface SymbolJSON {
+  id: string;
+  name: string;
+  kind: string;
+  location: { file: string; line: number; col: number; byte_start: number; byte_end: number };
+}
+
+export interface ReferenceJSON {
+  location: { file: string; line: number; col: number; byte_start: number; byte_end: number };
+  kind: 'definition' | 'call' | 'reference' | 'import' | 'attribute';
+}
+
+export interface RenamePlan {
+  symbol: SymbolJSON;
+  references: ReferenceJSON[];
+  edits: EditRequest[];
+  warnings: WarningJSON[];
+  oldName: string;
+  filesParsed: number;
+}
+
+/** Paths never analysed even when committed: environments and vendored trees. */
+const EXCLUDED = /(^|\/)(\.venv|venv|\.tox|node_modules|site-packages|__pycache__|\.git)\//;
+
+export async function planPythonRename(
+  repo: Repo,
+  session: { paths: { facts: string; workers: string } },
+  tree: string,
+  target: RenameTarget,
+  newName: string,
+  options: { python?: string | undefined },
+): Promise<RenamePlan> {
+  assertPythonIdentifier(newName);
+  const entries = (await listTree(repo, tree)).filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path));
+  if (!entries.some((e) => e.path === target.file)) {
+    throw new TugError('FileNotFound', `${target.file} is not a Python file in the workspace`, { details: { path: target.file } });
+  }
+  const blobs = await readBlobs(repo, entries.map((e) => e.oid));
+  const sources: SourceText[] = [];
+  const bytesOf = new Map<string, Uint8Array>();
+  const warnings: WarningJSON[] = [];
+  for (const entry of entries) {
+    const bytes = blobs.get(entry.oid)!;
+    const text = decodeText(bytes);
+    if (!text.ok) {
+      if (entry.path === target.file) throw new TugError('UnsupportedFile', `${entry.path} is not UTF-8 text`, { details: { path: entry.path, reason: text.reason } });
+      warnings.push({ code: 'FileSkipped', message: `${entry.path} was not analysed (${text.reason})`, location: { file: entry.path, line: 1, col: 1 } });
+      continue;
+    }
+    sources.push({ path: entry.path, oid: entry.oid, text: text.text });
+    bytesOf.set(entry.path, bytes);
+  }
+  const python = await resolvePython(options.python);
+  const { facts, parsed } = await factsFor({ python: python.path, cacheDir: session.paths.facts, workersDir: session.paths.workers, files: sources });
+  const modules = buildModuleMap([...facts.keys()], sourceRoots([...facts.keys()], repo.prefix));
+  const project = new Project(modules, facts);
+  const resolver = new Resolver(project);
+
+  const info = project.files.get(target.file);
+  const bytes = bytesOf.get(target.file)!;
+  const starts = lineStarts(bytes);
+  const offset = offsetOf(bytes, starts, target.line, target.col);
+  const where = `${target.file}:${target.line}:${target.col}`;
+  if (offset === null) {
+    throw new TugError('InvalidPosition', `${where} is outside the file`, { details: { location: where, file_lines: starts.length }, location: target });
+  }
+  if (!info) throw new TugError('SymbolNotFound', `${target.file} is not importable as a module, so tug cannot resolve names in it`, { details: { location: where } });
+  const entity = requireRenamable(resolver.entityAt(info, offset), where);
+  const oldName = nameOf(entity);
+  const occurrences = resolver.occurrences(entity);
+  const conflicts = findConflicts(resolver, entity, occurrences, newName);
+  if (newName !== oldName && conflicts.length > 0) {
+    throw new TugError('NameConflict', `renaming ${oldName} to ${newName} would change what ${conflicts.length} name(s) refer to`, {
+      details: { conflicts },
+      location: { file: conflicts[0]!.file, line: conflicts[0]!.line, col: conflicts[0]!.col },
+    });
+  }
+  const position = (o: Occurrence) => {
+    const b = bytesOf.get(o.file)!;
+    const { line, col } = positionOf(lineStarts(b), o.span[0]);
+    return { file: o.file, line, col, byte_start: o.span[0], byte_end: o.span[1] };
+  };
+  const references = occurrences.map((o) => ({ location: position(o), kind: referenceKind(o) }));
+  const definition = occurrences.find((o) => o.kind === 'definition') ?? occurrences[0];
+  if (!definition) throw new TugError('SymbolNotFound', `no occurrences of the symbol at ${where}`, { details: { location: where } });
+  const symbol: SymbolJSON = { id: `sym_${sha256(entityKey(resolver.normalize(entity))).slice(0, 12)}`, name: oldName, kind: symbolKind(project, entity), location: position(definition) };
+  const edits: EditRequest[] = occurrences.map((o) => ({ file: o.file, span: { start: o.span[0], end: o.span[1] }, old_text: oldName, new_text: newName }));
+  warnings.push(...dynamicWarnings(project, oldName, new Set(occurrences.map((o) => o.file)), bytesOf));
+  return { symbol, references, edits, warnings, oldName, filesParsed: parsed };
+}
+
+function referenceKind(o: Occurrence): ReferenceJSON['kind'] {
+  if (o.kind === 'keyword' || o.kind === 'all') return 'reference';
+  return o.kind;
+}
+
+function symbolKind(project: Project, entity: Entity): string {
+  if (entity.kind === 'module') return 'module';
+  if (entity.kind === 'local') {
+    const info = project.files.get(entity.file);
+    return info?.facts.params.some((p) => p.binding === entity.binding) ? 'parameter' : 'variable';
+  }
+  if (entity.kind === 'external') return 'variable';
+  const info = project.byModule.get(entity.module);
+  const owner = entity.kind === 'class-member' ? entity.owner : '';
+  const binding = info?.facts.bindings.find((b) => b.name === entity.name && project.ownerPath(info, b.scope) === owner);
+  if (binding?.kind === 'class') return 'class';
+  if (binding?.kind === 'function') return entity.kind === 'class-member' ? 'method' : 'function';
+  return 'variable';
+}
+
+/** getattr/eval and friends may reach the symbol by a string tug cannot see through; say where (seed L11). */
+function dynamicWarnings(project: Project, name: string, touched: Set<string>, bytesOf: Map<string, Uint8Array>): WarningJSON[] {
+  const warnings: WarningJSON[] = [];
+  for (const info of project.files.values()) {
+    for (const d of info.facts.dynamic) {
+      const named = d.name_arg === name;
+      if (!named && !(touched.has(info.file) && d.name_arg === null)) continue;
+      warnings.push({
+        code: 'DynamicReference',
+        message: named ? `${d.kind}(…, "${name}") may refer to the renamed symbol and was not changed` : `${d.kind} in this file may reach symbols by name; review it`,
+        location: { file: info.file, line: d.line, col: d.col },
+        suggestion: 'Review manually.',
+      });
+    }
+    const inAll = new Set((info.facts.all?.entries ?? []).map((e) => e.span[0]));
+    for (const s of info.facts.strings) {
+      if (s.value !== name || inAll.has(s.span[0])) continue;
+      const { line, col } = positionOf(lineStarts(bytesOf.get(info.file)!), s.span[0]);
+      warnings.push({ code: 'StringMention', message: `the string "${name}" was left unchanged`, location: { file: info.file, line, col } });
+    }
+  }
+  return warnings;
+}

@@ -1,0 +1,70 @@
+// Facts for many files: cached ones from disk, the rest parsed by up to two workers in parallel (one per core).
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { TugError } from '../core/errors.js';
+import type { Facts } from './facts.js';
+import { FactsCache } from './facts-cache.js';
+import { PythonWorker } from './worker.js';
+
+export const WORKER_SCRIPT = fileURLToPath(new URL('../../../python-worker/tug_worker.py', import.meta.url));
+
+export interface SourceText {
+  path: string;
+  oid: string;
+  text: string;
+}
+
+export interface FactsRequest {
+  python: string;
+  cacheDir: string;
+  workersDir: string;
+  files: readonly SourceText[];
+  maxWorkers?: number;
+}
+
+interface BatchResult {
+  results: Array<{ path: string; ok: boolean; facts?: Facts; error?: { code: string; message: string; details?: Record<string, unknown> } }>;
+}
+
+const BATCH = 40;
+
+export async function factsFor(request: FactsRequest): Promise<{ facts: Map<string, Facts>; parsed: number }> {
+  const cache = new FactsCache(request.cacheDir);
+  const facts = new Map<string, Facts>();
+  const missing: SourceText[] = [];
+  for (const file of request.files) {
+    const cached = await cache.get<Facts>(file.oid);
+    if (cached) facts.set(file.path, cached);
+    else missing.push(file);
+  }
+  if (missing.length === 0) return { facts, parsed: 0 };
+  const count = Math.max(1, Math.min(request.maxWorkers ?? os.availableParallelism(), 2, Math.ceil(missing.length / BATCH)));
+  const workers = await Promise.all(
+    Array.from({ length: count }, (_, i) => PythonWorker.start({ python: request.python, script: WORKER_SCRIPT, pidFile: path.join(request.workersDir, `python-${i}.pid`) })),
+  );
+  try {
+    const queue = [...missing];
+    await Promise.all(
+      workers.map(async (worker) => {
+        for (let batch = queue.splice(0, BATCH); batch.length > 0; batch = queue.splice(0, BATCH)) {
+          const reply = await worker.request<BatchResult>('facts_batch', { files: batch.map((f) => ({ path: f.path, content: f.text })) }, 120_000);
+          for (const [i, result] of reply.results.entries()) {
+            const source = batch[i]!;
+            if (!result.ok || !result.facts) {
+              const details = result.error?.details ?? {};
+              throw new TugError('SourceSyntaxError', `${source.path}:${details['line'] ?? '?'}: ${result.error?.message ?? 'cannot parse'}`, {
+                details: { file: source.path, line: details['line'] ?? null, col: details['col'] ?? null, message: result.error?.message ?? '' },
+              });
+            }
+            facts.set(source.path, result.facts);
+            await cache.put(source.oid, result.facts);
+          }
+        }
+      }),
+    );
+  } finally {
+    await Promise.all(workers.map((w) => w.shutdown()));
+  }
+  return { facts, parsed: missing.length };
+}

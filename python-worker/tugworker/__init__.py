@@ -1,0 +1,1 @@
+# Package of tug's Python worker: the stdio protocol and the per-file facts extractor.

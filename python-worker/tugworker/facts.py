@@ -1,0 +1,151 @@
+# Facts of one Python file: parse with the stdlib ast (fast), walk scopes, resolve every name use, describe expressions.
+import ast
+import builtins
+
+from tugworker.positions import Positions
+from tugworker.scopes import ScopeWalker
+
+BUILTINS = set(dir(builtins))
+
+
+class SourceSyntaxError(Exception):
+    def __init__(self, message, line, col):
+        super().__init__(message)
+        self.message, self.line, self.col = message, line, col
+
+
+def extract_facts(content):
+    data = content.encode("utf-8")
+    try:
+        tree = ast.parse(data, type_comments=False)
+    except SyntaxError as error:
+        raise SourceSyntaxError(error.msg, error.lineno, error.offset)
+    except ValueError as error:
+        raise SourceSyntaxError(str(error), None, None)
+    positions = Positions(data)
+    walker = ScopeWalker(positions)
+    walker.visit(tree)
+    references = _resolve(walker)
+    describe = _Describer(walker)
+    for binding in walker.bindings:
+        binding["symbol"] = walker.first_site[(binding["scope"], binding["name"])]
+        binding.update(positions.loc(binding["span"]))
+        binding["type_hint"] = describe(binding["type_hint"])
+        binding["value"] = describe(binding["value"])
+    for attribute in walker.attributes:
+        attribute.update(positions.loc(attribute["span"]))
+        attribute["receiver"] = describe(attribute["receiver"])
+    for call in walker.calls:
+        call.update({k: v for k, v in positions.loc(call["span"]).items() if k != "span"})
+        call["callee"] = describe(call["callee"])
+    for cls in walker.classes:
+        cls["bases"] = [describe(b) for b in cls["bases"]]
+    for function in walker.functions:
+        function["decorators"] = [describe(d) for d in function["decorators"]]
+        function["returns"] = describe(function["returns"])
+    for dynamic in walker.dynamic:
+        dynamic.update({k: v for k, v in positions.loc(dynamic["span"]).items() if k != "span"})
+    for function in walker.functions:
+        name = walker.bindings[function["binding"]]["name"]
+        if name in ("__getattr__", "__getattribute__"):
+            binding = walker.bindings[function["binding"]]
+            walker.dynamic.append({"kind": name, "span": binding["span"], "line": binding["line"], "col": binding["col"], "name_arg": None})
+    return {
+        "scopes": walker.scopes,
+        "bindings": walker.bindings,
+        "references": references,
+        "params": walker.params,
+        "imports": walker.imports,
+        "attributes": walker.attributes,
+        "calls": walker.calls,
+        "classes": walker.classes,
+        "functions": walker.functions,
+        "all": walker.all_entries,
+        "strings": walker.strings,
+        "comments": [],
+        "dynamic": walker.dynamic,
+    }
+
+
+def _resolve(walker):
+    """Python's lookup: local (a name bound anywhere in a function is local throughout), enclosing functions
+    (class bodies are skipped), module, builtins; `global` and `nonlocal` redirect."""
+    walker.first_site = {}
+    bound = {}
+    for binding in walker.bindings:
+        key = (binding["scope"], binding["name"])
+        walker.first_site.setdefault(key, binding["id"])
+        bound.setdefault(binding["scope"], {}).setdefault(binding["name"], binding["id"])
+    module_scope = 0
+    scopes = walker.scopes
+
+    def module_lookup(name):
+        site = bound.get(module_scope, {}).get(name)
+        return {"binding": site} if site is not None else {"global": name}
+
+    def lookup(name, scope_id):
+        declared = walker.declared[scope_id]
+        if name in declared["global"]:
+            return module_lookup(name)
+        if scope_id == module_scope:
+            site = bound.get(module_scope, {}).get(name)
+            if site is not None:
+                return {"binding": site}
+            return {"builtin": name} if name in BUILTINS else {"unresolved": name}
+        if name in bound.get(scope_id, {}) and name not in declared["nonlocal"]:
+            return {"binding": bound[scope_id][name]}
+        parent = scopes[scope_id]["parent"]
+        while parent is not None and parent != module_scope:
+            scope = scopes[parent]
+            if scope["kind"] != "class":
+                if name in walker.declared[parent]["global"]:
+                    return module_lookup(name)
+                if name in bound.get(parent, {}):
+                    return {"binding": bound[parent][name]}
+            parent = scope["parent"]
+        return lookup(name, module_scope)
+
+    references = []
+    for use in walker.uses:
+        reference = dict(use)
+        reference.update(walker.pos.loc(use["span"]))
+        reference["resolved"] = lookup(use["name"], use["scope"])
+        references.append(reference)
+    return references
+
+
+class _Describer:
+    """Turns ast expressions into the small JSON trees the TS side reasons about."""
+
+    def __init__(self, walker):
+        self.walker = walker
+
+    def __call__(self, node, depth=0):
+        if node is None:
+            return None
+        if depth > 8:
+            return {"k": "other"}
+        w = self.walker
+        if isinstance(node, ast.Name):
+            out = {"k": "name", "name": node.id}
+            if id(node) in w.use_of_node:
+                out["ref"] = w.use_of_node[id(node)]
+            return out
+        if isinstance(node, ast.Attribute):
+            out = {"k": "attr", "value": self(node.value, depth + 1), "attr": node.attr}
+            if id(node) in w.attr_of_node:
+                out["ref"] = w.attr_of_node[id(node)]
+            return out
+        if isinstance(node, ast.Call):
+            return {"k": "call", "func": self(node.func, depth + 1)}
+        if isinstance(node, ast.Subscript):
+            parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            return {"k": "subscript", "value": self(node.value, depth + 1), "slice": [self(p, depth + 1) for p in parts]}
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return {"k": "binop_or", "left": self(node.left, depth + 1), "right": self(node.right, depth + 1)}
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            start, end = w.pos.node_span(node)
+            return {"k": "str", "value": node.value, "span": [start, end]}
+        if isinstance(node, ast.Constant):
+            return {"k": "const"}
+        return {"k": "other"}

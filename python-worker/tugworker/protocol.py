@@ -1,0 +1,98 @@
+# The worker's side of the JSON-lines protocol: a ready line, then one response per request, errors as data, never a crash.
+import json
+import os
+import sys
+import traceback
+
+from tugworker.facts import SourceSyntaxError, extract_facts
+
+PROTOCOL = 1
+
+
+def libcst_version():
+    try:
+        import libcst  # noqa: F401
+    except Exception:
+        return None
+    try:
+        from importlib.metadata import version
+
+        return version("libcst")
+    except Exception:
+        return "unknown"
+
+
+def _error(code, message, details=None):
+    return {"code": code, "message": message, "details": details or {}}
+
+
+def _facts(path, content):
+    try:
+        return {"path": path, "ok": True, "facts": extract_facts(content)}
+    except SourceSyntaxError as error:
+        return {"path": path, "ok": False, "error": _error("SyntaxError", error.message, {"file": path, "line": error.line, "col": error.col})}
+
+
+def _rewrite_check(path, content):
+    try:
+        import libcst
+    except Exception:
+        raise WorkerError("LibCSTNotAvailable", "libcst is not importable", {"python": sys.executable})
+    try:
+        module = libcst.parse_module(content)
+    except Exception as error:
+        raise WorkerError("SyntaxError", str(error).splitlines()[0] if str(error) else "parse error", {"file": path})
+    return {"ok": module.code == content}
+
+
+class WorkerError(Exception):
+    def __init__(self, code, message, details=None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+
+def handle(request):
+    op = request.get("op")
+    if op == "ping":
+        return {"pong": True}
+    if op == "facts":
+        result = _facts(request.get("path", "<string>"), request["content"])
+        if not result["ok"]:
+            raise WorkerError(result["error"]["code"], result["error"]["message"], result["error"]["details"])
+        return result["facts"]
+    if op == "facts_batch":
+        return {"results": [_facts(f.get("path", "<string>"), f["content"]) for f in request.get("files", [])]}
+    if op == "rewrite_check":
+        return _rewrite_check(request.get("path", "<string>"), request["content"])
+    raise WorkerError("UnknownOperation", "unknown op %r" % (op,))
+
+
+def serve(stdin, stdout):
+    def send(message):
+        stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
+        stdout.flush()
+
+    send({"type": "ready", "protocol": PROTOCOL, "python": "%d.%d.%d" % sys.version_info[:3], "libcst": libcst_version(), "pid": os.getpid()})
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+            if not isinstance(request, dict):
+                raise ValueError("a request is a JSON object")
+        except ValueError as error:
+            send({"id": None, "ok": False, "error": _error("BadRequest", str(error))})
+            continue
+        request_id = request.get("id")
+        if request.get("op") == "shutdown":
+            send({"id": request_id, "ok": True, "result": {"bye": True}})
+            return 0
+        try:
+            send({"id": request_id, "ok": True, "result": handle(request)})
+        except WorkerError as error:
+            send({"id": request_id, "ok": False, "error": _error(error.code, error.message, error.details)})
+        except Exception as error:  # a bug in the worker must not take the process down
+            send({"id": request_id, "ok": False, "error": _error("InternalError", repr(error), {"traceback": traceback.format_exc()})})
+    return 0
