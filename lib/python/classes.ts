@@ -91,14 +91,50 @@ export class ClassModel {
       }
       return null;
     }
+    if (expr.k === 'iter') {
+      // `for x in xs` where xs is annotated list[C] / Iterable[C]: x is a C.
+      const hint = expr.of.k === 'name' ? this.bindingHint(info, expr.of) : null;
+      if (hint?.k === 'subscript') return this.fromAnnotation(info, hint.slice[hint.slice.length - 1] ?? { k: 'other' }, depth + 1);
+      return null;
+    }
     if (expr.k === 'call') {
-      const callee = this.project.entityOfExpr(info, expr.func);
+      const callee = this.project.entityOfExpr(info, expr.func) ?? this.memberCallee(info, expr.func, depth);
       const cls = this.classOfEntity(callee);
       if (cls) return cls;
       const returns = this.returnAnnotation(callee);
       return returns ? this.fromAnnotation(returns.info, returns.expr, depth + 1) : null;
     }
     return null;
+  }
+
+  private bindingHint(info: FileInfo, expr: Expr): Expr | null {
+    if (expr.k !== 'name' || expr.ref === undefined) return null;
+    const ref = info.facts.references[expr.ref];
+    if (!ref || !('binding' in ref.resolved)) return null;
+    return info.bindings.get(ref.resolved.binding)?.type_hint ?? null;
+  }
+
+  /** `obj.method` where obj's class is known: the method, defined on that class or inherited. */
+  private memberCallee(info: FileInfo, func: Expr, depth: number): Entity | null {
+    if (func.k !== 'attr') return null;
+    const owner = this.inferClass(info, func.value, depth + 1);
+    if (!owner) return null;
+    const root = this.definingClass(owner, func.attr);
+    return { kind: 'class-member', module: root.module, owner: root.owner, name: func.attr };
+  }
+
+  /** The nearest class in `cls`'s ancestry (itself first) that defines `name`. */
+  definingClass(cls: ClassRef, name: string): ClassRef {
+    const queue = [cls];
+    const seen = new Set<string>();
+    while (queue.length > 0) {
+      const current = queue.shift()!;
+      if (seen.has(key(current))) continue;
+      seen.add(key(current));
+      if (this.members.get(key(current))?.has(name)) return current;
+      queue.push(...(this.bases.get(key(current)) ?? []));
+    }
+    return cls;
   }
 
   private returnAnnotation(entity: Entity | null): { info: FileInfo; expr: Expr } | null {
@@ -130,8 +166,13 @@ export class ClassModel {
       case 'binop_or':
         return this.fromAnnotation(info, expr.left, depth + 1) ?? this.fromAnnotation(info, expr.right, depth + 1);
       case 'str': {
-        const binding = info.globals.get(expr.value.split('.')[0]!);
-        return binding ? this.classOfEntity(this.project.entityOfBinding(info, binding)) : null;
+        // A forward reference such as "Circle | None" or "Optional[Node]": the first name that is a class.
+        for (const word of expr.value.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) {
+          const binding = info.globals.get(word);
+          const cls = binding ? this.classOfEntity(this.project.valueOfBinding(info, binding)) : null;
+          if (cls) return cls;
+        }
+        return null;
       }
       default:
         return null;

@@ -9,6 +9,7 @@ export type Expr =
   | { k: 'subscript'; value: Expr; slice: Expr[] }
   | { k: 'binop_or'; left: Expr; right: Expr }
   | { k: 'str'; value: string; span: Span }
+  | { k: 'iter'; of: Expr }
   | { k: 'const' }
   | { k: 'other' };
 

@@ -143,6 +143,20 @@ export class Project {
     return false;
   }
 
+  /** What a binding evaluates to: like entityOfBinding, but aliased imports (`import a.b as m`) also lead to their target. */
+  valueOfBinding(info: FileInfo, binding: Binding): Entity {
+    const canonical = this.canonical(info, binding);
+    const imported = info.importOf.get(canonical.id);
+    return imported ? this.entityOfImport(info, imported.fact, imported.index) : this.entityOfBinding(info, binding);
+  }
+
+  /** What a name evaluates to, following aliased imports too. */
+  valueOfReference(info: FileInfo, ref: Reference): Entity | null {
+    const r = ref.resolved;
+    const binding = 'binding' in r ? info.bindings.get(r.binding) : 'global' in r ? info.globals.get(r.global) : undefined;
+    return binding ? this.valueOfBinding(info, binding) : this.entityOfReference(info, ref);
+  }
+
   /** What a name reference stands for, including names brought in by star imports. */
   entityOfReference(info: FileInfo, ref: Reference): Entity | null {
     const r = ref.resolved;
@@ -168,7 +182,7 @@ export class Project {
   entityOfExpr(info: FileInfo, expr: Expr): Entity | null {
     if (expr.k === 'name') {
       const ref = expr.ref === undefined ? undefined : info.facts.references[expr.ref];
-      return ref ? this.entityOfReference(info, ref) : null;
+      return ref ? this.valueOfReference(info, ref) : null;
     }
     if (expr.k === 'attr') {
       const base = this.entityOfExpr(info, expr.value);

@@ -3,7 +3,7 @@ import ast
 import builtins
 
 from tugworker.positions import Positions
-from tugworker.scopes import ScopeWalker
+from tugworker.scopes import ScopeWalker, _Iteration
 
 BUILTINS = set(dir(builtins))
 
@@ -126,6 +126,8 @@ class _Describer:
         if depth > 8:
             return {"k": "other"}
         w = self.walker
+        if isinstance(node, _Iteration):
+            return {"k": "iter", "of": self(node.iterable, depth + 1)}
         if isinstance(node, ast.Name):
             out = {"k": "name", "name": node.id}
             if id(node) in w.use_of_node:

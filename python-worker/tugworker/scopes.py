@@ -6,6 +6,13 @@ from tugworker.positions import string_content_span
 DYNAMIC_CALLS = {"getattr", "setattr", "hasattr", "delattr", "eval", "exec", "globals", "locals", "vars", "__import__"}
 
 
+class _Iteration:
+    """Marks a loop target's value as 'an element of this iterable', so element types can be inferred."""
+
+    def __init__(self, iterable):
+        self.iterable = iterable
+
+
 class ScopeWalker(ast.NodeVisitor):
     def __init__(self, positions):
         self.pos = positions
@@ -138,7 +145,7 @@ class ScopeWalker(ast.NodeVisitor):
         for index, generator in enumerate(generators):
             if index > 0:
                 self.visit(generator.iter)
-            self._target(generator.target, "for_target")
+            self._target(generator.target, "for_target", value=_Iteration(generator.iter))
             for condition in generator.ifs:
                 self.visit(condition)
         for element in elements:
@@ -206,7 +213,7 @@ class ScopeWalker(ast.NodeVisitor):
 
     def visit_For(self, node):
         self.visit(node.iter)
-        self._target(node.target, "for_target")
+        self._target(node.target, "for_target", value=_Iteration(node.iter))
         for statement in node.body + node.orelse:
             self.visit(statement)
 
