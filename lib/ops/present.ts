@@ -2,10 +2,18 @@
 import type { WarningJSON } from '../core/schemas.js';
 import type { Verification } from '../verify/verify.js';
 
-/** Durations are left out unless TUG_TIMINGS=1, so the same input gives byte-identical JSON. */
+/**
+ * Durations, and the output of checks that passed (test runners print timings), are left out unless
+ * TUG_TIMINGS=1, so the same input gives byte-identical JSON. A failed check always carries its output.
+ */
 export function presentVerification(verification: Verification): Verification {
   if (process.env['TUG_TIMINGS'] === '1') return verification;
-  return { ...verification, checks: verification.checks.map(({ duration_ms: _omit, ...rest }) => ({ ...rest }) as typeof rest & { duration_ms: number }) };
+  return {
+    ...verification,
+    checks: verification.checks.map(({ duration_ms: _duration, output, ...rest }) =>
+      (rest.status === 'failed' ? { ...rest, output } : rest) as typeof rest & { duration_ms: number },
+    ),
+  };
 }
 
 /** Warnings with a location sort by (file, line); the rest keep their order after them. */
