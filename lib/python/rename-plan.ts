@@ -73,8 +73,8 @@ export async function planPythonRename(
     sources.push({ path: entry.path, oid: entry.oid, text: text.text });
     bytesOf.set(entry.path, bytes);
   }
-  const python = await resolvePython(options.python);
-  const { facts, parsed } = await factsFor({ python: python.path, cacheDir: session.paths.facts, workersDir: session.paths.workers, files: sources });
+  const python = async () => (await resolvePython(options.python)).path;
+  const { facts, parsed } = await factsFor({ python, cacheDir: session.paths.facts, workersDir: session.paths.workers, files: sources });
   const modules = buildModuleMap([...facts.keys()], sourceRoots([...facts.keys()], repo.prefix));
   const project = new Project(modules, facts);
   const resolver = new Resolver(project);

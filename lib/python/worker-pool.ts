@@ -16,7 +16,8 @@ export interface SourceText {
 }
 
 export interface FactsRequest {
-  python: string;
+  /** Resolved only when some file is not cached: a fully warm run never starts Python. */
+  python: () => Promise<string>;
   cacheDir: string;
   workersDir: string;
   files: readonly SourceText[];
@@ -33,15 +34,17 @@ export async function factsFor(request: FactsRequest): Promise<{ facts: Map<stri
   const cache = new FactsCache(request.cacheDir);
   const facts = new Map<string, Facts>();
   const missing: SourceText[] = [];
-  for (const file of request.files) {
-    const cached = await cache.get<Facts>(file.oid);
-    if (cached) facts.set(file.path, cached);
+  const cached = await Promise.all(request.files.map((file) => cache.get<Facts>(file.oid)));
+  request.files.forEach((file, i) => {
+    const hit = cached[i];
+    if (hit) facts.set(file.path, hit);
     else missing.push(file);
-  }
+  });
   if (missing.length === 0) return { facts, parsed: 0 };
   const count = Math.max(1, Math.min(request.maxWorkers ?? os.availableParallelism(), 2, Math.ceil(missing.length / BATCH)));
+  const python = await request.python();
   const workers = await Promise.all(
-    Array.from({ length: count }, (_, i) => PythonWorker.start({ python: request.python, script: WORKER_SCRIPT, pidFile: path.join(request.workersDir, `python-${i}.pid`) })),
+    Array.from({ length: count }, (_, i) => PythonWorker.start({ python, script: WORKER_SCRIPT, pidFile: path.join(request.workersDir, `python-${i}.pid`) })),
   );
   try {
     const queue = [...missing];

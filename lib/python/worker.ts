@@ -135,6 +135,7 @@ export class PythonWorker {
 /** The worker's own codes become tug codes; unknown ones are internal errors carrying the worker's details. */
 function workerError(error: { code?: string; message?: string; details?: Record<string, unknown> }): TugError {
   const message = error.message ?? 'the Python worker reported an error';
-  if (error.code === 'SyntaxError') return new TugError('InvalidArgument', message, { details: { reason: 'syntax error in source', ...error.details } });
+  if (error.code === 'SyntaxError') return new TugError('SourceSyntaxError', message, { details: { ...error.details } });
+  if (error.code === 'LibCSTNotAvailable') return new TugError('LibCSTNotAvailable', message, { details: { ...error.details } });
   return new TugError('InternalError', message, { details: { worker_code: error.code, ...error.details } });
 }

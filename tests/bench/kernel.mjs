@@ -1,0 +1,148 @@
+// Kernel benchmarks: snapshot of a 20,000-file repo against the bare git recipe, and fresh vs reused sandbox worktrees.
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { cachedRepo, fmt, git, median, prng, row, timed, TUG } from './lib.mjs';
+
+const DIRS = 200;
+const FILES_PER_DIR = 100;
+const FILE_BYTES = 4250;
+
+function generate(dir) {
+  const next = prng(20000);
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'value', 'item', 'count', 'index', 'total', 'name'];
+  for (let d = 0; d < DIRS; d++) {
+    const sub = path.join(dir, `pkg${String(d).padStart(3, '0')}`);
+    mkdirSync(sub, { recursive: true });
+    for (let f = 0; f < FILES_PER_DIR; f++) {
+      let text = '';
+      while (text.length < FILE_BYTES) text += `${words[next() % words.length]}_${next() % 1000} = ${next() % 100000}\n`;
+      writeFileSync(path.join(sub, `mod${String(f).padStart(3, '0')}.py`), text);
+    }
+  }
+}
+
+const IN_PROCESS = `
+const [repo, runs] = process.argv.slice(1);
+const { findOperation } = await import(${JSON.stringify(new URL('../../dist/lib/index.js', import.meta.url).href)});
+const op = findOperation('tug_snapshot');
+const input = op.input.parse({ workspace: repo });
+await op.execute(input, {});
+const times = [];
+for (let i = 0; i < Number(runs); i++) {
+  const started = process.hrtime.bigint();
+  await op.execute(input, {});
+  times.push(Number(process.hrtime.bigint() - started) / 1e6);
+}
+process.stdout.write(JSON.stringify(times));
+`;
+
+function bareRecipe(repo) {
+  const index = path.join('/tmp', `tug-bench-index-${process.pid}`);
+  const started = process.hrtime.bigint();
+  copyFileSync(path.join(repo, '.git', 'index'), index);
+  const env = { ...process.env, GIT_INDEX_FILE: index };
+  timed('git', ['add', '-A'], { cwd: repo, env });
+  const tree = timed('git', ['write-tree'], { cwd: repo, env }).stdout.trim();
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  rmSync(index, { force: true });
+  return { ms, tree };
+}
+
+function userState(repo) {
+  return readFileSync(path.join(repo, '.git', 'index')).toString('base64') + git(repo, 'rev-parse', 'HEAD') + git(repo, 'status', '--porcelain');
+}
+
+export function snapshotBench(runs) {
+  const repo = cachedRepo(`snapshot-${DIRS}x${FILES_PER_DIR}`, generate);
+  writeFileSync(path.join(repo, 'pkg000', 'mod000.py'), `changed = ${Date.now()}\n`);
+  writeFileSync(path.join(repo, 'untracked.py'), 'fresh = 1\n');
+  const size = Number(git(repo, 'count-objects', '-v').match(/size-pack: (\d+)/)?.[1] ?? 0);
+  bareRecipe(repo);
+  timed('node', [TUG, 'snapshot', '--json'], { cwd: repo });
+  const tugTimes = [];
+  const bareTimes = [];
+  for (let i = 0; i < runs; i++) {
+    const before = userState(repo);
+    const run = timed('node', [TUG, 'snapshot', '--json'], { cwd: repo });
+    if (userState(repo) !== before) throw new Error('tug snapshot changed the index, HEAD or status');
+    const out = JSON.parse(run.stdout);
+    const bare = bareRecipe(repo);
+    if (out.snapshot_id !== bare.tree) throw new Error(`snapshot ${out.snapshot_id} != bare recipe ${bare.tree}`);
+    tugTimes.push(run.ms);
+    bareTimes.push(bare.ms);
+  }
+  const files = Number(JSON.parse(timed('node', [TUG, 'snapshot', '--json'], { cwd: repo }).stdout).file_count);
+  // The same operation inside one long-lived process (the MCP server, library users): no Node start-up, no module loading.
+  const inProcess = timed('node', ['--input-type=module', '-e', IN_PROCESS, repo, String(runs)]);
+  const lib = JSON.parse(inProcess.stdout);
+  return { repo, files, packKiB: size, tug: median(tugTimes), bare: median(bareTimes), tugMin: Math.min(...tugTimes), bareMin: Math.min(...bareTimes), lib: median(lib) };
+}
+
+export function worktreeBench(repo, runs) {
+  const file = 'pkg100/mod050.py';
+  const firstLine = readFileSync(path.join(repo, file), 'utf8').split('\n')[0];
+  const patch = JSON.stringify({ edits: [{ file, line: 1, col: 1, old_text: firstLine.slice(0, 5), new_text: 'XXXXX' }] });
+  const dropBranches = () => {
+    const refs = git(repo, 'for-each-ref', '--format=%(refname)', 'refs/heads/tug', 'refs/tug');
+    for (const ref of refs.split('\n').filter(Boolean)) git(repo, 'update-ref', '-d', ref);
+  };
+  const once = (mode) => {
+    dropBranches();
+    const env = { ...process.env, TUG_SANDBOX_MODE: mode };
+    const run = timed('node', [TUG, 'apply-patchset', '--file=-', '--verify', 'none', '--json'], { cwd: repo, env, input: patch });
+    if (JSON.parse(run.stdout).status !== 'ok') throw new Error(run.stdout);
+    return run.ms;
+  };
+  timed('node', [TUG, 'clean', '--sandboxes', '--json'], { cwd: repo });
+  const reuseFirst = once('reuse');
+  const fresh = [];
+  const reuse = [];
+  for (let i = 0; i < runs; i++) {
+    fresh.push(once('fresh'));
+    reuse.push(once('reuse'));
+  }
+  dropBranches();
+  return { reuseFirst, fresh: median(fresh), reuse: median(reuse) };
+}
+
+export function startupBench(runs) {
+  const tug = [];
+  const node = [];
+  for (let i = 0; i < runs; i++) {
+    tug.push(timed('node', [TUG, '--version']).ms);
+    node.push(timed('node', ['-e', '0']).ms);
+  }
+  return { tug: median(tug), node: median(node) };
+}
+
+export function kernelReport(snapshot, worktree, startup) {
+  return [
+    `### Snapshot (${snapshot.files} files, one modified, one untracked)`,
+    '',
+    row(['', 'median', 'min']),
+    row(['---', '---', '---']),
+    row(['`tug snapshot` (whole process)', fmt(snapshot.tug), fmt(snapshot.tugMin)]),
+    row(['bare recipe (cp index + add -A + write-tree)', fmt(snapshot.bare), fmt(snapshot.bareMin)]),
+    row(['ratio (target ≤ 3.0×)', `${(snapshot.tug / snapshot.bare).toFixed(2)}×`, `${(snapshot.tugMin / snapshot.bareMin).toFixed(2)}×`]),
+    row(['snapshot operation in a running process (library, MCP server)', fmt(snapshot.lib), '']),
+    row(['ratio in-process / bare', `${(snapshot.lib / snapshot.bare).toFixed(2)}×`, '']),
+    '',
+    '### Sandbox worktree: fresh vs reused (`apply-patchset --verify none`, one edit, same repo)',
+    '',
+    row(['mode', 'median']),
+    row(['---', '---']),
+    row(['fresh `worktree add` per run', fmt(worktree.fresh)]),
+    row(['reused session worktree, first run (creates it)', fmt(worktree.reuseFirst)]),
+    row(['reused session worktree, steady state', fmt(worktree.reuse)]),
+    row(['ratio fresh / reused', `${(worktree.fresh / worktree.reuse).toFixed(2)}×`]),
+    '',
+    '### CLI startup',
+    '',
+    row(['', 'median']),
+    row(['---', '---']),
+    row(['`tug --version`', fmt(startup.tug)]),
+    row(['`node -e 0`', fmt(startup.node)]),
+    row(['ratio', `${(startup.tug / startup.node).toFixed(2)}×`]),
+    '',
+  ].join('\n');
+}

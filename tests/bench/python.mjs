@@ -1,0 +1,89 @@
+// Python rename benchmark: tug analyze-impact (cold and warm facts cache) against jedi's references/rename on the same symbol.
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { cachedRepo, fmt, median, ROOT, row, timed, TUG } from './lib.mjs';
+
+const MODULES = 200;
+
+const JEDI = `
+import json, sys, time
+import jedi
+root, file, line, col, new = sys.argv[1:6]
+started = time.perf_counter()
+project = jedi.Project(root)
+script = jedi.Script(path=f"{root}/{file}", project=project)
+refs = script.get_references(int(line), int(col) - 1, scope="project")
+refactoring = script.rename(int(line), int(col) - 1, new_name=new)
+changed = refactoring.get_changed_files()
+elapsed = time.perf_counter() - started
+print(json.dumps({"seconds": elapsed, "files": len(changed),
+  "refs": sorted({(str(r.module_path.relative_to(root)), r.line, r.column + 1) for r in refs if r.module_path})}))
+`;
+
+function generatePackage(dir) {
+  mkdirSync(path.join(dir, 'pkg'), { recursive: true });
+  writeFileSync(path.join(dir, 'pkg', '__init__.py'), '');
+  writeFileSync(path.join(dir, 'pkg', 'base.py'), 'class Base:\n    def process(self, x):\n        return x\n\n\ndef shared_helper(x):\n    return x + 1\n');
+  for (let i = 0; i < MODULES; i++) {
+    const id = String(i).padStart(3, '0');
+    const prev = String(i - 1).padStart(3, '0');
+    const lines = ['from pkg.base import Base, shared_helper'];
+    if (i > 0) lines.push(`from pkg.m${prev} import Thing${prev}`);
+    lines.push('', '', `class Thing${id}(Base):`, '    def process(self, x):', `        return shared_helper(x) + ${i}`, '', '');
+    lines.push(`def make${id}() -> Thing${id}:`, `    return Thing${id}()`, '', '');
+    lines.push(`def use${id}():`, `    return make${id}().process(shared_helper(${i}))`, '');
+    if (i > 0) lines.push('', `def chain${id}():`, `    return Thing${prev}().process(${i})`, '');
+    writeFileSync(path.join(dir, 'pkg', `m${id}.py`), lines.join('\n'));
+  }
+}
+
+function realisticCopy(dir) {
+  cpSync(path.join(ROOT, 'fixtures', 'python', 'realistic'), dir, { recursive: true });
+}
+
+const SUBJECTS = [
+  { name: 'realistic fixture: method `Order.total`', repo: () => cachedRepo('py-realistic', realisticCopy), file: 'shop/models.py', line: 25, col: 9, to: 'grand_total' },
+  { name: `generated package (${MODULES + 2} modules): function \`shared_helper\``, repo: () => cachedRepo(`py-generated-${MODULES}`, generatePackage), file: 'pkg/base.py', line: 6, col: 5, to: 'common_helper' },
+];
+
+export function pythonBench(runs) {
+  return SUBJECTS.map((subject) => {
+    const repo = subject.repo();
+    const at = `${subject.file}:${subject.line}:${subject.col}`;
+    const analyze = () => timed('node', [TUG, 'analyze-impact', 'rename-symbol', '--at', at, '--to', subject.to, '--json'], { cwd: repo });
+    const cold = [];
+    const warm = [];
+    const jedi = [];
+    let tugRefs = [];
+    let jediRefs = [];
+    for (let i = 0; i < runs; i++) {
+      timed('node', [TUG, 'clean', '--cache', '--json'], { cwd: repo });
+      const first = analyze();
+      cold.push(first.ms);
+      warm.push(analyze().ms);
+      tugRefs = JSON.parse(first.stdout).references.map((r) => `${r.location.file}:${r.location.line}:${r.location.col}`);
+      const j = timed('python3', ['-c', JEDI, repo, subject.file, String(subject.line), String(subject.col), subject.to]);
+      jedi.push(j.ms);
+      jediRefs = JSON.parse(j.stdout).refs.map(([file, line, col]) => `${file}:${line}:${col}`);
+    }
+    const onlyTug = tugRefs.filter((r) => !jediRefs.includes(r));
+    const onlyJedi = jediRefs.filter((r) => !tugRefs.includes(r));
+    return { name: subject.name, cold: median(cold), warm: median(warm), jedi: median(jedi), tugCount: tugRefs.length, jediCount: jediRefs.length, onlyTug, onlyJedi };
+  });
+}
+
+export function pythonReport(results) {
+  const lines = ['### Python rename: tug `analyze-impact` vs jedi (`get_references` + `rename`, fresh process each)', ''];
+  lines.push(row(['subject', 'tug cold (empty facts cache)', 'tug warm', 'jedi', 'cold / jedi', 'references tug / jedi']));
+  lines.push(row(['---', '---', '---', '---', '---', '---']));
+  for (const r of results) {
+    lines.push(row([r.name, fmt(r.cold), fmt(r.warm), fmt(r.jedi), `${(r.cold / r.jedi).toFixed(2)}×`, `${r.tugCount} / ${r.jediCount}`]));
+  }
+  lines.push('');
+  for (const r of results) {
+    if (r.onlyTug.length + r.onlyJedi.length === 0) lines.push(`- ${r.name}: identical reference sets.`);
+    else lines.push(`- ${r.name}: only tug: ${r.onlyTug.slice(0, 12).join(', ') || 'none'}${r.onlyTug.length > 12 ? ` (+${r.onlyTug.length - 12})` : ''}; only jedi: ${r.onlyJedi.slice(0, 12).join(', ') || 'none'}${r.onlyJedi.length > 12 ? ` (+${r.onlyJedi.length - 12})` : ''}.`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}
