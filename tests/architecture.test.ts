@@ -38,7 +38,7 @@ test('only lib/git, the verification runner and the Python adapter spawn process
   for (const file of await sources('lib')) {
     const text = await readFile(path.join(ROOT, file), 'utf8');
     const spawns = imports(text).some((s) => s === 'execa' || s === 'node:child_process');
-    if (spawns) t.true(['lib/git/', 'lib/verify/', 'lib/python/'].some((dir) => file.startsWith(dir)), `${file} spawns processes`);
+    if (spawns) t.true(['lib/git/', 'lib/verify/', 'lib/python/', 'lib/daemon/'].some((dir) => file.startsWith(dir)), `${file} spawns processes`);
     if (/execa\(\s*'git'/.test(text)) t.true(file.startsWith('lib/git/'), `${file} runs git`);
   }
 });
@@ -57,7 +57,7 @@ test('lib/ never imports ink or react, and nothing in lib/ writes to stdout exce
     const text = await readFile(path.join(ROOT, file), 'utf8');
     t.false(imports(text).some((s) => s === 'ink' || s === 'react'), `${file} imports ink/react`);
     t.false(/console\.(log|info|warn|error|debug)/.test(text), `${file} uses console`);
-    if (!file.startsWith('lib/cli/')) t.false(/process\.stdout\.write/.test(text), `${file} writes to stdout`);
+    if (!file.startsWith('lib/cli/') && file !== 'lib/daemon/client.ts') t.false(/process\.stdout\.write/.test(text), `${file} writes to stdout`);
   }
 });
 
@@ -65,7 +65,8 @@ test('front doors reach operations only through the registry (and the read-only 
   for (const file of [...(await sources('lib/cli')), ...(await sources('lib/mcp'))]) {
     for (const spec of imports(await readFile(path.join(ROOT, file), 'utf8'))) {
       if (!spec.startsWith('../')) continue;
-      const allowed = spec.startsWith('../core/') || spec.startsWith('../mcp/') || ['../ops/registry.js', '../ops/operation.js', '../ops/queries.js'].includes(spec);
+      const allowed =
+        spec.startsWith('../core/') || spec.startsWith('../mcp/') || spec.startsWith('../daemon/') || ['../ops/registry.js', '../ops/operation.js', '../ops/queries.js', '../git/repo.js'].includes(spec);
       t.true(allowed, `${file} imports ${spec}`);
     }
   }

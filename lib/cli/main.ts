@@ -1,5 +1,6 @@
 // The `tug` / `git tug` command line: yargs parses, the registry executes, output.ts renders.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { asTugError, TugError } from '../core/errors.js';
 import type { Operation } from '../ops/operation.js';
@@ -7,17 +8,20 @@ import { parseInput } from '../ops/operation.js';
 import { findOperation } from '../ops/registry.js';
 import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
 import { summarize } from './summary.js';
+import { processIO, type CliIO } from './io.js';
 
 type Args = Record<string, unknown>;
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-export async function main(argv: readonly string[]): Promise<number> {
-  let mode: OutputMode = outputMode(argv.includes('--json'));
+export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  let mode: OutputMode = outputMode(argv.includes('--json'), io);
+  const common = (args: Args) => commonInput(args, io);
+  const changeInput = (args: Args) => changeInputOf(args, io);
   let exitCode = 0;
   const run = (name: string, toInput: (args: Args) => unknown | Promise<unknown>) => async (args: Args) => {
-    mode = outputMode(Boolean(args['json']));
-    exitCode = await execute(findOperation(name)!, await toInput(args), mode, name);
+    mode = outputMode(Boolean(args['json']), io);
+    exitCode = await execute(findOperation(name)!, await toInput(args), mode, name, io);
   };
   const cli = yargs(joinDashValues(argv))
     .scriptName('tug')
@@ -65,7 +69,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           .option('file', { alias: 'f', type: 'string', demandOption: true, describe: 'Patchset JSON file, or - for stdin' })
           .example('tug apply-patchset --file edits.json --verify syntax --apply', '')
           .example(`echo '{"edits":[{"file":"a.py","line":1,"col":5,"old_text":"f","new_text":"g"}]}' | tug apply-patchset -f -`, ''),
-      run('apply-patchset', (a) => ({ ...changeInput(a), patchset: readPatchset(String(a['file'])) })),
+      run('apply-patchset', (a) => ({ ...changeInput(a), patchset: readPatchset(String(a['file']), io) })),
     )
     .command(
       'verify',
@@ -103,14 +107,30 @@ export async function main(argv: readonly string[]): Promise<number> {
       (y) => y.example('claude mcp add tug -- tug mcp', '').example('tug mcp --workspace ~/src/project', ''),
       async (a) => {
         const { serveStdio } = await import('../mcp/server.js');
-        await serveStdio(String(a['workspace'] ?? process.cwd()));
+        await serveStdio(path.resolve(io.cwd, String(a['workspace'] ?? '.')));
+      },
+    )
+    .command(
+      'daemon <action>',
+      'Keep a resident tug for this repository so commands skip start-up: start, status, stop',
+      (y) =>
+        y
+          .positional('action', { choices: ['start', 'status', 'stop', 'run'] as const, describe: 'run serves in the foreground (start uses it)' })
+          .example('tug daemon start', '')
+          .example('tug daemon stop', ''),
+      async (a) => {
+        const { daemonCommand } = await import('./daemon-command.js');
+        const c = common(a);
+        const result = await daemonCommand(String(a['action']), c.workspace, c.session_dir, main);
+        if (mode.json) writeJson(result, io);
+        else io.out(`${JSON.stringify(result['daemon'])}\n`);
       },
     )
     .demandCommand(1, 'name a command; see tug --help')
     .strict()
     .version(VERSION)
     .help()
-    .wrap(Math.min(100, process.stdout.columns || 100))
+    .wrap(Math.min(100, io.columns || 100))
     .fail((message, error) => {
       throw error instanceof TugError ? error : new TugError('InvalidArgument', message || String(error), { details: { argument: 'argv', reason: message || String(error) } });
     });
@@ -118,25 +138,31 @@ export async function main(argv: readonly string[]): Promise<number> {
     await cli.parseAsync();
   } catch (error) {
     const tugError = asTugError(error);
-    writeError(tugError, mode);
+    writeError(tugError, mode, io);
     return tugError.exitCode;
   }
   return exitCode;
 }
 
-async function execute(operation: Operation, rawInput: unknown, mode: OutputMode, command: string): Promise<number> {
+async function execute(operation: Operation, rawInput: unknown, mode: OutputMode, command: string, io: CliIO): Promise<number> {
   const input = parseInput(operation.input, rawInput, `${command} arguments`);
   const progress = (message: string) => {
-    if (process.stderr.isTTY || process.env['TUG_PROGRESS'] === '1') process.stderr.write(`tug: ${message}\n`);
+    if (io.stderrIsTTY || process.env['TUG_PROGRESS'] === '1') io.err(`tug: ${message}\n`);
   };
   const result = await operation.execute(input, { progress });
-  if (mode.json) writeJson(result);
-  else process.stdout.write(`${summarize(command, result as Record<string, unknown>)}\n`);
+  if (mode.json) writeJson(result, io);
+  else io.out(`${summarize(command, result as Record<string, unknown>)}\n`);
   return 0;
 }
 
-function common(args: Args) {
-  return { workspace: args['workspace'], session_dir: args['session-dir'], no_wait: args['wait'] === false ? true : undefined };
+/** Paths on the command line are relative to the caller's directory (which a daemon does not share). */
+function commonInput(args: Args, io: CliIO) {
+  const sessionDir = args['session-dir'];
+  return {
+    workspace: path.resolve(io.cwd, typeof args['workspace'] === 'string' ? args['workspace'] : '.'),
+    session_dir: typeof sessionDir === 'string' ? path.resolve(io.cwd, sessionDir) : undefined,
+    no_wait: args['wait'] === false ? true : undefined,
+  };
 }
 
 function changeOptions(y: Argv) {
@@ -157,14 +183,14 @@ function verifyOptions(y: Argv) {
     .option('timeout', { type: 'number', describe: 'Seconds per verification step (default 300)' });
 }
 
-function changeInput(args: Args) {
+function changeInputOf(args: Args, io: CliIO) {
   const argvJson = (name: string) => {
     const value = args[name];
     if (value === undefined) return undefined;
     return parseArgvJson(String(value), `--${name}`);
   };
   return {
-    ...common(args),
+    ...commonInput(args, io),
     verify: args['verify'],
     snapshot: args['snapshot'],
     apply: args['apply'],
@@ -192,10 +218,10 @@ function parseArgvJson(value: string, argument: string): string[] {
   return parsed as string[];
 }
 
-function readPatchset(file: string): unknown {
+function readPatchset(file: string, io: CliIO): unknown {
   let text: string;
   try {
-    text = readFileSync(file === '-' ? 0 : file, 'utf8');
+    text = readFileSync(file === '-' ? 0 : path.resolve(io.cwd, file), 'utf8');
   } catch (error) {
     throw new TugError('FileNotFound', `cannot read patchset ${file}`, { details: { path: file, reason: String(error) } });
   }

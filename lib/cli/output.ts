@@ -1,13 +1,14 @@
 // Writes results: JSON for programs (and whenever stdout is not a terminal), a short summary for people.
 import { ERROR_CODES, type TugError } from '../core/errors.js';
 import { ErrorResponse, SCHEMA_VERSION } from '../core/schemas.js';
+import type { CliIO } from './io.js';
 
 export interface OutputMode {
   json: boolean;
 }
 
-export function outputMode(forceJson: boolean): OutputMode {
-  return { json: forceJson || !process.stdout.isTTY };
+export function outputMode(forceJson: boolean, io: CliIO): OutputMode {
+  return { json: forceJson || !io.stdoutIsTTY };
 }
 
 export function errorEnvelope(error: TugError): unknown {
@@ -19,13 +20,13 @@ export function errorEnvelope(error: TugError): unknown {
   });
 }
 
-export function writeJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+export function writeJson(value: unknown, io: CliIO): void {
+  io.out(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-export function writeError(error: TugError, mode: OutputMode): void {
+export function writeError(error: TugError, mode: OutputMode, io: CliIO): void {
   if (mode.json) {
-    writeJson(errorEnvelope(error));
+    writeJson(errorEnvelope(error), io);
     return;
   }
   const lines = [`error[${error.code}]: ${error.message}`, `  hint: ${ERROR_CODES[error.code].hint}`];
@@ -40,5 +41,5 @@ export function writeError(error: TugError, mode: OutputMode): void {
     lines.push(`  check ${check.name} failed:`);
     if (check.output) lines.push(...check.output.trimEnd().split('\n').slice(-20).map((l) => `    ${l}`));
   }
-  process.stderr.write(`${lines.join('\n')}\n`);
+  io.err(`${lines.join('\n')}\n`);
 }

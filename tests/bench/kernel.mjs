@@ -1,7 +1,7 @@
 // Kernel benchmarks: snapshot of a 20,000-file repo against the bare git recipe, and fresh vs reused sandbox worktrees.
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cachedRepo, fmt, git, median, prng, row, timed, TUG } from './lib.mjs';
+import { cachedRepo, fmt, git, median, prng, row, timed, TUG, withDaemon } from './lib.mjs';
 
 const DIRS = 200;
 const FILES_PER_DIR = 100;
@@ -75,7 +75,12 @@ export function snapshotBench(runs) {
   // The same operation inside one long-lived process (the MCP server, library users): no Node start-up, no module loading.
   const inProcess = timed('node', ['--input-type=module', '-e', IN_PROCESS, repo, String(runs)]);
   const lib = JSON.parse(inProcess.stdout);
-  return { repo, files, packKiB: size, tug: median(tugTimes), bare: median(bareTimes), tugMin: Math.min(...tugTimes), bareMin: Math.min(...bareTimes), lib: median(lib) };
+  const daemon = withDaemon(repo, () => {
+    const times = [];
+    for (let i = 0; i < runs; i++) times.push(timed('node', [TUG, 'snapshot', '--json'], { cwd: repo }).ms);
+    return median(times);
+  });
+  return { repo, files, packKiB: size, tug: median(tugTimes), bare: median(bareTimes), tugMin: Math.min(...tugTimes), bareMin: Math.min(...bareTimes), lib: median(lib), daemon };
 }
 
 export function worktreeBench(repo, runs) {
@@ -124,6 +129,8 @@ export function kernelReport(snapshot, worktree, startup) {
     row(['`tug snapshot` (whole process)', fmt(snapshot.tug), fmt(snapshot.tugMin)]),
     row(['bare recipe (cp index + add -A + write-tree)', fmt(snapshot.bare), fmt(snapshot.bareMin)]),
     row(['ratio (target ≤ 3.0×)', `${(snapshot.tug / snapshot.bare).toFixed(2)}×`, `${(snapshot.tugMin / snapshot.bareMin).toFixed(2)}×`]),
+    row(['`tug snapshot` with `tug daemon start` running', fmt(snapshot.daemon), '']),
+    row(['ratio with the daemon', `${(snapshot.daemon / snapshot.bare).toFixed(2)}×`, '']),
     row(['snapshot operation in a running process (library, MCP server)', fmt(snapshot.lib), '']),
     row(['ratio in-process / bare', `${(snapshot.lib / snapshot.bare).toFixed(2)}×`, '']),
     '',

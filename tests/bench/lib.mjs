@@ -60,3 +60,13 @@ export function row(cells) {
 }
 
 export const fmt = (ms) => `${ms >= 1000 ? (ms / 1000).toFixed(2) + ' s' : Math.round(ms) + ' ms'}`;
+
+/** Runs `body` while a `tug daemon` serves `repo`, and stops it afterwards. */
+export function withDaemon(repo, body) {
+  timed('node', [TUG, 'daemon', 'start', '--json'], { cwd: repo });
+  try {
+    return body();
+  } finally {
+    timed('node', [TUG, 'daemon', 'stop', '--json'], { cwd: repo });
+  }
+}

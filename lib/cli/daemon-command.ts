@@ -1,0 +1,44 @@
+// `tug daemon start|status|stop|run`: a resident tug per repository, so CLI calls skip Node start-up and module loading.
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { TugError } from '../core/errors.js';
+import { SCHEMA_VERSION } from '../core/schemas.js';
+import { launchDaemon } from '../daemon/launch.js';
+import { controlDaemon, serveDaemon } from '../daemon/server.js';
+import type { CliIO } from './io.js';
+
+export async function daemonCommand(
+  action: string,
+  workspace: string,
+  sessionDir: string | undefined,
+  run: (argv: readonly string[], io: CliIO) => Promise<number>,
+): Promise<Record<string, unknown>> {
+  const { discoverRepo } = await import('../git/repo.js');
+  const repo = await discoverRepo(workspace);
+  const commonDir = await realpath(repo.commonDir);
+  const envelope = (daemon: Record<string, unknown>) => ({ status: 'ok', schema_version: SCHEMA_VERSION, daemon });
+  if (action === 'status') {
+    const reply = await controlDaemon(commonDir, 'status');
+    return envelope(reply ? { running: true, ...(reply['status'] as object) } : { running: false });
+  }
+  if (action === 'stop') {
+    const reply = await controlDaemon(commonDir, 'stop');
+    return envelope({ running: false, stopped: reply !== null });
+  }
+  if (action === 'start') {
+    const existing = await controlDaemon(commonDir, 'status');
+    if (existing) return envelope({ running: true, already_running: true, ...(existing['status'] as object) });
+    const started = await launchDaemon(commonDir, repo.root);
+    if (!started) throw new TugError('InternalError', 'the daemon did not come up within 10 s', { details: { workspace: repo.root } });
+    return envelope({ running: true, already_running: false, ...(started['status'] as object) });
+  }
+  const session = sessionDir ?? path.join(repo.commonDir, 'tug');
+  await serveDaemon({
+    commonDir,
+    pidFile: path.join(session, 'workers', 'daemon.pid'),
+    idleMs: Number(process.env['TUG_DAEMON_IDLE_SECONDS'] ?? 1800) * 1000,
+    run,
+  });
+  await new Promise(() => undefined);
+  return envelope({ running: false });
+}

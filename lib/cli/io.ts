@@ -1,0 +1,21 @@
+// Where the CLI reads and writes: the real process, or a client of `tug daemon` whose output travels over a socket.
+
+export interface CliIO {
+  cwd: string;
+  out(text: string): void;
+  err(text: string): void;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  columns: number | undefined;
+}
+
+export function processIO(): CliIO {
+  return {
+    cwd: process.cwd(),
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    columns: process.stdout.columns,
+  };
+}

@@ -1,0 +1,36 @@
+// Where a repository's daemon listens: derived from the git common dir alone, so a thin client finds it without git.
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Keys of the environment that change what tug does; a daemon serves only callers whose values match its own. */
+export const ENV_KEYS = ['PATH', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'PYTHONPATH', 'HOME', 'GIT_CEILING_DIRECTORIES'];
+
+export function envFingerprint(env: NodeJS.ProcessEnv): string {
+  const keys = Object.keys(env).filter((k) => k.startsWith('TUG_') || k.startsWith('GIT_') || ENV_KEYS.includes(k)).sort();
+  return createHash('sha256').update(JSON.stringify(keys.map((k) => [k, env[k]]))).digest('hex');
+}
+
+/** Unix socket paths are limited to ~100 bytes, so the socket lives in the temp dir under a hash. */
+export function socketPathFor(commonDir: string): string {
+  const id = createHash('sha256').update(realpathSync(commonDir)).digest('hex').slice(0, 16);
+  return path.join(os.tmpdir(), `tug-daemon-${id}.sock`);
+}
+
+/** The git common dir above `dir`, found by reading `.git` entries (no git process). */
+export function findCommonDir(dir: string): string | null {
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    const dotGit = path.join(current, '.git');
+    const info = statSync(dotGit, { throwIfNoEntry: false });
+    if (info?.isDirectory()) return dotGit;
+    if (info?.isFile()) {
+      const match = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+      if (!match) return null;
+      const gitDir = path.resolve(current, match[1]!.trim());
+      const common = statSync(path.join(gitDir, 'commondir'), { throwIfNoEntry: false });
+      return common ? path.resolve(gitDir, readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim()) : gitDir;
+    }
+    if (path.dirname(current) === current) return null;
+  }
+}

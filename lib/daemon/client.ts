@@ -1,0 +1,58 @@
+// The thin side of `tug daemon`: forwards a command to a running daemon without loading the CLI, or says it could not.
+import net from 'node:net';
+import { envFingerprint, findCommonDir, socketPathFor } from './address.js';
+
+/** Arguments the daemon cannot serve: stdin input, help and version text (yargs prints those itself), long-lived commands. */
+function forwardable(argv: readonly string[]): boolean {
+  if (argv.length === 0) return false;
+  const blocked = new Set(['-', '--file=-', '--help', '-h', '--version', 'mcp', 'daemon', 'completion', 'review']);
+  return !argv.some((a) => blocked.has(a) || a.startsWith('--workspace') || a === '-C' || a.startsWith('--session-dir'));
+}
+
+/** Exit code from the daemon, or null to run in this process instead. */
+export async function tryDaemon(argv: readonly string[]): Promise<number | null> {
+  if (process.env['TUG_NO_DAEMON'] === '1' || !forwardable(argv)) return null;
+  let socket: string;
+  try {
+    const common = findCommonDir(process.cwd());
+    if (!common) return null;
+    socket = socketPathFor(common);
+  } catch {
+    return null;
+  }
+  return new Promise<number | null>((resolve) => {
+    const connection = net.createConnection(socket);
+    let buffer = '';
+    let settled = false;
+    const finish = (code: number | null) => {
+      if (settled) return;
+      settled = true;
+      connection.destroy();
+      resolve(code);
+    };
+    connection.on('error', () => finish(null));
+    connection.on('close', () => finish(null));
+    connection.on('connect', () => {
+      const request = {
+        argv,
+        cwd: process.cwd(),
+        env: envFingerprint(process.env),
+        stdoutIsTTY: Boolean(process.stdout.isTTY),
+        stderrIsTTY: Boolean(process.stderr.isTTY),
+        columns: process.stdout.columns,
+      };
+      connection.write(`${JSON.stringify(request)}\n`);
+    });
+    connection.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      for (let newline = buffer.indexOf('\n'); newline !== -1; newline = buffer.indexOf('\n')) {
+        const message = JSON.parse(buffer.slice(0, newline)) as { out?: string; err?: string; exit?: number; fallback?: boolean };
+        buffer = buffer.slice(newline + 1);
+        if (message.fallback) return finish(null);
+        if (message.out !== undefined) process.stdout.write(message.out);
+        if (message.err !== undefined) process.stderr.write(message.err);
+        if (message.exit !== undefined) return finish(message.exit);
+      }
+    });
+  });
+}

@@ -1,0 +1,117 @@
+// `tug daemon run`: a resident process per repository that runs CLI commands with everything already loaded and warm.
+import { chmod, rm, writeFile, mkdir } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import type { CliIO } from '../cli/io.js';
+import { envFingerprint, socketPathFor } from './address.js';
+
+export interface DaemonOptions {
+  commonDir: string;
+  pidFile: string;
+  idleMs: number;
+  run: (argv: readonly string[], io: CliIO) => Promise<number>;
+}
+
+interface Request {
+  argv: string[];
+  cwd: string;
+  env: string;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  columns?: number;
+  control?: 'status' | 'stop';
+}
+
+export async function serveDaemon(options: DaemonOptions): Promise<void> {
+  const socket = socketPathFor(options.commonDir);
+  const fingerprint = envFingerprint(process.env);
+  const started = Date.now();
+  let served = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+  let idle: NodeJS.Timeout;
+  const server = net.createServer((connection) => {
+    let buffer = '';
+    connection.on('error', () => undefined);
+    connection.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      const newline = buffer.indexOf('\n');
+      if (newline === -1) return;
+      const request = JSON.parse(buffer.slice(0, newline)) as Request;
+      const send = (message: object) => connection.write(`${JSON.stringify(message)}\n`);
+      if (request.control === 'status') {
+        send({ status: { pid: process.pid, uptime_seconds: Math.round((Date.now() - started) / 1000), requests: served, socket } });
+        connection.end();
+        return;
+      }
+      if (request.control === 'stop') {
+        send({ stopping: true });
+        connection.end();
+        void shutdown();
+        return;
+      }
+      if (request.env !== fingerprint) {
+        send({ fallback: true });
+        connection.end();
+        return;
+      }
+      resetIdle();
+      // One command at a time: commands share this process's state (and the session lock would serialise them anyway).
+      queue = queue.then(async () => {
+        const io: CliIO = {
+          cwd: request.cwd,
+          out: (text) => send({ out: text }),
+          err: (text) => send({ err: text }),
+          stdoutIsTTY: request.stdoutIsTTY,
+          stderrIsTTY: request.stderrIsTTY,
+          columns: request.columns,
+        };
+        const code = await options.run(request.argv, io).catch(() => 10);
+        served += 1;
+        send({ exit: code });
+        connection.end();
+      });
+    });
+  });
+  const shutdown = async () => {
+    clearTimeout(idle);
+    server.close();
+    await rm(socket, { force: true });
+    await rm(options.pidFile, { force: true });
+    process.exit(0);
+  };
+  const resetIdle = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => void shutdown(), options.idleMs);
+  };
+  await rm(socket, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socket, () => resolve());
+  });
+  await chmod(socket, 0o600);
+  await mkdir(path.dirname(options.pidFile), { recursive: true });
+  await writeFile(options.pidFile, `${process.pid}\n`);
+  process.on('SIGTERM', () => void shutdown());
+  process.on('SIGINT', () => void shutdown());
+  resetIdle();
+}
+
+/** Sends a control message (status, stop) to a running daemon; null when none answers. */
+export async function controlDaemon(commonDir: string, control: 'status' | 'stop'): Promise<Record<string, unknown> | null> {
+  const socket = socketPathFor(commonDir);
+  return new Promise((resolve) => {
+    const connection = net.createConnection(socket);
+    let buffer = '';
+    connection.on('error', () => resolve(null));
+    connection.on('connect', () => connection.write(`${JSON.stringify({ control })}\n`));
+    connection.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      const newline = buffer.indexOf('\n');
+      if (newline !== -1) {
+        resolve(JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>);
+        connection.destroy();
+      }
+    });
+    connection.on('close', () => resolve(null));
+  });
+}
