@@ -21,7 +21,7 @@ test('tools/list offers exactly the registry, with JSON Schemas and truthful hin
   const repo = await makeRepo(SOURCE);
   const client = await connect(repo);
   const { tools } = await client.listTools();
-  t.deepEqual(tools.map((tool) => tool.name), ['tug_snapshot', 'tug_analyze_impact', 'tug_rename_symbol', 'tug_apply_patchset', 'tug_verify', 'tug_undo', 'tug_session_status', 'tug_clean']);
+  t.deepEqual(tools.map((tool) => tool.name), ['tug_snapshot', 'tug_analyze_impact', 'tug_rename_symbol', 'tug_apply_patchset', 'tug_verify', 'tug_undo', 'tug_session_status', 'tug_clean', 'tug_toolchain']);
   for (const tool of tools) {
     t.is(tool.inputSchema.type, 'object');
     t.is(tool.outputSchema?.type, 'object');

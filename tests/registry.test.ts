@@ -15,7 +15,7 @@ test('every operation has a unique name and tool name, a description and JSON Sc
     t.is(input['type'], 'object', op.name);
     t.truthy(z.toJSONSchema(op.output));
   }
-  t.deepEqual(operations.map((o) => o.tool), ['tug_snapshot', 'tug_analyze_impact', 'tug_rename_symbol', 'tug_apply_patchset', 'tug_verify', 'tug_undo', 'tug_session_status', 'tug_clean']);
+  t.deepEqual(operations.map((o) => o.tool), ['tug_snapshot', 'tug_analyze_impact', 'tug_rename_symbol', 'tug_apply_patchset', 'tug_verify', 'tug_undo', 'tug_session_status', 'tug_clean', 'tug_toolchain']);
 });
 
 test('a library user can run an operation and gets the same contract as the CLI', async (t) => {

@@ -101,6 +101,7 @@ async function runOnSnapshot(
       cwd: sandbox.path,
       changedFiles: proposal.patch.files.map((f) => f.path),
       python: options.python,
+      sessionDir: ws.session.dir,
       testCommand: options.test_command,
       typecheckCommand: options.typecheck_command,
       timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,

@@ -4,6 +4,7 @@ import type { Operation } from './operation.js';
 import { analyzeImpactOperation, renameOperation } from './rename-op.js';
 import { cleanOperation, sessionStatusOperation } from './session-ops.js';
 import { snapshotOperation } from './snapshot-op.js';
+import { toolchainOperation } from './toolchain-op.js';
 import { undoOperation } from './undo-op.js';
 import { verifyOperation } from './verify-op.js';
 
@@ -16,6 +17,7 @@ export const operations: readonly Operation[] = [
   undoOperation,
   sessionStatusOperation,
   cleanOperation,
+  toolchainOperation,
 ] as readonly Operation[];
 
 export function findOperation(name: string): Operation | undefined {

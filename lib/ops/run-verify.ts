@@ -24,6 +24,7 @@ export async function runVerifyOnly(input: z.infer<typeof verifyInput>, context:
         cwd: sandbox.path,
         changedFiles: files,
         python: input.python,
+        sessionDir: ws.session.dir,
         testCommand: input.test_command,
         typecheckCommand: input.typecheck_command,
         timeoutMs: input.timeout === undefined ? undefined : input.timeout * 1000,

@@ -13,7 +13,7 @@ import { withWorkspace } from './workspace.js';
 export async function sessionStatus(input: CommonInput) {
   return withWorkspace(input, { lock: false }, async (ws) => {
     const lockPid = await readFile(path.join(ws.session.dir, 'lock'), 'utf8').then((t) => (JSON.parse(t) as { pid: number }).pid, () => null);
-    const python = await resolvePython().catch(() => null);
+    const python = await resolvePython(undefined, ws.session.dir).catch(() => null);
     const facts = await directorySize(ws.session.paths.facts);
     const snapshots = await readdir(ws.session.paths.snapshots).catch(() => []);
     const worktrees = (await git(['worktree', 'list', '--porcelain'], { cwd: ws.repo.root })).stdout

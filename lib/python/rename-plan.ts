@@ -47,7 +47,7 @@ const EXCLUDED = /(^|\/)(\.venv|venv|\.tox|node_modules|site-packages|__pycache_
 
 export async function planPythonRename(
   repo: Repo,
-  session: { paths: { facts: string; workers: string } },
+  session: { dir: string; paths: { facts: string; workers: string } },
   tree: string,
   target: RenameTarget,
   newName: string,
@@ -73,7 +73,7 @@ export async function planPythonRename(
     sources.push({ path: entry.path, oid: entry.oid, text: text.text });
     bytesOf.set(entry.path, bytes);
   }
-  const python = async () => (await resolvePython(options.python)).path;
+  const python = async () => (await resolvePython(options.python, session.dir)).path;
   const { facts, parsed } = await factsFor({ python, cacheDir: session.paths.facts, workersDir: session.paths.workers, files: sources });
   const modules = buildModuleMap([...facts.keys()], sourceRoots([...facts.keys()], repo.prefix));
   const project = new Project(modules, facts);

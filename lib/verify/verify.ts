@@ -15,6 +15,8 @@ export interface VerifyRequest {
   /** Repo-relative paths of files the operation changed. */
   changedFiles: readonly string[];
   python?: string;
+  /** Session dir, for the sticky interpreter and the managed venv. */
+  sessionDir?: string;
   /** argv with {python} and {workspace} placeholders. */
   testCommand?: string[];
   typecheckCommand?: string[];
@@ -35,7 +37,7 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
   const checks: CheckResult[] = [];
   const pythonFiles = request.changedFiles.filter((f) => f.endsWith('.py') || f.endsWith('.pyi'));
   let python: string | undefined;
-  const needPython = async () => (python ??= (await resolvePython(request.python)).path);
+  const needPython = async () => (python ??= (await resolvePython(request.python, request.sessionDir)).path);
   if (pythonFiles.length > 0) {
     const present = await existing(request.cwd, pythonFiles);
     if (present.length > 0) checks.push(await checkPythonSyntax(await needPython(), request.cwd, present, timeoutMs));

@@ -1,0 +1,84 @@
+// `tug toolchain python info|check|setup`: which interpreter tug would use, whether LibCST works there, and a managed venv.
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+import { TugError } from '../core/errors.js';
+import { writeJson } from '../session/files.js';
+import { managedPython, resolvePython, type PythonChoice } from '../verify/python.js';
+
+export interface PythonInfo {
+  found: boolean;
+  interpreter: string | null;
+  source: string | null;
+  version: string | null;
+  libcst: string | null;
+  searched: string[];
+  managed_venv: string;
+}
+
+const PROBE = `
+import json, sys
+try:
+    from importlib.metadata import version
+    import libcst
+    cst = version("libcst")
+except Exception:
+    cst = None
+print(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "libcst": cst}))
+`;
+
+async function probe(python: string): Promise<{ version: string | null; libcst: string | null }> {
+  const run = await execa(python, ['-c', PROBE], { reject: false, timeout: 30_000 });
+  if (run.exitCode !== 0) return { version: null, libcst: null };
+  return JSON.parse(String(run.stdout).trim().split('\n').pop() ?? '{}');
+}
+
+export async function pythonInfo(sessionDir: string, explicit?: string): Promise<PythonInfo> {
+  const managed = managedPython(sessionDir).venv;
+  let choice: PythonChoice;
+  try {
+    choice = await resolvePython(explicit, sessionDir);
+  } catch (error) {
+    const searched = error instanceof TugError ? ((error.details?.['searched_paths'] as string[]) ?? []) : [];
+    return { found: false, interpreter: null, source: null, version: null, libcst: null, searched, managed_venv: managed };
+  }
+  const facts = await probe(choice.path);
+  return { found: facts.version !== null, interpreter: choice.path, source: choice.source, ...facts, searched: choice.searched, managed_venv: managed };
+}
+
+/** PythonNotFound or LibCSTNotAvailable, with the resolution trace and what to do, when tug cannot use the interpreter. */
+export function assertUsable(info: PythonInfo): void {
+  if (!info.found) {
+    throw new TugError('PythonNotFound', 'no usable Python interpreter', {
+      details: { searched_paths: info.searched, remedy: 'pass --python PATH, set TUG_PYTHON, or activate a virtualenv' },
+    });
+  }
+  if (!info.libcst) {
+    throw new TugError('LibCSTNotAvailable', `LibCST is not importable by ${info.interpreter}`, {
+      details: { python_path: info.interpreter, searched_paths: info.searched, remedy: `${info.interpreter} -m pip install libcst, or run \`tug toolchain python setup\` with a Python that has it` },
+    });
+  }
+}
+
+/**
+ * A venv in the session dir that sees the base interpreter's site packages (no package index is needed),
+ * recorded as the session's sticky interpreter.
+ */
+export async function setupPython(sessionDir: string, explicit?: string): Promise<PythonInfo> {
+  const base = await pythonInfo(sessionDir, explicit);
+  assertUsable(base);
+  const managed = managedPython(sessionDir);
+  if (base.interpreter !== managed.python) {
+    await rm(managed.venv, { recursive: true, force: true });
+    await mkdir(path.dirname(managed.venv), { recursive: true });
+    const made = await execa(base.interpreter!, ['-m', 'venv', '--system-site-packages', managed.venv], { reject: false, timeout: 120_000 });
+    if (made.exitCode !== 0) {
+      throw new TugError('PythonNotFound', `could not create a venv with ${base.interpreter}: ${String(made.stderr).trim()}`, { details: { searched_paths: base.searched } });
+    }
+  }
+  const facts = await probe(managed.python);
+  const info: PythonInfo = { found: facts.version !== null, interpreter: managed.python, source: 'managed venv', ...facts, searched: base.searched, managed_venv: managed.venv };
+  assertUsable(info);
+  await writeJson(managed.config, { interpreter_path: managed.python, version: info.version, libcst_version: info.libcst, resolved_at: new Date().toISOString(), resolution_source: 'managed venv', base_interpreter: base.interpreter });
+  return info;
+}
