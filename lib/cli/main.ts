@@ -102,6 +102,18 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       run('clean', (a) => ({ ...common(a), ...pick(a, ['workers', 'cache', 'sandboxes', 'undo']) })),
     )
     .command(
+      'toolchain <language> <action>',
+      'Inspect or set up the interpreter tug uses: info, check, setup',
+      (y) =>
+        y
+          .positional('language', { choices: ['python'] as const, describe: 'Toolchain language' })
+          .positional('action', { choices: ['info', 'check', 'setup'] as const, describe: 'info, check or setup' })
+          .option('python', { type: 'string', describe: 'Base interpreter' })
+          .example('tug toolchain python check', '')
+          .example('tug toolchain python setup --python /usr/bin/python3', ''),
+      run('toolchain', (a) => ({ ...common(a), language: a['language'], action: a['action'], python: a['python'] })),
+    )
+    .command(
       'mcp',
       'Serve every operation as an MCP tool over stdio (for Claude Code, Cursor and other agents)',
       (y) => y.example('claude mcp add tug -- tug mcp', '').example('tug mcp --workspace ~/src/project', ''),
@@ -130,7 +142,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .strict()
     .version(VERSION)
     .help()
-    .wrap(Math.min(100, io.columns || 100))
+    .wrap(argv.includes("--help") || argv.includes("-h") ? Math.min(100, io.columns || 100) : null)
     .fail((message, error) => {
       throw error instanceof TugError ? error : new TugError('InvalidArgument', message || String(error), { details: { argument: 'argv', reason: message || String(error) } });
     });

@@ -25,8 +25,19 @@ export interface HeadState {
   time: number | null;
 }
 
+/** Long-lived processes (the daemon, the MCP server) ask for the same directories again and again. */
+const discovered = new Map<string, Repo>();
+
 export async function discoverRepo(workspace: string): Promise<Repo> {
   const dir = path.resolve(workspace);
+  const known = discovered.get(dir);
+  if (known && (await stat(known.gitDir).catch(() => null))?.isDirectory()) return known;
+  const repo = await discoverUncached(dir);
+  discovered.set(dir, repo);
+  return repo;
+}
+
+async function discoverUncached(dir: string): Promise<Repo> {
   const info = await stat(dir).catch(() => null);
   if (!info?.isDirectory()) {
     throw new TugError('WorkspaceNotFound', `workspace ${dir} is not a directory`, { details: { expected_path: dir } });
@@ -48,8 +59,10 @@ export async function discoverRepo(workspace: string): Promise<Repo> {
 }
 
 export async function readHead(repo: Repo): Promise<HeadState> {
-  const ref = await git(['symbolic-ref', '-q', 'HEAD'], { cwd: repo.root, allowFailure: true });
-  const log = await git(['log', '-1', '--format=%H %T %ct', 'HEAD'], { cwd: repo.root, allowFailure: true });
+  const [ref, log] = await Promise.all([
+    git(['symbolic-ref', '-q', 'HEAD'], { cwd: repo.root, allowFailure: true }),
+    git(['log', '-1', '--format=%H %T %ct', 'HEAD'], { cwd: repo.root, allowFailure: true }),
+  ]);
   const [oid, tree, time] = log.exitCode === 0 ? log.stdout.trim().split(' ') : [];
   return {
     oid: oid ?? null,

@@ -55,7 +55,9 @@ export async function openSession(repo: Repo, override?: string): Promise<Sessio
   const meta: SessionMeta = existing
     ? { ...existing, last_accessed: now }
     : { version: '1', created_at: now, last_accessed: now, workspace_root: repo.root, common_dir: repo.commonDir };
-  await writeJson(metaFile, meta);
+  // last_accessed is informational: refresh it at most once a minute rather than fsync on every call.
+  const stale = !existing || Date.now() - Date.parse(existing.last_accessed) > 60_000;
+  if (stale) await writeJson(metaFile, meta);
   return {
     dir,
     meta,
