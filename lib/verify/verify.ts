@@ -1,7 +1,6 @@
 // Verification of a sandbox: syntax of the changed files, then the project's tests, then a type checker, per --verify.
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { TugError } from '../core/errors.js';
 import { checkPythonSyntax, resolvePython } from './python.js';
 import { runCheck, type CheckResult } from './run-check.js';
 
