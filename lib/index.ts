@@ -14,3 +14,4 @@ export {
 } from './core/schemas.js';
 export { buildPatchSet, type EditRequest, type PatchSet, type SourceFile } from './core/patchset.js';
 export { unifiedDiff } from './core/unified-diff.js';
+export { agentTools, type AgentTool } from './tools.js';

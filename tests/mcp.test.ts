@@ -70,3 +70,19 @@ test('failures are isError results with the CLI error code; bad arguments name t
   await client.close();
   await repo.cleanup();
 });
+
+test('long calls send progress notifications to a client that asks for them', async (t) => {
+  const repo = await makeRepo(SOURCE);
+  const client = await connect(repo);
+  const messages: string[] = [];
+  const result = await client.callTool(
+    { name: 'tug_apply_patchset', arguments: { patchset: { edits: EDITS }, verify: 'tests', test_command: ['{python}', '-c', 'import app'] } },
+    undefined,
+    { onprogress: (progress) => messages.push(String(progress.message)) },
+  );
+  t.falsy(result.isError, JSON.stringify(result.content));
+  t.true(messages.includes('preparing sandbox'), messages.join(', '));
+  t.true(messages.includes('verifying (tests)'), messages.join(', '));
+  await client.close();
+  await repo.cleanup();
+});

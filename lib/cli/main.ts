@@ -138,6 +138,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
         else io.out(`${JSON.stringify(result['daemon'])}\n`);
       },
     )
+    .completion('completion', 'Print a bash/zsh completion script (add `source <(tug completion)` to your shell rc)')
     .demandCommand(1, 'name a command; see tug --help')
     .strict()
     .version(VERSION)
