@@ -85,3 +85,22 @@ test('a syntax error in any workspace file is SourceSyntaxError naming the file 
   t.is(run.exitCode, 4);
   await repo.cleanup();
 });
+
+test('renaming a module moves its file, updates every import, applies cleanly and undoes', async (t) => {
+  const repo = await makeRepo(SOURCE);
+  const before = await repoState(repo);
+  const run = await tug(repo.root, ['rename', 'main.py:1:10', 'engine', '--apply']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(run.json.patch.file_moves, [{ from: 'pkg/core.py', to: 'pkg/engine.py' }]);
+  t.is(await repo.readText('main.py'), 'from pkg.engine import process_data\n\nprint(process_data(2))\n');
+  t.is(await repo.git('status', '--porcelain'), ' M main.py\n D pkg/core.py\n?? pkg/engine.py');
+  const { execa } = await import('execa');
+  const check = await execa('git', ['apply', '--check', '-R', '-'], { cwd: repo.root, input: run.json.patch.unified_diff, reject: false });
+  t.is(check.exitCode, 0, `the diff (with its rename) matches the working tree: ${check.stderr}`);
+  const undo = await tug(repo.root, ['undo', run.json.undo_token]);
+  t.is(undo.exitCode, 0, undo.stdout);
+  const { refs: _branchesKeepTheResult, ...after } = JSON.parse(await repoState(repo));
+  const { refs: _before, ...expected } = JSON.parse(before);
+  t.deepEqual(after, expected, 'index, HEAD, status and files are as before; only the tug/ branch remains');
+  await repo.cleanup();
+});

@@ -37,8 +37,16 @@ export interface ResolvedEdit {
   index: number;
 }
 
+/** A file that moves as part of the change (module renames); its edits are anchored to the old path. */
+export interface FileMove {
+  from: string;
+  to: string;
+}
+
 export interface FileChange {
   path: string;
+  /** Where the file ends up, when it moves. */
+  newPath?: string;
   mode: string;
   oldOid: string;
   before: Uint8Array;
@@ -49,25 +57,30 @@ export interface FileChange {
 export interface PatchSet {
   edits: ResolvedEdit[];
   files: FileChange[];
+  moves: FileMove[];
 }
 
 /** How far from the stated span a context anchor may be found again (bytes, either side). */
 export const CONTEXT_WINDOW = 4096;
 
 /** Resolves every edit against its file, rejects overlaps, and computes each file's new bytes. */
-export function buildPatchSet(requests: readonly EditRequest[], files: ReadonlyMap<string, SourceFile>): PatchSet {
+export function buildPatchSet(requests: readonly EditRequest[], files: ReadonlyMap<string, SourceFile>, moves: readonly FileMove[] = []): PatchSet {
   const resolved = requests.map((request, index) => resolveEdit(request, index, requireFile(files, request.file)));
   const edits = dedupe(resolved.sort(compareEdits));
   rejectConflicts(edits);
+  const moveOf = new Map(moves.map((m) => [m.from, m.to]));
+  const groups = groupByFile(edits);
+  for (const move of moves) if (!groups.has(move.from)) groups.set(move.from, []);
   const changes: FileChange[] = [];
-  for (const [path, fileEdits] of groupByFile(edits)) {
+  for (const [path, fileEdits] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const file = requireFile(files, path);
     const after = applyEdits(file.bytes, fileEdits);
-    if (!sameBytes(after, file.bytes)) {
-      changes.push({ path, mode: file.mode, oldOid: file.oid, before: file.bytes, after, edits: fileEdits });
+    const newPath = moveOf.get(path);
+    if (!sameBytes(after, file.bytes) || newPath !== undefined) {
+      changes.push({ path, ...(newPath ? { newPath } : {}), mode: file.mode, oldOid: file.oid, before: file.bytes, after, edits: fileEdits });
     }
   }
-  return { edits: edits.filter((e) => e.oldText !== e.newText), files: changes };
+  return { edits: edits.filter((e) => e.oldText !== e.newText), files: changes, moves: [...moves].sort((a, b) => (a.from < b.from ? -1 : 1)) };
 }
 
 function requireFile(files: ReadonlyMap<string, SourceFile>, path: string): SourceFile {

@@ -84,7 +84,11 @@ export const RunResponse = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
   snapshot_id: Oid,
   operation: z.string(),
-  patch: z.object({ edits: z.array(Edit), unified_diff: z.string() }),
+  patch: z.object({
+    edits: z.array(Edit),
+    file_moves: z.array(z.object({ from: z.string(), to: z.string() })).optional(),
+    unified_diff: z.string(),
+  }),
   summary: z.object({
     files_changed: z.number().int(),
     edits_count: z.number().int(),

@@ -10,8 +10,11 @@ export function unifiedDiff(files: readonly FileChange[]): string {
 }
 
 function fileDiff(change: FileChange): string {
+  const target = change.newPath ?? change.path;
+  const header = `diff --git a/${change.path} b/${target}\n${change.newPath ? `rename from ${change.path}\nrename to ${target}\n` : ''}`;
   const before = Buffer.from(change.before).toString('utf8');
   const after = Buffer.from(change.after).toString('utf8');
-  const patch = structuredPatch(`a/${change.path}`, `b/${change.path}`, before, after, undefined, undefined, { context: 3 });
-  return `diff --git a/${change.path} b/${change.path}\n${formatPatch(patch, FILE_HEADERS_ONLY)}`;
+  if (before === after) return header;
+  const patch = structuredPatch(`a/${change.path}`, `b/${target}`, before, after, undefined, undefined, { context: 3 });
+  return `${header}${formatPatch(patch, FILE_HEADERS_ONLY)}`;
 }

@@ -11,7 +11,7 @@ import { commitTree, userIdentity } from '../git/objects.js';
 import { createResultBranch, updateRef, readRef } from '../git/refs.js';
 import { git } from '../git/run-git.js';
 import { closeSandbox, openSandbox, writeSandboxFiles, type SandboxMode } from '../git/worktree.js';
-import { writeWorkingTree } from '../workspace/apply.js';
+import { writeWorkingTree, type FileWrite } from '../workspace/apply.js';
 import { verify, type Verification, type VerifyMode } from '../verify/verify.js';
 import { assertSnapshot, snapshotCommit, takeSnapshot, type Snapshot } from './snapshot-service.js';
 import { orderWarnings, presentVerification } from './present.js';
@@ -94,12 +94,12 @@ async function runOnSnapshot(
   let verification: Verification;
   let resultTree: string;
   try {
-    resultTree = await writeSandboxFiles(sandbox, proposal.patch.files.map((f) => ({ path: f.path, bytes: f.after })));
+    resultTree = await writeSandboxFiles(sandbox, sandboxWrites(proposal.patch));
     reporter.progress?.(`verifying (${options.verify})`);
     verification = await verify({
       mode: options.verify,
       cwd: sandbox.path,
-      changedFiles: proposal.patch.files.map((f) => f.path),
+      changedFiles: proposal.patch.files.map((f) => f.newPath ?? f.path),
       python: options.python,
       sessionDir: ws.session.dir,
       testCommand: options.test_command,
@@ -137,14 +137,25 @@ async function runOnSnapshot(
     schema_version: SCHEMA_VERSION,
     snapshot_id: snapshot.tree,
     operation: kind.operation,
-    patch: { edits: proposal.patch.edits.map(toEditJSON), unified_diff: unifiedDiff(proposal.patch.files) },
+    patch: {
+      edits: proposal.patch.edits.map(toEditJSON),
+      ...(proposal.patch.moves.length > 0 ? { file_moves: proposal.patch.moves } : {}),
+      unified_diff: unifiedDiff(proposal.patch.files),
+    },
     summary: summarize(proposal.patch),
     verification: presentVerification(verification),
     warnings: orderWarnings([...ws.warnings, ...proposal.warnings]),
     git: { head: snapshot.head.oid, snapshot_commit: base, branch, commit, dirty: snapshot.dirty },
     undo_token: token,
   };
-  const writes = proposal.patch.files.map((f) => ({ path: f.path, expectOid: f.oldOid, bytes: f.after }));
+  const writes = proposal.patch.files.flatMap((f): FileWrite[] =>
+    f.newPath
+      ? [
+          { path: f.path, expectOid: f.oldOid, bytes: null },
+          { path: f.newPath, expectOid: null, bytes: f.after, mode: f.mode },
+        ]
+      : [{ path: f.path, expectOid: f.oldOid, bytes: f.after }],
+  );
   if (options.apply) {
     reporter.progress?.('applying to the working tree');
     response.applied = true;
@@ -161,6 +172,15 @@ async function runOnSnapshot(
   const parsed = RunResponse.parse(response);
   await writeJson(path.join(ws.session.dir, LAST_RESULT_FILE), parsed);
   return parsed;
+}
+
+/** What the sandbox gets: new contents, and for moved files a deletion plus the file at its new path. */
+type SandboxWrite = { path: string; bytes: Uint8Array | null; mode?: string };
+
+function sandboxWrites(patch: PatchSet): SandboxWrite[] {
+  return patch.files.flatMap((f): SandboxWrite[] =>
+    f.newPath ? [{ path: f.path, bytes: null }, { path: f.newPath, bytes: f.after, mode: f.mode }] : [{ path: f.path, bytes: f.after }],
+  );
 }
 
 /** --commit fast-forwards the current branch, so the tree and the index must both equal HEAD. */
@@ -182,7 +202,10 @@ function failedNames(verification: Verification): string {
 
 function commitMessage(kind: ChangeKind, proposal: Proposal, tree: string, verification: Verification): string {
   const lines = [`refactor(${kind.scope}): ${proposal.subject}`, '', 'Files:'];
-  for (const file of proposal.patch.files) lines.push(`  ${file.path} (${file.edits.length} edit${file.edits.length === 1 ? '' : 's'})`);
+  for (const file of proposal.patch.files) {
+    const where = file.newPath ? `${file.path} -> ${file.newPath}` : file.path;
+    lines.push(`  ${where} (${file.edits.length} edit${file.edits.length === 1 ? '' : 's'})`);
+  }
   lines.push('', `Tug-Operation: ${kind.operation}`, `Tug-Snapshot: ${tree}`, `Tug-Verification: ${verification.status} (${verification.mode})`, '');
   return lines.join('\n');
 }

@@ -27,8 +27,8 @@ export async function runRename(input: z.infer<typeof renameInput>, context: Ope
   return runChange(input, { operation: 'rename-symbol', scope: 'rename' }, async (ws, snapshot) => {
     context.progress?.('analysing Python files');
     const plan = await planPythonRename(ws.repo, ws.session, snapshot.tree, await target(ws, input.at), input.to, { python: input.python });
-    const files = await loadSourceFiles(ws.repo, snapshot.tree, plan.edits.map((e) => e.file));
-    const patch = buildPatchSet(plan.edits, files);
+    const files = await loadSourceFiles(ws.repo, snapshot.tree, [...plan.edits.map((e) => e.file), ...plan.moves.map((m) => m.from)]);
+    const patch = buildPatchSet(plan.edits, files, plan.moves);
     return { patch, warnings: plan.warnings, subject: `${plan.oldName} -> ${input.to}`, slug: `${plan.oldName}-to-${input.to}` };
   }, context);
 }

@@ -76,6 +76,8 @@ export interface ImportFact {
   span: Span;
   names: ImportName[];
   scope: number;
+  /** Where the dotted module of `from <module> import …` is written (null when tug could not place it). */
+  module_span?: Span | null;
 }
 
 export interface Attribute {

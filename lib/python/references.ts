@@ -2,6 +2,7 @@
 import { TugError } from '../core/errors.js';
 import { ClassModel } from './classes.js';
 import type { Span } from './facts.js';
+import { absoluteModule } from './modules.js';
 import { entityKey, type Entity, type FileInfo, type Project } from './project.js';
 
 export type OccurrenceKind = 'definition' | 'reference' | 'call' | 'import' | 'attribute' | 'keyword' | 'all';
@@ -47,8 +48,16 @@ export class Resolver {
       for (const [index, name] of fact.names.entries()) {
         if (name.asname_span && inside(name.asname_span) && name.binding !== null) return this.bindingEntity(info, name.binding);
         if (inside(name.name_span)) {
-          if (fact.kind === 'import') return { kind: 'module', module: name.name };
+          if (fact.kind === 'import') return { kind: 'module', module: dottedPrefixAt(name.name, name.name_span[0], offset) };
           return this.project.entityOfImport(info, fact, index);
+        }
+      }
+      if (fact.kind === 'from' && fact.module && fact.module_span && inside(fact.module_span)) {
+        const absolute = absoluteModule(info.file, info.module, fact.level, fact.module);
+        if (absolute) {
+          const written = dottedPrefixAt(fact.module, fact.module_span[0], offset).split('.').length;
+          const dropped = fact.module.split('.').length - written;
+          return { kind: 'module', module: absolute.split('.').slice(0, absolute.split('.').length - dropped).join('.') };
         }
       }
     }
@@ -100,8 +109,53 @@ export class Resolver {
     return null;
   }
 
+  /** Every place a module's own name is written: import statements, dotted chains, and names bound to it. */
+  moduleOccurrences(module: string): Occurrence[] {
+    const parts = module.split('.');
+    const last = parts.length - 1;
+    const out: Occurrence[] = [];
+    const component = (text: string, start: number, index: number): Span => {
+      const pieces = text.split('.');
+      const before = pieces.slice(0, index).join('.');
+      const offset = start + Buffer.byteLength(before) + (index > 0 ? 1 : 0);
+      return [offset, offset + Buffer.byteLength(pieces[index]!)];
+    };
+    const within = (name: string) => name === module || name.startsWith(`${module}.`);
+    for (const info of this.project.files.values()) {
+      for (const fact of info.facts.imports) {
+        if (fact.kind === 'import') {
+          for (const name of fact.names) if (within(name.name)) out.push({ file: info.file, span: component(name.name, name.name_span[0], last), kind: 'import' });
+          continue;
+        }
+        const absolute = absoluteModule(info.file, info.module, fact.level, fact.module);
+        if (absolute && within(absolute) && fact.module && fact.module_span) {
+          const index = last - (absolute.split('.').length - fact.module.split('.').length);
+          if (index >= 0) out.push({ file: info.file, span: component(fact.module, fact.module_span[0], index), kind: 'import' });
+        }
+        if (absolute) {
+          for (const name of fact.names) if (`${absolute}.${name.name}` === module) out.push({ file: info.file, span: name.name_span, kind: 'import' });
+        }
+      }
+      for (const attr of info.facts.attributes) {
+        if (attr.attr !== parts[last]) continue;
+        const entity = this.project.entityOfExpr(info, { k: 'attr', value: attr.receiver, attr: attr.attr });
+        if (entity?.kind === 'module' && entity.module === module) out.push({ file: info.file, span: attr.span, kind: 'attribute' });
+      }
+      for (const ref of info.facts.references) {
+        if (ref.name !== parts[last]) continue;
+        const entity = this.project.entityOfReference(info, ref);
+        if (entity?.kind === 'module' && entity.module === module) out.push({ file: info.file, span: ref.span, kind: 'reference' });
+      }
+    }
+    const seen = new Set<string>();
+    return out
+      .filter((o) => (seen.has(`${o.file}:${o.span[0]}`) ? false : seen.add(`${o.file}:${o.span[0]}`)))
+      .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.span[0] - b.span[0]));
+  }
+
   /** Every occurrence of the entity in the workspace, sorted by file and offset, without duplicates. */
   occurrences(target: Entity): Occurrence[] {
+    if (target.kind === 'module') return this.moduleOccurrences(target.module);
     const wanted = this.key(target);
     const out = new Map<string, Occurrence>();
     const add = (file: string, span: Span, kind: OccurrenceKind) => {
@@ -152,6 +206,18 @@ export class Resolver {
   }
 }
 
+/** The dotted name up to and including the component the offset falls in (`a.b.c`, cursor on b → `a.b`). */
+function dottedPrefixAt(name: string, start: number, offset: number): string {
+  const parts = name.split('.');
+  let cursor = start;
+  for (let i = 0; i < parts.length; i++) {
+    cursor += Buffer.byteLength(parts[i]!);
+    if (offset <= cursor) return parts.slice(0, i + 1).join('.');
+    cursor += 1;
+  }
+  return name;
+}
+
 export function nameOf(entity: Entity): string {
   if (entity.kind === 'module') return entity.module.split('.').pop()!;
   return entity.name;
@@ -162,11 +228,6 @@ export function requireRenamable(entity: Entity | null, where: string): Entity {
   if (entity.kind === 'external') {
     throw new TugError('UnsupportedOperation', `${entity.name} is defined outside the workspace and cannot be renamed here`, {
       details: { operation: 'rename-symbol', reason: 'symbol outside the workspace' },
-    });
-  }
-  if (entity.kind === 'module') {
-    throw new TugError('UnsupportedOperation', `renaming the module ${entity.module} is not supported yet`, {
-      details: { operation: 'rename-symbol', reason: 'module rename' },
     });
   }
   return entity;

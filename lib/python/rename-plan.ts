@@ -1,7 +1,7 @@
 // Python rename, start to finish on a snapshot: facts for every module, the symbol under the cursor, its occurrences, the edits.
 import { TugError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
-import type { EditRequest } from '../core/patchset.js';
+import type { EditRequest, FileMove } from '../core/patchset.js';
 import type { WarningJSON } from '../core/schemas.js';
 import { decodeText, lineStarts, offsetOf, positionOf } from '../core/text.js';
 import { readBlobs } from '../git/objects.js';
@@ -34,6 +34,8 @@ export interface ReferenceJSON {
 }
 
 export interface RenamePlan {
+  /** Files that move: a module file, or every file of a package directory. */
+  moves: FileMove[];
   symbol: SymbolJSON;
   references: ReferenceJSON[];
   edits: EditRequest[];
@@ -54,7 +56,9 @@ export async function planPythonRename(
   options: { python?: string | undefined },
 ): Promise<RenamePlan> {
   assertPythonIdentifier(newName);
-  const entries = (await listTree(repo, tree)).filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path));
+  const everything = await listTree(repo, tree);
+  const allPaths = new Set(everything.map((e) => e.path));
+  const entries = everything.filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path));
   if (!entries.some((e) => e.path === target.file)) {
     throw new TugError('FileNotFound', `${target.file} is not a Python file in the workspace`, { details: { path: target.file } });
   }
@@ -108,8 +112,27 @@ export async function planPythonRename(
   if (!definition) throw new TugError('SymbolNotFound', `no occurrences of the symbol at ${where}`, { details: { location: where } });
   const symbol: SymbolJSON = { id: `sym_${sha256(entityKey(resolver.normalize(entity))).slice(0, 12)}`, name: oldName, kind: symbolKind(project, entity), location: position(definition) };
   const edits: EditRequest[] = occurrences.map((o) => ({ file: o.file, span: { start: o.span[0], end: o.span[1] }, old_text: oldName, new_text: newName }));
+  const moves = entity.kind === 'module' ? moduleMoves(project, entity.module, newName, entries.map((e) => e.path), allPaths) : [];
   warnings.push(...dynamicWarnings(project, oldName, new Set(occurrences.map((o) => o.file)), bytesOf));
-  return { symbol, references, edits, warnings, oldName, filesParsed: parsed };
+  return { moves, symbol, references, edits, warnings, oldName, filesParsed: parsed };
+}
+
+/** A module file moves to its new name; a package moves as a directory, every file in it. */
+function moduleMoves(project: Project, module: string, newName: string, pythonFiles: string[], allPaths: Set<string>): FileMove[] {
+  const file = project.modules.byName.get(module);
+  if (!file) return [];
+  const isPackage = /(^|\/)__init__\.pyi?$/.test(file);
+  const from = isPackage ? file.slice(0, file.lastIndexOf('/')) : file;
+  const parent = from.includes('/') ? from.slice(0, from.lastIndexOf('/') + 1) : '';
+  const to = `${parent}${newName}${isPackage ? '' : from.slice(from.lastIndexOf('.'))}`;
+  const taken = isPackage ? [...allPaths].some((p) => p === to || p.startsWith(`${to}/`)) : allPaths.has(to) || allPaths.has(`${parent}${newName}/__init__.py`);
+  if (taken) {
+    throw new TugError('NameConflict', `renaming module ${module} would move it onto ${to}, which exists`, {
+      details: { conflicts: [{ file: to, line: 1, col: 1, reason: 'already_defined', name: newName }] },
+    });
+  }
+  if (!isPackage) return [{ from, to }];
+  return [...allPaths].filter((p) => p.startsWith(`${from}/`)).sort().map((p) => ({ from: p, to: `${to}${p.slice(from.length)}` }));
 }
 
 function referenceKind(o: Occurrence): ReferenceJSON['kind'] {

@@ -1,4 +1,5 @@
 # Import statements as facts: what each binds, and the exact spans of module names and aliases for renames.
+import re
 
 
 def _alias_spans(walker, alias):
@@ -44,7 +45,23 @@ def visit_ImportFrom(self, node):
     self._record_import(node, "from", node.module, node.level or 0, star, names)
 
 
+FROM_MODULE = re.compile(rb"from\s+(\.*)\s*([A-Za-z_][\w.]*)?")
+
+
+def _module_span(walker, span, module):
+    """Where the dotted module name of `from <dots><module> import …` is written, for module renames."""
+    if not module:
+        return None
+    match = FROM_MODULE.match(walker.pos.data, span[0], span[1])
+    if not match or match.group(2) is None or match.group(2).decode("utf-8") != module:
+        return None
+    return [match.start(2), match.end(2)]
+
+
 def _record_import(self, node, kind, module, level, star, names):
     span = self.pos.node_span(node)
     line, col = self.pos.line_col(span[0])
-    self.imports.append({"kind": kind, "module": module, "level": level, "star": star, "line": line, "col": col, "span": span, "names": names, "scope": self.scope})
+    fact = {"kind": kind, "module": module, "level": level, "star": star, "line": line, "col": col, "span": span, "names": names, "scope": self.scope}
+    if kind == "from":
+        fact["module_span"] = _module_span(self, span, module)
+    self.imports.append(fact)
