@@ -1,7 +1,6 @@
 // Facts per file are cached by git blob id: the same content never needs parsing twice, across runs and branches.
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../session/files.js';
 
 /** Bump when the worker's facts schema changes; old entries are then ignored. */
 export const FACTS_SCHEMA = 'facts-v1';
@@ -22,9 +21,12 @@ export class FactsCache {
     }
   }
 
+  /** Temp file + rename, without fsync: a cache entry lost in a crash is just parsed again. */
   async put(oid: string, facts: unknown): Promise<void> {
     const file = this.file(oid);
     await mkdir(path.dirname(file), { recursive: true });
-    await writeFileAtomic(file, JSON.stringify(facts));
+    const temp = `${file}.${process.pid}.tmp`;
+    await writeFile(temp, JSON.stringify(facts));
+    await rename(temp, file);
   }
 }

@@ -46,6 +46,7 @@ export async function factsFor(request: FactsRequest): Promise<{ facts: Map<stri
   const workers = await Promise.all(
     Array.from({ length: count }, (_, i) => PythonWorker.start({ python, script: WORKER_SCRIPT, pidFile: path.join(request.workersDir, `python-${i}.pid`) })),
   );
+  const writes: Array<Promise<void>> = [];
   try {
     const queue = [...missing];
     await Promise.all(
@@ -61,7 +62,7 @@ export async function factsFor(request: FactsRequest): Promise<{ facts: Map<stri
               });
             }
             facts.set(source.path, result.facts);
-            await cache.put(source.oid, result.facts);
+            writes.push(cache.put(source.oid, result.facts));
           }
         }
       }),
@@ -69,5 +70,6 @@ export async function factsFor(request: FactsRequest): Promise<{ facts: Map<stri
   } finally {
     await Promise.all(workers.map((w) => w.shutdown()));
   }
+  await Promise.all(writes);
   return { facts, parsed: missing.length };
 }

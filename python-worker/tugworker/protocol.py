@@ -10,16 +10,23 @@ PROTOCOL = 1
 
 
 def libcst_version():
-    try:
-        import libcst  # noqa: F401
-    except Exception:
-        return None
-    try:
-        from importlib.metadata import version
+    """LibCST's version without importing it (an import costs ~0.5 s; facts never need it)."""
+    import importlib.util
+    import os
+    import re
 
-        return version("libcst")
+    try:
+        spec = importlib.util.find_spec("libcst")
     except Exception:
-        return "unknown"
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    site = os.path.dirname(list(spec.submodule_search_locations)[0])
+    for entry in sorted(os.listdir(site)):
+        match = re.match(r"libcst-([^-]+)\.(dist|egg)-info$", entry)
+        if match:
+            return match.group(1)
+    return "unknown"
 
 
 def _error(code, message, details=None):
