@@ -15,6 +15,7 @@ interface Case {
   expect: string;
   expected_edits?: number;
   expected_files?: number;
+  flags?: string[];
 }
 
 const FIXTURES = path.join(PROJECT_ROOT, 'fixtures', 'python');
@@ -27,7 +28,7 @@ async function check(t: ExecutionContext, c: Case): Promise<void> {
   await cp(path.join(FIXTURES, c.workspace), repo.root, { recursive: true });
   await repo.git('add', '-A');
   await repo.git('commit', '-q', '-m', `fixture ${c.workspace}`);
-  const run = await tug(repo.root, ['rename', c.at, c.to, '--verify', c.verify]);
+  const run = await tug(repo.root, ['rename', c.at, c.to, '--verify', c.verify, ...(c.flags ?? [])]);
   const normalized = `${run.stdout.replaceAll(repo.root, '<workspace>').replace(/"[^"]*python3?"/g, '"<python>"')}\n`;
   await expectGolden(t, `python/${c.name}.json`, normalized);
   if (c.expect !== 'ok') {

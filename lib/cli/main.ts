@@ -40,26 +40,28 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .option('at', { type: 'string', demandOption: true, describe: 'FILE:LINE:COL of the symbol (1-based)' })
           .option('to', { type: 'string', demandOption: true, describe: 'The new name' })
           .option('python', { type: 'string', describe: 'Python interpreter' })
+          .option('rename-strings', { type: 'boolean', describe: 'Also rename string literals equal to the old name' })
+          .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments' })
           .example('tug analyze-impact rename-symbol --at src/app.py:12:5 --to transform_data', ''),
-      run('analyze-impact', (a) => ({ ...common(a), operation: a['operation'], at: a['at'], to: a['to'], python: a['python'] })),
+      run('analyze-impact', (a) => ({ ...common(a), operation: a['operation'], at: a['at'], to: a['to'], python: a['python'], ...textFlags(a) })),
     )
     .command('run <operation>', 'Run a refactor: verify it in a sandbox and commit it on a tug/ branch', (y) =>
       changeOptions(
-        y
+        renameOptions(y)
           .positional('operation', { choices: ['rename-symbol'] as const, describe: 'The refactor to run' })
           .option('at', { type: 'string', demandOption: true, describe: 'FILE:LINE:COL of the symbol (1-based)' })
           .option('to', { type: 'string', demandOption: true, describe: 'The new name' }),
       ).example('tug run rename-symbol --at src/app.py:12:5 --to transform_data --verify tests --apply', ''),
-      run('rename-symbol', (a) => ({ ...changeInput(a), at: a['at'], to: a['to'] })),
+      run('rename-symbol', (a) => ({ ...changeInput(a), at: a['at'], to: a['to'], ...textFlags(a) })),
     )
     .command(
       'rename <at> <to>',
       'Rename the symbol at FILE:LINE:COL everywhere (same as run rename-symbol)',
       (y) =>
-        changeOptions(y.positional('at', { type: 'string', describe: 'FILE:LINE:COL (1-based)' }).positional('to', { type: 'string', describe: 'The new name' }))
+        changeOptions(renameOptions(y).positional('at', { type: 'string', describe: 'FILE:LINE:COL (1-based)' }).positional('to', { type: 'string', describe: 'The new name' }))
           .example('tug rename src/utils.py:42:5 transform_data', '')
           .example('git tug rename src/utils.py:42:5 transform_data --apply', ''),
-      run('rename-symbol', (a) => ({ ...changeInput(a), at: a['at'], to: a['to'] })),
+      run('rename-symbol', (a) => ({ ...changeInput(a), at: a['at'], to: a['to'], ...textFlags(a) })),
     )
     .command(
       'apply-patchset',
@@ -176,6 +178,16 @@ function commonInput(args: Args, io: CliIO) {
     session_dir: typeof sessionDir === 'string' ? path.resolve(io.cwd, sessionDir) : undefined,
     no_wait: args['wait'] === false ? true : undefined,
   };
+}
+
+function textFlags(args: Args) {
+  return { rename_strings: args['rename-strings'], rename_comments: args['rename-comments'] };
+}
+
+function renameOptions(y: Argv) {
+  return y
+    .option('rename-strings', { type: 'boolean', describe: 'Also rename string literals equal to the old name (each reported)' })
+    .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments (each reported)' });
 }
 
 function changeOptions(y: Argv) {

@@ -11,6 +11,8 @@ export const At = z
 const renameFields = {
   at: At,
   to: z.string().min(1).describe('The new name.'),
+  rename_strings: z.boolean().optional().describe('Also rename string literals equal to the old name (each reported as a warning).'),
+  rename_comments: z.boolean().optional().describe('Also rename whole-word mentions in comments (each reported as a warning).'),
 };
 
 export const renameInput = z.object({ ...CommonFields, ...ChangeFields, ...renameFields });

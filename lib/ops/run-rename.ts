@@ -26,7 +26,11 @@ async function target(ws: Workspace, at: string): Promise<RenameTarget> {
 export async function runRename(input: z.infer<typeof renameInput>, context: OperationContext): Promise<RunResponseJSON> {
   return runChange(input, { operation: 'rename-symbol', scope: 'rename' }, async (ws, snapshot) => {
     context.progress?.('analysing Python files');
-    const plan = await planPythonRename(ws.repo, ws.session, snapshot.tree, await target(ws, input.at), input.to, { python: input.python });
+    const plan = await planPythonRename(ws.repo, ws.session, snapshot.tree, await target(ws, input.at), input.to, {
+      python: input.python,
+      renameStrings: input.rename_strings,
+      renameComments: input.rename_comments,
+    });
     const files = await loadSourceFiles(ws.repo, snapshot.tree, [...plan.edits.map((e) => e.file), ...plan.moves.map((m) => m.from)]);
     const patch = buildPatchSet(plan.edits, files, plan.moves);
     return { patch, warnings: plan.warnings, subject: `${plan.oldName} -> ${input.to}`, slug: `${plan.oldName}-to-${input.to}` };
@@ -37,7 +41,11 @@ export async function runAnalyzeImpact(input: z.infer<typeof analyzeImpactInput>
   return withWorkspace(input, { lock: false }, async (ws) => {
     const snapshot = await takeSnapshot(ws);
     try {
-      const plan = await planPythonRename(ws.repo, ws.session, snapshot.tree, await target(ws, input.at), input.to, { python: input.python });
+      const plan = await planPythonRename(ws.repo, ws.session, snapshot.tree, await target(ws, input.at), input.to, {
+        python: input.python,
+        renameStrings: input.rename_strings,
+        renameComments: input.rename_comments,
+      });
       const references = [...plan.references].sort((a, b) =>
         a.location.file < b.location.file ? -1 : a.location.file > b.location.file ? 1 : a.location.line - b.location.line || a.location.col - b.location.col,
       );

@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Bump when the worker's facts schema changes; old entries are then ignored. */
-export const FACTS_SCHEMA = 'facts-v1';
+export const FACTS_SCHEMA = 'facts-v2';
 
 export class FactsCache {
   constructor(private readonly dir: string) {}

@@ -53,7 +53,7 @@ export async function planPythonRename(
   tree: string,
   target: RenameTarget,
   newName: string,
-  options: { python?: string | undefined },
+  options: { python?: string | undefined; renameStrings?: boolean | undefined; renameComments?: boolean | undefined },
 ): Promise<RenamePlan> {
   assertPythonIdentifier(newName);
   const everything = await listTree(repo, tree);
@@ -113,7 +113,11 @@ export async function planPythonRename(
   const symbol: SymbolJSON = { id: `sym_${sha256(entityKey(resolver.normalize(entity))).slice(0, 12)}`, name: oldName, kind: symbolKind(project, entity), location: position(definition) };
   const edits: EditRequest[] = occurrences.map((o) => ({ file: o.file, span: { start: o.span[0], end: o.span[1] }, old_text: oldName, new_text: newName }));
   const moves = entity.kind === 'module' ? moduleMoves(project, entity.module, newName, entries.map((e) => e.path), allPaths) : [];
-  warnings.push(...dynamicWarnings(project, oldName, new Set(occurrences.map((o) => o.file)), bytesOf));
+  const touched = new Set(occurrences.map((o) => o.file));
+  warnings.push(...dynamicWarnings(project, oldName, touched, bytesOf, Boolean(options.renameStrings)));
+  const textual = textualEdits(project, oldName, newName, touched, bytesOf, options);
+  edits.push(...textual.edits);
+  warnings.push(...textual.warnings);
   return { moves, symbol, references, edits, warnings, oldName, filesParsed: parsed };
 }
 
@@ -133,6 +137,47 @@ function moduleMoves(project: Project, module: string, newName: string, pythonFi
   }
   if (!isPackage) return [{ from, to }];
   return [...allPaths].filter((p) => p.startsWith(`${from}/`)).sort().map((p) => ({ from: p, to: `${to}${p.slice(from.length)}` }));
+}
+
+/**
+ * Strings and comments are never edited in safe mode. With --rename-strings, string literals equal to the
+ * old name change too; with --rename-comments, whole-word mentions in comments do. Each one is reported.
+ */
+function textualEdits(
+  project: Project,
+  oldName: string,
+  newName: string,
+  touched: Set<string>,
+  bytesOf: Map<string, Uint8Array>,
+  options: { renameStrings?: boolean | undefined; renameComments?: boolean | undefined },
+): { edits: EditRequest[]; warnings: WarningJSON[] } {
+  const edits: EditRequest[] = [];
+  const warnings: WarningJSON[] = [];
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_])${oldName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_])`, 'gu');
+  for (const info of project.files.values()) {
+    const starts = lineStarts(bytesOf.get(info.file)!);
+    const located = (offset: number) => ({ file: info.file, ...positionOf(starts, offset) });
+    if (options.renameStrings) {
+      const inAll = new Set((info.facts.all?.entries ?? []).map((e) => e.span[0]));
+      for (const s of info.facts.strings) {
+        if (s.value !== oldName || inAll.has(s.span[0])) continue;
+        edits.push({ file: info.file, span: { start: s.span[0], end: s.span[1] }, old_text: oldName, new_text: newName });
+        warnings.push({ code: 'StringRenamed', message: `the string "${oldName}" was renamed (--rename-strings)`, location: located(s.span[0]) });
+      }
+    }
+    for (const comment of info.facts.comments ?? []) {
+      for (const match of comment.text.matchAll(word)) {
+        const start = comment.span[0] + Buffer.byteLength(comment.text.slice(0, match.index));
+        if (options.renameComments) {
+          edits.push({ file: info.file, span: { start, end: start + Buffer.byteLength(oldName) }, old_text: oldName, new_text: newName });
+          warnings.push({ code: 'CommentRenamed', message: `a mention of ${oldName} in a comment was renamed (--rename-comments)`, location: located(start) });
+        } else if (touched.has(info.file)) {
+          warnings.push({ code: 'CommentMention', message: `a comment mentions ${oldName} and was left unchanged`, location: located(start) });
+        }
+      }
+    }
+  }
+  return { edits, warnings };
 }
 
 function referenceKind(o: Occurrence): ReferenceJSON['kind'] {
@@ -156,7 +201,7 @@ function symbolKind(project: Project, entity: Entity): string {
 }
 
 /** getattr/eval and friends may reach the symbol by a string tug cannot see through; say where (seed L11). */
-function dynamicWarnings(project: Project, name: string, touched: Set<string>, bytesOf: Map<string, Uint8Array>): WarningJSON[] {
+function dynamicWarnings(project: Project, name: string, touched: Set<string>, bytesOf: Map<string, Uint8Array>, stringsRenamed: boolean): WarningJSON[] {
   const warnings: WarningJSON[] = [];
   for (const info of project.files.values()) {
     for (const d of info.facts.dynamic) {
@@ -171,7 +216,7 @@ function dynamicWarnings(project: Project, name: string, touched: Set<string>, b
     }
     const inAll = new Set((info.facts.all?.entries ?? []).map((e) => e.span[0]));
     for (const s of info.facts.strings) {
-      if (s.value !== name || inAll.has(s.span[0])) continue;
+      if (stringsRenamed || s.value !== name || inAll.has(s.span[0])) continue;
       const { line, col } = positionOf(lineStarts(bytesOf.get(info.file)!), s.span[0]);
       warnings.push({ code: 'StringMention', message: `the string "${name}" was left unchanged`, location: { file: info.file, line, col } });
     }

@@ -62,9 +62,30 @@ def extract_facts(content):
         "functions": walker.functions,
         "all": walker.all_entries,
         "strings": walker.strings,
-        "comments": [],
+        "comments": _comments(data, positions),
         "dynamic": walker.dynamic,
     }
+
+
+def _comments(data, positions):
+    """Comment tokens with byte spans (tokenize columns count characters, so convert per line)."""
+    import io
+    import tokenize
+
+    comments = []
+    try:
+        tokens = list(tokenize.tokenize(io.BytesIO(data).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return comments
+    lines = data.decode("utf-8-sig").splitlines(keepends=True)
+    for token in tokens:
+        if token.type != tokenize.COMMENT:
+            continue
+        row, col = token.start
+        line = lines[row - 1] if row - 1 < len(lines) else ""
+        start = positions.offset(row, len(line[:col].encode("utf-8")))
+        comments.append({"span": [start, start + len(token.string.encode("utf-8"))], "text": token.string})
+    return comments
 
 
 def _resolve(walker):
