@@ -7,6 +7,8 @@ export interface CliIO {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   columns: number | undefined;
+  /** True inside `tug daemon`: keep warm helpers (Python workers) alive after the command. */
+  longLived?: boolean;
 }
 
 export function processIO(): CliIO {

@@ -6,6 +6,7 @@ import { asTugError, TugError } from '../core/errors.js';
 import type { Operation } from '../ops/operation.js';
 import { parseInput } from '../ops/operation.js';
 import { findOperation } from '../ops/registry.js';
+import { releaseResources } from '../ops/resources.js';
 import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
 import { summarize } from './summary.js';
 import { processIO, type CliIO } from './io.js';
@@ -155,8 +156,15 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     const tugError = asTugError(error);
     writeError(tugError, mode, io);
     return tugError.exitCode;
+  } finally {
+    if (!io.longLived) await stopHelpers();
   }
   return exitCode;
+}
+
+/** Warm helpers live as long as their process; a one-shot command ends them so it can exit. */
+async function stopHelpers(): Promise<void> {
+  await releaseResources();
 }
 
 async function execute(operation: Operation, rawInput: unknown, mode: OutputMode, command: string, io: CliIO): Promise<number> {

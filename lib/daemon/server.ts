@@ -64,6 +64,7 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
           stdoutIsTTY: request.stdoutIsTTY,
           stderrIsTTY: request.stderrIsTTY,
           columns: request.columns,
+          longLived: true,
         };
         const code = await options.run(request.argv, io).catch(() => 10);
         served += 1;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import type { Facts } from './facts.js';
 import { FactsCache } from './facts-cache.js';
+import { onRelease } from '../ops/resources.js';
 import { PythonWorker } from './worker.js';
 
 export const WORKER_SCRIPT = fileURLToPath(new URL('../../../python-worker/tug_worker.py', import.meta.url));
@@ -30,6 +31,28 @@ interface BatchResult {
 
 const BATCH = 40;
 
+/**
+ * Workers stay alive for the life of the process: a daemon or MCP server answers the next request with
+ * warm interpreters. Short-lived callers (the CLI) end them with shutdownWorkers().
+ */
+const pool = new Map<string, PythonWorker[]>();
+
+async function workersFor(python: string, count: number, workersDir: string): Promise<PythonWorker[]> {
+  const alive = (pool.get(python) ?? []).filter((w) => w.alive);
+  while (alive.length < count) {
+    alive.push(await PythonWorker.start({ python, script: WORKER_SCRIPT, pidFile: path.join(workersDir, `python-${process.pid}-${alive.length}.pid`) }));
+  }
+  pool.set(python, alive);
+  onRelease(shutdownWorkers);
+  return alive.slice(0, count);
+}
+
+export async function shutdownWorkers(): Promise<void> {
+  const all = [...pool.values()].flat();
+  pool.clear();
+  await Promise.all(all.map((w) => w.shutdown()));
+}
+
 export async function factsFor(request: FactsRequest): Promise<{ facts: Map<string, Facts>; parsed: number }> {
   const cache = new FactsCache(request.cacheDir);
   const facts = new Map<string, Facts>();
@@ -43,9 +66,7 @@ export async function factsFor(request: FactsRequest): Promise<{ facts: Map<stri
   if (missing.length === 0) return { facts, parsed: 0 };
   const count = Math.max(1, Math.min(request.maxWorkers ?? os.availableParallelism(), 2, Math.ceil(missing.length / BATCH)));
   const python = await request.python();
-  const workers = await Promise.all(
-    Array.from({ length: count }, (_, i) => PythonWorker.start({ python, script: WORKER_SCRIPT, pidFile: path.join(request.workersDir, `python-${i}.pid`) })),
-  );
+  const workers = await workersFor(python, count, request.workersDir);
   const writes: Array<Promise<void>> = [];
   try {
     const queue = [...missing];
@@ -67,8 +88,10 @@ export async function factsFor(request: FactsRequest): Promise<{ facts: Map<stri
         }
       }),
     );
-  } finally {
+  } catch (error) {
+    // A worker that failed mid-batch may be in any state: start clean next time.
     await Promise.all(workers.map((w) => w.shutdown()));
+    throw error;
   }
   await Promise.all(writes);
   return { facts, parsed: missing.length };

@@ -67,6 +67,10 @@ export class PythonWorker {
         reject(new TugError('WorkerCrashed', 'the Python worker exited while starting', { details: { exit_code: result.exitCode ?? null, stderr } }));
       });
     });
+    // An idle worker must not keep its parent alive: a library caller's process exits when its own work is done
+    // (execa's cleanup ends the worker then). Pending requests hold the event loop open through their timers.
+    child.unref();
+    for (const stream of [child.stdin, child.stdout, child.stderr] as Array<{ unref?: () => void } | null>) stream?.unref?.();
     const worker = new PythonWorker(child, ready, options.pidFile);
     worker.stderrTail = stderr;
     child.stderr!.on('data', (chunk: Buffer) => (worker.stderrTail = (worker.stderrTail + chunk.toString()).slice(-8000)));
@@ -100,6 +104,8 @@ export class PythonWorker {
   }
 
   async shutdown(): Promise<void> {
+    // Waiting for the exit needs the event loop, which an unref'd child alone would not keep running.
+    this.child.ref();
     if (this.alive) {
       await this.request('shutdown', {}, 5_000).catch(() => this.child.kill('SIGKILL'));
       await this.child.catch(() => undefined);

@@ -66,24 +66,31 @@ export function pythonBench(runs) {
       jedi.push(j.ms);
       jediRefs = JSON.parse(j.stdout).refs.map(([file, line, col]) => `${file}:${line}:${col}`);
     }
-    const daemon = withDaemon(repo, () => {
+    const [daemon, daemonCold] = withDaemon(repo, () => {
       analyze();
-      const times = [];
-      for (let i = 0; i < runs; i++) times.push(analyze().ms);
-      return median(times);
+      const warmTimes = [];
+      const coldTimes = [];
+      for (let i = 0; i < runs; i++) {
+        warmTimes.push(analyze().ms);
+        timed('node', [TUG, 'clean', '--cache', '--json'], { cwd: repo });
+        coldTimes.push(analyze().ms);
+      }
+      return [median(warmTimes), median(coldTimes)];
     });
     const onlyTug = tugRefs.filter((r) => !jediRefs.includes(r));
     const onlyJedi = jediRefs.filter((r) => !tugRefs.includes(r));
-    return { name: subject.name, cold: median(cold), warm: median(warm), daemon, jedi: median(jedi), tugCount: tugRefs.length, jediCount: jediRefs.length, onlyTug, onlyJedi };
+    return { name: subject.name, cold: median(cold), warm: median(warm), daemon, daemonCold, jedi: median(jedi), tugCount: tugRefs.length, jediCount: jediRefs.length, onlyTug, onlyJedi };
   });
 }
 
 export function pythonReport(results) {
   const lines = ['### Python rename: tug `analyze-impact` vs jedi (`get_references` + `rename`, fresh process each)', ''];
-  lines.push(row(['subject', 'tug cold (empty facts cache)', 'tug warm', 'tug warm, daemon', 'jedi', 'cold / jedi', 'references tug / jedi']));
-  lines.push(row(['---', '---', '---', '---', '---', '---', '---']));
+  lines.push(row(['subject', 'tug cold (empty facts cache)', 'tug warm', 'daemon: empty cache', 'daemon: warm', 'jedi', 'cold / jedi', 'daemon cold / jedi', 'references tug / jedi']));
+  lines.push(row(['---', '---', '---', '---', '---', '---', '---', '---', '---']));
   for (const r of results) {
-    lines.push(row([r.name, fmt(r.cold), fmt(r.warm), fmt(r.daemon), fmt(r.jedi), `${(r.cold / r.jedi).toFixed(2)}×`, `${r.tugCount} / ${r.jediCount}`]));
+    lines.push(
+      row([r.name, fmt(r.cold), fmt(r.warm), fmt(r.daemonCold), fmt(r.daemon), fmt(r.jedi), `${(r.cold / r.jedi).toFixed(2)}×`, `${(r.daemonCold / r.jedi).toFixed(2)}×`, `${r.tugCount} / ${r.jediCount}`]),
+    );
   }
   lines.push('');
   for (const r of results) {
