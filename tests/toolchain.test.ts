@@ -49,3 +49,15 @@ test('setup makes a managed venv that reuses site packages and becomes the sessi
   t.is(rename.json.verification.checks[0].command[0], setup.json.python.interpreter, 'verification runs with the session interpreter');
   await repo.cleanup();
 });
+
+test('a rename with an interpreter that lacks LibCST fails with LibCSTNotAvailable and a remedy, writing nothing', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'def f():\n    return 1\n' });
+  const bare = path.join(await mkdtemp(path.join(os.tmpdir(), 'tug-venv-')), 'venv');
+  await execa('python3', ['-m', 'venv', '--without-pip', bare]);
+  const run = await tug(repo.root, ['rename', 'a.py:1:5', 'g', '--python', path.join(bare, 'bin', 'python')]);
+  t.is(run.exitCode, 2, run.stdout);
+  t.is(run.json.error.code, 'LibCSTNotAvailable');
+  t.regex(run.json.error.details.remedy, /pip install libcst/);
+  t.is(await repo.git('status', '--porcelain'), '');
+  await repo.cleanup();
+});

@@ -67,6 +67,12 @@ export async function factsFor(request: FactsRequest): Promise<{ facts: Map<stri
   const count = Math.max(1, Math.min(request.maxWorkers ?? os.availableParallelism(), 2, Math.ceil(missing.length / BATCH)));
   const python = await request.python();
   const workers = await workersFor(python, count, request.workersDir);
+  if (!workers[0]!.ready.libcst) {
+    // Facts alone would not need it, but the Python adapter's structural rewrites do: say so up front.
+    throw new TugError('LibCSTNotAvailable', `LibCST is not importable by ${python}`, {
+      details: { python_path: python, remedy: `${python} -m pip install libcst, or pass --python / run \`tug toolchain python setup\` with an interpreter that has it` },
+    });
+  }
   const writes: Array<Promise<void>> = [];
   try {
     const queue = [...missing];
