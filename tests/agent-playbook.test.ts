@@ -1,0 +1,32 @@
+// Runs every `sh` block of docs/AGENT_PLAYBOOK.md, in order, in a fresh copy of the demo project.
+import test from 'ava';
+import { execa } from 'execa';
+import { cp, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PROJECT_ROOT } from './helpers/golden.js';
+import { makeRepo } from './helpers/repo.js';
+
+test('the playbook recipes run as written', async (t) => {
+  const doc = await readFile(path.join(PROJECT_ROOT, 'docs', 'AGENT_PLAYBOOK.md'), 'utf8');
+  const blocks = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  t.true(blocks.length >= 5);
+  const repo = await makeRepo({});
+  await cp(path.join(PROJECT_ROOT, 'fixtures', 'demo', 'project'), repo.root, { recursive: true });
+  await repo.git('add', '-A');
+  await repo.git('commit', '-q', '-m', 'demo');
+  const script = `set -euo pipefail\n${blocks.join('\n')}`;
+  const run = await execa('bash', ['-c', script], {
+    cwd: repo.root,
+    reject: false,
+    env: { PATH: `${path.join(PROJECT_ROOT, 'bin')}${path.delimiter}${process.env['PATH']}`, TUG_LOCK_TIMEOUT_MS: '5000' },
+  });
+  t.is(run.exitCode, 0, `${run.stdout}\n${run.stderr}`);
+  const out = run.stdout.split('\n');
+  t.true(out.includes('7'), 'analyze-impact counts 7 references');
+  t.true(out.includes('tug/rename/total_value-to-inventory_value'));
+  t.true(out.includes('refactor(rename): total_value -> inventory_value'));
+  t.true(out.includes('inventory/report.py'));
+  t.true(out.includes('exit 2'));
+  t.true(out.includes('InvalidArgument'));
+  await repo.cleanup();
+});
