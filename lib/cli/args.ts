@@ -37,7 +37,7 @@ export function changeOptions(y: Argv) {
 
 export function verifyOptions(y: Argv) {
   return y
-    .option('verify', { choices: ['none', 'syntax', 'tests', 'typecheck'] as const, default: 'syntax', describe: 'Checks to run in the sandbox' })
+    .option('verify', { choices: ['none', 'syntax', 'tests', 'typecheck'] as const, describe: 'Checks to run in the sandbox (default: config, else syntax)' })
     .option('snapshot', { type: 'string', describe: 'Fail unless the workspace is still at this snapshot id' })
     .option('python', { type: 'string', describe: 'Python interpreter for verification' })
     .option('test-command', { type: 'string', describe: `Test argv as JSON, e.g. '["{python}","-m","pytest","-x"]'` })

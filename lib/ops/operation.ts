@@ -42,7 +42,10 @@ export const CommonFields = {
 
 export const ChangeFields = {
   snapshot: z.string().optional().describe('Refuse to run unless the workspace is still at this snapshot id (SnapshotMismatch, exit 4).'),
-  verify: z.enum(['none', 'syntax', 'tests', 'typecheck']).default('syntax').describe('Checks run in the sandbox before anything is committed.'),
+  verify: z
+    .enum(['none', 'syntax', 'tests', 'typecheck'])
+    .optional()
+    .describe('Checks run in the sandbox before anything is committed (default: `verify` in tug.toml or [tool.tug], else syntax).'),
   apply: z.boolean().optional().describe('After verification, write the changed files into the working tree (all or nothing).'),
   commit: z.boolean().optional().describe('After verification, fast-forward the current branch to the result (clean tree only).'),
   keep_sandbox: z.boolean().optional().describe('Keep the sandbox worktree when verification fails, and report its path.'),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import { writeJson } from '../session/files.js';
 import { LAST_RESULT_FILE } from './queries.js';
+import { configFor, configuredPython } from './config.js';
 import { summarize, toEditJSON, type PatchSet } from '../core/patchset.js';
 import { RunResponse, SCHEMA_VERSION, type RunResponseJSON, type WarningJSON } from '../core/schemas.js';
 import { slugify } from '../core/slug.js';
@@ -21,7 +22,8 @@ import { withWorkspace } from './workspace.js';
 
 export interface ChangeOptions extends CommonInput {
   snapshot?: string | undefined;
-  verify: VerifyMode;
+  /** Unset: the configured mode (tug.toml, [tool.tug], TUG_VERIFY), else syntax. */
+  verify?: VerifyMode | undefined;
   apply?: boolean | undefined;
   commit?: boolean | undefined;
   keep_sandbox?: boolean | undefined;
@@ -81,6 +83,7 @@ async function runOnSnapshot(
   plan: (ws: Workspace, snapshot: Snapshot) => Promise<Proposal>,
   reporter: Reporter,
 ): Promise<RunResponseJSON> {
+  const config = await configFor(ws.repo, options);
   const proposal = await plan(ws, snapshot);
   if (proposal.patch.files.length === 0) {
     throw new TugError('InvalidArgument', 'the change leaves every file as it was', { details: { argument: 'edits', reason: 'no-op patch' } });
@@ -95,16 +98,16 @@ async function runOnSnapshot(
   let resultTree: string;
   try {
     resultTree = await writeSandboxFiles(sandbox, sandboxWrites(proposal.patch));
-    reporter.progress?.(`verifying (${options.verify})`);
+    reporter.progress?.(`verifying (${config.verify})`);
     verification = await verify({
-      mode: options.verify,
+      mode: config.verify,
       cwd: sandbox.path,
       changedFiles: proposal.patch.files.map((f) => f.newPath ?? f.path),
-      python: options.python,
+      python: configuredPython(config),
       sessionDir: ws.session.dir,
-      testCommand: options.test_command,
-      typecheckCommand: options.typecheck_command,
-      timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,
+      testCommand: config.test_command,
+      typecheckCommand: config.typecheck_command,
+      timeoutMs: config.timeout === undefined ? undefined : config.timeout * 1000,
     });
   } catch (error) {
     await closeSandbox(ws.repo, sandbox, keep);
@@ -112,7 +115,7 @@ async function runOnSnapshot(
   }
   await closeSandbox(ws.repo, sandbox, keep && verification.status === 'failed');
   if (verification.status === 'failed') {
-    throw new TugError('VerificationFailed', `verification (${options.verify}) failed: ${failedNames(verification)}`, {
+    throw new TugError('VerificationFailed', `verification (${config.verify}) failed: ${failedNames(verification)}`, {
       details: { verification: presentVerification(verification), ...(keep ? { sandbox_path: sandbox.path } : {}) },
     });
   }

@@ -12,6 +12,7 @@ import type { AnalyzeImpactResponse, analyzeImpactInput, renameInput } from './r
 import { takeSnapshot } from './snapshot-service.js';
 import { loadSourceFiles } from './source-files.js';
 import { withWorkspace, type Workspace } from './workspace.js';
+import { configFor, configuredPython } from './config.js';
 
 async function target(ws: Workspace, at: string): Promise<RenameTarget> {
   const match = /^(.+):(\d+):(\d+)$/.exec(at);
@@ -27,7 +28,7 @@ export async function runRename(input: z.infer<typeof renameInput>, context: Ope
   return runChange(input, { operation: 'rename-symbol', scope: 'rename' }, async (ws, snapshot) => {
     context.progress?.('analysing Python files');
     const plan = await planPythonRename(ws.repo, ws.session, snapshot.tree, await target(ws, input.at), input.to, {
-      python: input.python,
+      python: configuredPython(await configFor(ws.repo, input)),
       renameStrings: input.rename_strings,
       renameComments: input.rename_comments,
     });
@@ -42,7 +43,7 @@ export async function runAnalyzeImpact(input: z.infer<typeof analyzeImpactInput>
     const snapshot = await takeSnapshot(ws);
     try {
       const plan = await planPythonRename(ws.repo, ws.session, snapshot.tree, await target(ws, input.at), input.to, {
-        python: input.python,
+        python: configuredPython(await configFor(ws.repo, { python: input.python })),
         renameStrings: input.rename_strings,
         renameComments: input.rename_comments,
       });

@@ -10,6 +10,7 @@ import { presentVerification } from './present.js';
 import { assertSnapshot, snapshotCommit, takeSnapshot } from './snapshot-service.js';
 import type { verifyInput } from './verify-op.js';
 import { withWorkspace } from './workspace.js';
+import { configFor, configuredPython } from './config.js';
 
 export async function runVerifyOnly(input: z.infer<typeof verifyInput>, context: OperationContext): Promise<z.infer<typeof VerifyResponse>> {
   return withWorkspace(input, { lock: true }, async (ws) => {
@@ -18,16 +19,17 @@ export async function runVerifyOnly(input: z.infer<typeof verifyInput>, context:
       await assertSnapshot(ws, snapshot, input.snapshot);
       const files = (await listTree(ws.repo, snapshot.tree)).filter((e) => e.type === 'blob' && e.mode !== '120000').map((e) => e.path);
       const sandbox = await openSandbox(ws.repo, ws.session.dir, await snapshotCommit(ws, snapshot), 'reuse');
-      context.progress?.(`verifying (${input.verify})`);
+      const config = await configFor(ws.repo, input);
+      context.progress?.(`verifying (${config.verify})`);
       const verification = await verify({
-        mode: input.verify,
+        mode: config.verify,
         cwd: sandbox.path,
         changedFiles: files,
-        python: input.python,
+        python: configuredPython(config),
         sessionDir: ws.session.dir,
-        testCommand: input.test_command,
-        typecheckCommand: input.typecheck_command,
-        timeoutMs: input.timeout === undefined ? undefined : input.timeout * 1000,
+        testCommand: config.test_command,
+        typecheckCommand: config.typecheck_command,
+        timeoutMs: config.timeout === undefined ? undefined : config.timeout * 1000,
       }).finally(() => closeSandbox(ws.repo, sandbox, false));
       if (verification.status === 'failed') {
         throw new TugError('VerificationFailed', 'the workspace does not pass verification', { details: { verification: presentVerification(verification) } });

@@ -1,0 +1,116 @@
+// Project configuration: flags > TUG_* environment > tug.toml > pyproject.toml [tool.tug] > defaults, validated key by key.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { TugError } from '../core/errors.js';
+
+const Argv = z.array(z.string()).min(1);
+
+/** What may be configured; every key optional, unknown keys are errors (a typo should not be silently ignored). */
+const ConfigSchema = z
+  .object({
+    verify: z.enum(['none', 'syntax', 'tests', 'typecheck']),
+    test_command: Argv,
+    typecheck_command: Argv,
+    test_timeout: z.number().int().positive().max(3600),
+    python: z.object({ python_path: z.string().min(1) }).partial().strict(),
+  })
+  .partial()
+  .strict();
+
+export type TugConfig = z.infer<typeof ConfigSchema>;
+
+export interface ResolvedConfig {
+  verify: 'none' | 'syntax' | 'tests' | 'typecheck';
+  test_command?: string[];
+  typecheck_command?: string[];
+  timeout?: number;
+  python_path?: string;
+  /** Where each value came from, for error messages and `session status`. */
+  sources: Record<string, string>;
+}
+
+export const DEFAULT_VERIFY = 'syntax';
+
+async function readToml(file: string): Promise<Record<string, unknown> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const { parse } = await import('smol-toml');
+  try {
+    return parse(text) as Record<string, unknown>;
+  } catch (error) {
+    throw new TugError('InvalidArgument', `${path.basename(file)} is not valid TOML: ${(error as Error).message.split('\n')[0]}`, {
+      details: { argument: path.basename(file), reason: 'invalid TOML' },
+    });
+  }
+}
+
+function validate(value: unknown, source: string): TugConfig {
+  const result = ConfigSchema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((i) => ({ key: i.path.map(String).join('.') || (i.code === 'unrecognized_keys' ? i.keys.join(', ') : ''), message: i.message }));
+  const summary = issues.map((i) => `${source}${i.key ? ` ${i.key}` : ''}: ${i.message}`).join('; ');
+  throw new TugError('InvalidArgument', `invalid configuration: ${summary}`, { details: { argument: source, reason: summary, issues } });
+}
+
+function fromEnv(env: NodeJS.ProcessEnv): TugConfig {
+  const raw: Record<string, unknown> = {};
+  const json = (name: string) => {
+    try {
+      return JSON.parse(env[name]!);
+    } catch {
+      return env[name];
+    }
+  };
+  if (env['TUG_VERIFY']) raw['verify'] = env['TUG_VERIFY'];
+  if (env['TUG_TEST_COMMAND']) raw['test_command'] = json('TUG_TEST_COMMAND');
+  if (env['TUG_TYPECHECK_COMMAND']) raw['typecheck_command'] = json('TUG_TYPECHECK_COMMAND');
+  if (env['TUG_TEST_TIMEOUT']) raw['test_timeout'] = Number(env['TUG_TEST_TIMEOUT']);
+  return validate(raw, 'environment (TUG_*)');
+}
+
+/** Merges the layers for the repository at `root`; `flags` are what the caller passed explicitly. */
+export async function resolveConfig(
+  root: string,
+  flags: { verify?: string | undefined; test_command?: string[] | undefined; typecheck_command?: string[] | undefined; timeout?: number | undefined; python?: string | undefined },
+): Promise<ResolvedConfig> {
+  const pyproject = await readToml(path.join(root, 'pyproject.toml'));
+  const tool = (pyproject?.['tool'] as Record<string, unknown> | undefined)?.['tug'];
+  const layers: Array<[string, TugConfig]> = [
+    ['pyproject.toml [tool.tug]', validate(tool, 'pyproject.toml [tool.tug]')],
+    ['tug.toml', validate(await readToml(path.join(root, 'tug.toml')), 'tug.toml')],
+    ['environment', fromEnv(process.env)],
+  ];
+  const out: ResolvedConfig = { verify: DEFAULT_VERIFY, sources: { verify: 'default' } };
+  for (const [source, layer] of layers) {
+    if (layer.verify) (out.verify = layer.verify), (out.sources['verify'] = source);
+    if (layer.test_command) (out.test_command = layer.test_command), (out.sources['test_command'] = source);
+    if (layer.typecheck_command) (out.typecheck_command = layer.typecheck_command), (out.sources['typecheck_command'] = source);
+    if (layer.test_timeout) (out.timeout = layer.test_timeout), (out.sources['timeout'] = source);
+    if (layer.python?.python_path) (out.python_path = path.resolve(root, layer.python.python_path)), (out.sources['python_path'] = source);
+  }
+  if (flags.verify) (out.verify = flags.verify as ResolvedConfig['verify']), (out.sources['verify'] = 'flag');
+  if (flags.test_command) (out.test_command = flags.test_command), (out.sources['test_command'] = 'flag');
+  if (flags.typecheck_command) (out.typecheck_command = flags.typecheck_command), (out.sources['typecheck_command'] = 'flag');
+  if (flags.timeout) (out.timeout = flags.timeout), (out.sources['timeout'] = 'flag');
+  if (flags.python) (out.python_path = flags.python), (out.sources['python_path'] = 'flag');
+  return out;
+}
+
+/** The interpreter to pass as "explicit": a flag, else (unless TUG_PYTHON is set, which outranks files) the configured one. */
+export function configuredPython(config: ResolvedConfig): string | undefined {
+  if (config.sources['python_path'] === 'flag') return config.python_path;
+  return process.env['TUG_PYTHON'] ? undefined : config.python_path;
+}
+
+/** Resolves the configuration for a workspace (its directory inside the repository). */
+export async function configFor(
+  repo: { root: string; prefix: string },
+  flags: Parameters<typeof resolveConfig>[1],
+): Promise<ResolvedConfig> {
+  return resolveConfig(path.join(repo.root, repo.prefix), flags);
+}
