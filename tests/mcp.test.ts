@@ -86,3 +86,24 @@ test('long calls send progress notifications to a client that asks for them', as
   await client.close();
   await repo.cleanup();
 });
+
+test('symbols and references resources agree with analyze-impact', async (t) => {
+  const repo = await makeRepo({ 'app.py': 'def f():\n    return 1\n\n\nclass C:\n    def m(self):\n        return f()\n', 'use.py': 'from app import f\nf()\n' });
+  const client = await connect(repo);
+  const { resourceTemplates } = await client.listResourceTemplates();
+  t.deepEqual(resourceTemplates.map((r) => r.uriTemplate), ['workspace://symbols{?file}', 'workspace://references{?symbol_id}']);
+  const read = async (uri: string) => JSON.parse(String(((await client.readResource({ uri })).contents[0] as { text: string }).text));
+  const symbols = await read('workspace://symbols?file=app.py');
+  t.deepEqual(symbols.symbols.map((s: any) => `${s.kind}:${s.container ?? ''}:${s.name}`), ['function::f', 'class::C', 'method:C:m']);
+  const f = symbols.symbols.find((s: any) => s.name === 'f');
+  const impact = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'app.py:1:5', '--to', 'g']);
+  t.is(f.id, impact.json.symbol.id);
+  const refs = await read(`workspace://references?symbol_id=${f.id}`);
+  t.deepEqual(
+    refs.references.map((r: any) => `${r.location.file}:${r.location.line}:${r.location.col}`),
+    impact.json.references.map((r: any) => `${r.location.file}:${r.location.line}:${r.location.col}`),
+  );
+  await t.throwsAsync(client.readResource({ uri: 'workspace://references?symbol_id=sym_000000000000' }), { message: /SymbolNotFound/ });
+  await client.close();
+  await repo.cleanup();
+});

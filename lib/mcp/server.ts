@@ -5,13 +5,14 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import {
   CallToolRequestSchema,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   McpError,
   ErrorCode,
 } from '@modelcontextprotocol/sdk/types.js';
 import { findOperation, operations } from '../ops/registry.js';
-import { readResource, RESOURCES } from './resources.js';
+import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources.js';
 import { callTool, describeTool } from './tools.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -39,6 +40,7 @@ export function createMcpServer(defaultWorkspace: string): Server {
     return callTool(operation, request.params.arguments ?? {}, defaultWorkspace, { progress });
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(request.params.uri, defaultWorkspace));
   return server;
 }

@@ -27,3 +27,27 @@ export async function lastResult(workspace: string) {
     return last ?? { status: 'ok', schema_version: SCHEMA_VERSION, last: null };
   });
 }
+
+/** `workspace://symbols?file=…`: Python definitions with the ids analyze-impact uses. */
+export async function symbolsQuery(workspace: string, file: string | undefined) {
+  return withWorkspace({ workspace }, { lock: false }, async (ws) => {
+    const snapshot = await takeSnapshot(ws);
+    const { listSymbols } = await import('../python/symbols.js');
+    const { resolveUserPath } = await import('../workspace/paths.js');
+    const { configFor, configuredPython } = await import('./config.js');
+    const relative = file === undefined ? undefined : await resolveUserPath(ws.repo, file, 'file');
+    const symbols = await listSymbols(ws.repo, ws.session, snapshot.tree, relative, configuredPython(await configFor(ws.repo, {})));
+    return { status: 'ok', schema_version: SCHEMA_VERSION, snapshot_id: snapshot.tree, symbols };
+  });
+}
+
+/** `workspace://references?symbol_id=…`: every occurrence of a symbol, ordered by file and offset. */
+export async function referencesQuery(workspace: string, symbolId: string) {
+  return withWorkspace({ workspace }, { lock: false }, async (ws) => {
+    const snapshot = await takeSnapshot(ws);
+    const { referencesOf } = await import('../python/symbols.js');
+    const { configFor, configuredPython } = await import('./config.js');
+    const references = await referencesOf(ws.repo, ws.session, snapshot.tree, symbolId, configuredPython(await configFor(ws.repo, {})));
+    return { status: 'ok', schema_version: SCHEMA_VERSION, snapshot_id: snapshot.tree, symbol_id: symbolId, references };
+  });
+}

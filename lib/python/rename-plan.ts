@@ -3,17 +3,13 @@ import { TugError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { EditRequest, FileMove } from '../core/patchset.js';
 import type { WarningJSON } from '../core/schemas.js';
-import { decodeText, lineStarts, offsetOf, positionOf } from '../core/text.js';
-import { readBlobs } from '../git/objects.js';
+import { lineStarts, offsetOf, positionOf } from '../core/text.js';
 import type { Repo } from '../git/repo.js';
-import { listTree } from '../git/snapshot.js';
-import { resolvePython } from '../verify/python.js';
 import { findConflicts } from './conflicts.js';
 import { assertPythonIdentifier } from './identifiers.js';
-import { buildModuleMap, sourceRoots } from './modules.js';
-import { entityKey, Project, type Entity } from './project.js';
-import { nameOf, requireRenamable, Resolver, type Occurrence } from './references.js';
-import { factsFor, type SourceText } from './worker-pool.js';
+import { entityKey, type Entity, type Project } from './project.js';
+import { nameOf, requireRenamable, type Occurrence } from './references.js';
+import { loadPythonProject } from './load-project.js';
 
 export interface RenameTarget {
   file: string;
@@ -44,8 +40,6 @@ export interface RenamePlan {
   filesParsed: number;
 }
 
-/** Paths never analysed even when committed: environments and vendored trees. */
-const EXCLUDED = /(^|\/)(\.venv|venv|\.tox|node_modules|site-packages|__pycache__|\.git)\//;
 
 export async function planPythonRename(
   repo: Repo,
@@ -56,32 +50,14 @@ export async function planPythonRename(
   options: { python?: string | undefined; renameStrings?: boolean | undefined; renameComments?: boolean | undefined },
 ): Promise<RenamePlan> {
   assertPythonIdentifier(newName);
-  const everything = await listTree(repo, tree);
-  const allPaths = new Set(everything.map((e) => e.path));
-  const entries = everything.filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path));
-  if (!entries.some((e) => e.path === target.file)) {
+  const loaded = await loadPythonProject(repo, session, tree, options.python);
+  const { project, resolver, bytesOf, allPaths, parsed } = loaded;
+  const warnings = [...loaded.warnings];
+  if (!bytesOf.has(target.file)) {
+    if (loaded.skipped.has(target.file)) throw new TugError('UnsupportedFile', `${target.file} is not UTF-8 text`, { details: { path: target.file, reason: loaded.skipped.get(target.file) } });
     throw new TugError('FileNotFound', `${target.file} is not a Python file in the workspace`, { details: { path: target.file } });
   }
-  const blobs = await readBlobs(repo, entries.map((e) => e.oid));
-  const sources: SourceText[] = [];
-  const bytesOf = new Map<string, Uint8Array>();
-  const warnings: WarningJSON[] = [];
-  for (const entry of entries) {
-    const bytes = blobs.get(entry.oid)!;
-    const text = decodeText(bytes);
-    if (!text.ok) {
-      if (entry.path === target.file) throw new TugError('UnsupportedFile', `${entry.path} is not UTF-8 text`, { details: { path: entry.path, reason: text.reason } });
-      warnings.push({ code: 'FileSkipped', message: `${entry.path} was not analysed (${text.reason})`, location: { file: entry.path, line: 1, col: 1 } });
-      continue;
-    }
-    sources.push({ path: entry.path, oid: entry.oid, text: text.text });
-    bytesOf.set(entry.path, bytes);
-  }
-  const python = async () => (await resolvePython(options.python, session.dir)).path;
-  const { facts, parsed } = await factsFor({ python, cacheDir: session.paths.facts, workersDir: session.paths.workers, files: sources });
-  const modules = buildModuleMap([...facts.keys()], sourceRoots([...facts.keys()], repo.prefix));
-  const project = new Project(modules, facts);
-  const resolver = new Resolver(project);
+  const entries = [...bytesOf.keys()].map((p) => ({ path: p }));
 
   const info = project.files.get(target.file);
   const bytes = bytesOf.get(target.file)!;

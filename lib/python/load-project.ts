@@ -1,0 +1,58 @@
+// Loads every Python file of a snapshot into a resolved Project: file list, contents, facts (cached), modules, resolver.
+import type { WarningJSON } from '../core/schemas.js';
+import { decodeText } from '../core/text.js';
+import { readBlobs } from '../git/objects.js';
+import type { Repo } from '../git/repo.js';
+import { listTree } from '../git/snapshot.js';
+import { resolvePython } from '../verify/python.js';
+import { buildModuleMap, sourceRoots } from './modules.js';
+import { Project } from './project.js';
+import { Resolver } from './references.js';
+import { factsFor, type SourceText } from './worker-pool.js';
+
+/** Paths never analysed even when committed: environments and vendored trees. */
+const EXCLUDED = /(^|\/)(\.venv|venv|\.tox|node_modules|site-packages|__pycache__|\.git)\//;
+
+export interface LoadedProject {
+  project: Project;
+  resolver: Resolver;
+  bytesOf: Map<string, Uint8Array>;
+  /** Every path in the snapshot, Python or not (module renames must not move onto one). */
+  allPaths: Set<string>;
+  /** Python files that could not be read as UTF-8, with the reason. */
+  skipped: Map<string, string>;
+  warnings: WarningJSON[];
+  parsed: number;
+}
+
+export async function loadPythonProject(
+  repo: Repo,
+  session: { dir: string; paths: { facts: string; workers: string } },
+  tree: string,
+  python: string | undefined,
+): Promise<LoadedProject> {
+  const everything = await listTree(repo, tree);
+  const allPaths = new Set(everything.map((e) => e.path));
+  const entries = everything.filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path));
+  const blobs = await readBlobs(repo, entries.map((e) => e.oid));
+  const sources: SourceText[] = [];
+  const bytesOf = new Map<string, Uint8Array>();
+  const skipped = new Map<string, string>();
+  const warnings: WarningJSON[] = [];
+  for (const entry of entries) {
+    const bytes = blobs.get(entry.oid)!;
+    const text = decodeText(bytes);
+    if (!text.ok) {
+      skipped.set(entry.path, text.reason);
+      warnings.push({ code: 'FileSkipped', message: `${entry.path} was not analysed (${text.reason})`, location: { file: entry.path, line: 1, col: 1 } });
+      continue;
+    }
+    sources.push({ path: entry.path, oid: entry.oid, text: text.text });
+    bytesOf.set(entry.path, bytes);
+  }
+  const interpreter = async () => (await resolvePython(python, session.dir)).path;
+  const { facts, parsed } = await factsFor({ python: interpreter, cacheDir: session.paths.facts, workersDir: session.paths.workers, files: sources });
+  const modules = buildModuleMap([...facts.keys()], sourceRoots([...facts.keys()], repo.prefix));
+  const project = new Project(modules, facts);
+  return { project, resolver: new Resolver(project), bytesOf, allPaths, skipped, warnings, parsed };
+}
