@@ -15,3 +15,4 @@ export {
 export { buildPatchSet, type EditRequest, type PatchSet, type SourceFile } from './core/patchset.js';
 export { unifiedDiff } from './core/unified-diff.js';
 export { agentTools, type AgentTool } from './tools.js';
+export { analyzeImpact, applyPatchset, clean, renameSymbol, sessionStatus, snapshot, toolchain, undo, verifyWorkspace } from './api.js';

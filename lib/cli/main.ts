@@ -90,7 +90,9 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       run('undo', (a) => ({ ...common(a), token: a['token'], force: a['force'] })),
     )
     .command('session', 'Inspect the session', (y) =>
-      y.command('status', 'Show the session dir, lock, Python, workers, sandboxes and caches', (z) => z, run('session status', common)).demandCommand(1, 'name a session subcommand: status'),
+      y
+        .command('status', 'Show the session dir, lock, Python, workers, sandboxes and caches', (z) => z.example('tug session status --json', ''), run('session status', common))
+        .demandCommand(1, 'name a session subcommand: status'),
     )
     .command(
       'clean',
@@ -100,7 +102,9 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .option('workers', { type: 'boolean', describe: 'Stop workers' })
           .option('cache', { type: 'boolean', describe: 'Delete caches' })
           .option('sandboxes', { type: 'boolean', describe: 'Remove sandbox worktrees' })
-          .option('undo', { type: 'boolean', describe: 'Also delete undo points and pinned snapshots' }),
+          .option('undo', { type: 'boolean', describe: 'Also delete undo points and pinned snapshots' })
+          .example('tug clean --sandboxes', '')
+          .example('tug clean --undo', ''),
       run('clean', (a) => ({ ...common(a), ...pick(a, ['workers', 'cache', 'sandboxes', 'undo']) })),
     )
     .command(

@@ -1,0 +1,72 @@
+// Every MCP tool against the CLI: the same calls on two identical repositories give the same JSON, kept as goldens.
+import test from 'ava';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { operations } from '../lib/index.js';
+import { expectGolden } from './helpers/golden.js';
+import { makeRepo, type TestRepo } from './helpers/repo.js';
+import { patchset, tug, TUG_BIN } from './helpers/cli.js';
+
+const FILES = { 'app.py': 'def total(items):\n    return sum(items)\n\n\nprint(total([1, 2]))\n', 'use.py': 'from app import total\n\nvalue = total([3])\n' };
+const EDITS = [{ file: 'use.py', line: 3, col: 1, old_text: 'value', new_text: 'result' }];
+const TOKEN = { token: '' };
+
+interface Step {
+  tool: string;
+  cli: () => string[];
+  mcp: () => Record<string, unknown>;
+  input?: string;
+}
+
+const STEPS: Step[] = [
+  { tool: 'tug_snapshot', cli: () => ['snapshot'], mcp: () => ({}) },
+  { tool: 'tug_analyze_impact', cli: () => ['analyze-impact', 'rename-symbol', '--at', 'app.py:1:5', '--to', 'sum_all'], mcp: () => ({ at: 'app.py:1:5', to: 'sum_all' }) },
+  { tool: 'tug_rename_symbol', cli: () => ['rename', 'app.py:1:5', 'sum_all'], mcp: () => ({ at: 'app.py:1:5', to: 'sum_all' }) },
+  { tool: 'tug_apply_patchset', cli: () => ['apply-patchset', '-f', '-'], mcp: () => ({ patchset: { edits: EDITS } }), input: patchset(EDITS) },
+  { tool: 'tug_verify', cli: () => ['verify'], mcp: () => ({}) },
+  { tool: 'tug_undo', cli: () => ['undo', TOKEN.token], mcp: () => ({ token: TOKEN.token }) },
+  { tool: 'tug_toolchain', cli: () => ['toolchain', 'python', 'info'], mcp: () => ({ language: 'python', action: 'info' }) },
+  { tool: 'tug_session_status', cli: () => ['session', 'status'], mcp: () => ({}) },
+  { tool: 'tug_clean', cli: () => ['clean'], mcp: () => ({}) },
+];
+
+/** Paths, times and (for session status) the warm workers a long-lived MCP server keeps by design. */
+function normalize(value: unknown, repo: TestRepo): string {
+  const copy = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  if ('workers' in copy && 'lock' in copy) copy['workers'] = '<warm in long-lived servers>';
+  const python = copy['python'] as Record<string, unknown> | undefined;
+  if (python && Array.isArray(python['searched'])) python['searched'] = '<depends on PATH>';
+  const removed = copy['removed'] as Record<string, unknown> | undefined;
+  if (removed && 'workers' in removed) removed['workers'] = '<warm in long-lived servers>';
+  return JSON.stringify(copy, null, 2)
+    .replaceAll(repo.root, '<workspace>')
+    .replace(/tug-sandboxes\/[0-9a-f]{12}/g, 'tug-sandboxes/<session>')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, '<time>')
+    .replace(/"[^"]*\/python3?(\.\d+)?"/g, '"<python>"');
+}
+
+test('the steps cover every tool in the registry', (t) => {
+  t.deepEqual(STEPS.map((s) => s.tool).sort(), operations.map((o) => o.tool).sort());
+});
+
+test('each MCP tool returns the CLI JSON for the same call', async (t) => {
+  const viaCli = await makeRepo(FILES);
+  const viaMcp = await makeRepo(FILES);
+  const client = new Client({ name: 'tug-parity', version: '0.0.0' });
+  await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: viaMcp.root, stderr: 'pipe' }));
+  try {
+    for (const step of STEPS) {
+      const cli = await tug(viaCli.root, step.cli(), step.input === undefined ? {} : { input: step.input });
+      t.is(cli.exitCode, 0, `${step.tool}: ${cli.stdout}`);
+      const mcp = await client.callTool({ name: step.tool, arguments: step.mcp() });
+      t.falsy(mcp.isError, `${step.tool}: ${JSON.stringify(mcp.content)}`);
+      t.is(normalize(mcp.structuredContent, viaMcp), normalize(cli.json, viaCli), step.tool);
+      await expectGolden(t, `mcp/${step.tool}.json`, `${normalize(cli.json, viaCli)}\n`);
+      if (step.tool === 'tug_rename_symbol') TOKEN.token = cli.json.undo_token;
+    }
+  } finally {
+    await client.close();
+    await viaCli.cleanup();
+    await viaMcp.cleanup();
+  }
+});
