@@ -266,6 +266,7 @@ test('a human summary on a terminal names the branch and the merge and undo comm
   t.regex(text, new RegExp(`git merge ${run.json.git.branch}`));
   t.regex(text, new RegExp(`tug undo ${run.json.undo_token}`));
   t.regex(text, /verification passed \(syntax\)/);
+  t.regex(text, /files {3}app\.py, lib\/util\.py/);
   await repo.cleanup();
 });
 

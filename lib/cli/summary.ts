@@ -16,6 +16,13 @@ export function summarize(command: string, result: Json): string {
   return JSON.stringify(result, null, 2);
 }
 
+/** Files the change touches, in path order, with moves shown as `old -> new`. */
+function changedFiles(result: Json): string[] {
+  const moves = new Map<string, string>((result['patch']?.['file_moves'] ?? []).map((m: { from: string; to: string }) => [m.from, m.to]));
+  const files = new Set<string>([...result['patch']['edits'].map((e: { file: string }) => e.file), ...moves.keys()]);
+  return [...files].sort().map((f) => (moves.has(f) ? `${f} -> ${moves.get(f)}` : f));
+}
+
 function summarizeChange(result: Json): string {
   const summary = result['summary'];
   const git = result['git'];
@@ -23,6 +30,7 @@ function summarizeChange(result: Json): string {
   const lines = [
     `${result['operation']}: ${summary.edits_count} edit(s) in ${summary.files_changed} file(s), verification ${verification.status} (${verification.mode})`,
     `  branch  ${git.branch}  ${String(git.commit).slice(0, 12)}`,
+    `  files   ${changedFiles(result).join(', ')}`,
   ];
   if (result['applied']) lines.push(`  applied ${result['files_written'].join(', ')}`);
   else if (result['committed']) lines.push(`  committed on the current branch (${result['files_written'].length} file(s) updated)`);
