@@ -7,6 +7,7 @@ export const ERROR_CODES = {
   AmbiguousSymbol: { exit: 3, title: 'Several symbols match', hint: 'Pick one of details.candidates and pass its exact position.' },
   FileNotFound: { exit: 3, title: 'File not found', hint: 'Paths are relative to the workspace and must exist in the snapshot.' },
   InvalidPosition: { exit: 3, title: 'Position out of range', hint: 'Lines and columns are 1-based; columns count UTF-8 bytes.' },
+  UnsupportedInMacro: { exit: 3, title: 'The symbol comes from a macro', hint: 'rust-analyzer cannot rename what a macro generates; rename the macro input by hand (details.macro_location).' },
   UndoTokenNotFound: { exit: 3, title: 'Unknown undo token', hint: 'List tokens with `git for-each-ref refs/tug/undo`.' },
   // Apply (exit 4): the edit could not be applied safely, nothing was written.
   SnapshotMismatch: { exit: 4, title: 'The workspace changed', hint: 'Re-run the analysis on the current files, or pass the new snapshot id.' },
@@ -29,10 +30,15 @@ export const ERROR_CODES = {
   NotAGitRepository: { exit: 2, title: 'Not inside a git repository', hint: 'Run tug inside a git working tree, or pass --workspace.' },
   WorkspaceNotFound: { exit: 2, title: 'Workspace not found', hint: 'Check --workspace.' },
   PythonNotFound: { exit: 2, title: 'No Python interpreter', hint: 'Pass --python PATH or set TUG_PYTHON.' },
+  RustAnalyzerNotFound: { exit: 2, title: 'No working rust-analyzer', hint: 'Run `tug toolchain rust setup`, or pass --rust-analyzer PATH / set TUG_RA_PATH.' },
+  NotCargoProject: { exit: 2, title: 'Not inside a Cargo project', hint: 'Rust renames need a Cargo.toml above the file.' },
   LibCSTNotAvailable: { exit: 2, title: 'LibCST is not installed for this Python', hint: 'Install libcst into that interpreter, or run `tug toolchain python setup`.' },
   // Internal (exit 10): a bug in tug.
   WorkerCrashed: { exit: 10, title: 'The Python worker died', hint: 'Rerun; details.stderr has what it printed. tug restarts it on the next call.' },
   WorkerTimeout: { exit: 10, title: 'The Python worker did not answer in time', hint: 'Rerun with a longer timeout; the worker was restarted.' },
+  RustAnalyzerCrashed: { exit: 10, title: 'rust-analyzer died', hint: 'Rerun; details.stderr has what it printed. tug starts a new one on the next call.' },
+  RustAnalyzerTimeout: { exit: 10, title: 'rust-analyzer did not answer in time', hint: 'Rerun, or raise TUG_RA_TIMEOUT_MS; the server was restarted.' },
+  IndexingTimeout: { exit: 10, title: 'rust-analyzer did not finish indexing in time', hint: 'Large workspaces take a while the first time; raise TUG_RA_INDEX_TIMEOUT_MS or keep one warm with `tug daemon start`.' },
   InternalError: { exit: 10, title: 'Internal error', hint: 'This is a bug in tug; please report it with the command line.' },
 } as const satisfies Record<string, { exit: number; title: string; hint: string }>;
 

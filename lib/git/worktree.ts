@@ -92,3 +92,27 @@ export async function removeAllSandboxes(repo: Repo, sessionDir: string): Promis
   await git(['worktree', 'prune'], { cwd: repo.root });
   return removed.sort();
 }
+
+export interface AnalysisTree {
+  path: string;
+  /** The commit the tree held before this call; null when the worktree was just created. */
+  previous: string | null;
+}
+
+/**
+ * A worktree that language servers read (rust-analyzer runs `cargo metadata`, which may write Cargo.lock, so it
+ * never runs in the user's tree). It moves to `commit` in place so a warm server only re-reads what changed.
+ */
+export async function openAnalysisTree(repo: Repo, sessionDir: string, commit: string): Promise<AnalysisTree> {
+  const dir = path.join(sandboxRoot(sessionDir), 'analysis');
+  await mkdir(path.dirname(dir), { recursive: true });
+  if (await isWorktree(dir)) {
+    const previous = (await gitText(['rev-parse', 'HEAD'], { cwd: dir })).trim();
+    if (previous !== commit) await git(['checkout', '-q', '-f', '--detach', commit], { cwd: dir });
+    return { path: dir, previous };
+  }
+  await rm(dir, { recursive: true, force: true });
+  await git(['worktree', 'prune'], { cwd: repo.root });
+  await git(['worktree', 'add', '-f', '--detach', dir, commit], { cwd: repo.root });
+  return { path: dir, previous: null };
+}

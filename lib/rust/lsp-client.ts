@@ -1,0 +1,264 @@
+// A headless LSP client for rust-analyzer: spawn, initialize, wait for indexing, ask, and notice when it dies or hangs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  createProtocolConnection,
+  DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type FileEvent,
+  type InitializeParams,
+  type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node.js';
+import { TugError } from '../core/errors.js';
+import type { PositionEncoding } from './positions.js';
+
+export interface StartOptions {
+  binary: string;
+  /** Directory rust-analyzer analyses (the Cargo workspace root). */
+  root: string;
+  pidFile?: string;
+  indexTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+
+/** rust-analyzer settings for a refactoring client: no build scripts, proc macros or cargo check, and never the network. */
+const SETTINGS = {
+  checkOnSave: false,
+  cargo: { buildScripts: { enable: false }, sysrootQueryMetadata: 'none' },
+  procMacro: { enable: false },
+  cachePriming: { enable: true },
+  files: { watcher: 'client' },
+  diagnostics: { enable: false },
+};
+
+const STDERR_LIMIT = 8_000;
+
+export class RustAnalyzer {
+  readonly root: string;
+  encoding: PositionEncoding = 'utf-16';
+  private readonly child: ChildProcess;
+  private readonly connection: ProtocolConnection;
+  private readonly requestTimeoutMs: number;
+  private stderr = '';
+  private exit: { code: number | null; signal: string | null } | null = null;
+  private quiescent = false;
+  private readonly activeProgress = new Set<string | number>();
+  private waiters: Array<() => void> = [];
+  private readonly open = new Map<string, number>();
+  private readonly pidFile: string | undefined;
+
+  private constructor(child: ChildProcess, root: string, options: StartOptions) {
+    this.child = child;
+    this.root = root;
+    this.pidFile = options.pidFile;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? Number(process.env['TUG_RA_TIMEOUT_MS'] ?? 60_000);
+    this.connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_LIMIT);
+    });
+    child.on('exit', (code, signal) => {
+      this.exit = { code, signal };
+      this.wake();
+    });
+    // A broken pipe after a crash is reported through `exit`; keep it from becoming an unhandled error.
+    child.stdin!.on('error', () => undefined);
+    this.connection.onRequest('window/workDoneProgress/create', () => null);
+    this.connection.onRequest('client/registerCapability', () => null);
+    this.connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => SETTINGS));
+    this.connection.onNotification('$/progress', (params: { token: string | number; value: { kind: string } }) => {
+      if (params.value.kind === 'begin') this.activeProgress.add(params.token);
+      if (params.value.kind === 'end') this.activeProgress.delete(params.token);
+      this.wake();
+    });
+    this.connection.onNotification('experimental/serverStatus', (params: { quiescent: boolean }) => {
+      this.quiescent = params.quiescent;
+      this.wake();
+    });
+    this.connection.onError(() => undefined);
+    this.connection.listen();
+  }
+
+  static async start(options: StartOptions): Promise<RustAnalyzer> {
+    const child = spawn(options.binary, [], {
+      cwd: options.root,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Offline: rust-analyzer's cargo metadata would otherwise try the network for the std workspace and stall.
+      env: { ...process.env, CARGO_NET_OFFLINE: 'true', RA_LOG: process.env['RA_LOG'] ?? 'error' },
+    });
+    const server = new RustAnalyzer(child, options.root, options);
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', (error) => reject(new TugError('RustAnalyzerNotFound', `cannot start ${options.binary}: ${error.message}`, { details: { searched_paths: [options.binary] } })));
+    });
+    if (options.pidFile) {
+      await mkdir(path.dirname(options.pidFile), { recursive: true });
+      await writeFile(options.pidFile, `${child.pid}\n`);
+    }
+    try {
+      await server.initialize();
+      await server.waitUntilIndexed(options.indexTimeoutMs ?? Number(process.env['TUG_RA_INDEX_TIMEOUT_MS'] ?? 300_000));
+    } catch (error) {
+      await server.kill();
+      throw error;
+    }
+    return server;
+  }
+
+  get alive(): boolean {
+    return this.exit === null;
+  }
+
+  private async initialize(): Promise<void> {
+    const rootUri = pathToFileURL(this.root).href;
+    const params: InitializeParams = {
+      processId: process.pid,
+      rootUri,
+      workspaceFolders: [{ uri: rootUri, name: path.basename(this.root) }],
+      capabilities: {
+        general: { positionEncodings: ['utf-16'] },
+        window: { workDoneProgress: true },
+        textDocument: {
+          rename: { prepareSupport: true },
+          references: {},
+          definition: {},
+          synchronization: { didSave: false },
+        },
+        workspace: {
+          workspaceEdit: { documentChanges: true, resourceOperations: ['rename'] },
+          configuration: true,
+          didChangeWatchedFiles: { dynamicRegistration: false },
+        },
+        experimental: { serverStatusNotification: true },
+      },
+      initializationOptions: SETTINGS,
+    };
+    const result = await this.request<{ capabilities: { positionEncoding?: string } }>(InitializeRequest.method, params, this.requestTimeoutMs);
+    if (result.capabilities.positionEncoding === 'utf-8') this.encoding = 'utf-8';
+    await this.connection.sendNotification(InitializedNotification.type, {});
+  }
+
+  /** Resolves once rust-analyzer says it is quiescent and no progress is open. */
+  async waitUntilIndexed(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(this.quiescent && this.activeProgress.size === 0)) {
+      this.assertAlive();
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new TugError('IndexingTimeout', `rust-analyzer did not finish indexing within ${Math.round(timeoutMs / 1000)} s`, {
+          details: { timeout_seconds: Math.round(timeoutMs / 1000) },
+        });
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, 1_000));
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Sends a request; a dead server is RustAnalyzerCrashed, a silent one RustAnalyzerTimeout. */
+  async request<R>(method: string, params: unknown, timeoutMs = this.requestTimeoutMs): Promise<R> {
+    this.assertAlive();
+    let timer: NodeJS.Timeout | undefined;
+    let onExit: (() => void) | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new TugError('RustAnalyzerTimeout', `rust-analyzer did not answer ${method} within ${Math.round(timeoutMs / 1000)} s`, {
+          details: { method, timeout_seconds: Math.round(timeoutMs / 1000) },
+        }));
+        void this.kill();
+      }, timeoutMs);
+      onExit = () => reject(this.crashed());
+      this.child.once('exit', onExit);
+    });
+    try {
+      return await Promise.race([this.connection.sendRequest(method, params) as Promise<R>, timeout]);
+    } finally {
+      clearTimeout(timer);
+      if (onExit) this.child.off('exit', onExit);
+    }
+  }
+
+  /** Tells the server about files that changed on disk, giving it their new text, then waits for it to settle. */
+  async syncFiles(changes: ReadonlyArray<{ path: string; text: string | null }>): Promise<void> {
+    if (changes.length === 0) return;
+    const events: FileEvent[] = [];
+    for (const change of changes) {
+      const uri = pathToFileURL(change.path).href;
+      if (change.text === null) {
+        events.push({ uri, type: 3 });
+        if (this.open.has(uri)) await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+        this.open.delete(uri);
+        continue;
+      }
+      const version = (this.open.get(uri) ?? 0) + 1;
+      if (version === 1) {
+        events.push({ uri, type: 1 });
+        await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'rust', version, text: change.text } });
+      } else {
+        events.push({ uri, type: 2 });
+        await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text: change.text }] });
+      }
+      this.open.set(uri, version);
+    }
+    await this.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: events });
+    this.quiescent = false;
+    // The server reports quiescent again once it has taken the changes in; if it never left that state, a short wait suffices.
+    const settle = Date.now() + 250;
+    while (!this.quiescent && Date.now() < settle) await new Promise((r) => setTimeout(r, 10));
+    this.quiescent = true;
+    await this.waitUntilIndexed(Number(process.env['TUG_RA_INDEX_TIMEOUT_MS'] ?? 300_000));
+  }
+
+  async shutdown(): Promise<void> {
+    if (this.alive) {
+      try {
+        await this.request(ShutdownRequest.method, undefined, 5_000);
+        await this.connection.sendNotification(ExitNotification.type);
+      } catch {
+        // Ending anyway.
+      }
+    }
+    await this.kill();
+  }
+
+  private async kill(): Promise<void> {
+    if (this.alive) {
+      const exited = new Promise((resolve) => this.child.once('exit', resolve));
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), 2_000);
+      if (this.child.exitCode === null) this.child.kill('SIGTERM');
+      await exited;
+      clearTimeout(timer);
+    }
+    this.connection.dispose();
+    if (this.pidFile) await rm(this.pidFile, { force: true });
+  }
+
+  private assertAlive(): void {
+    if (!this.alive) throw this.crashed();
+  }
+
+  private crashed(): TugError {
+    return new TugError('RustAnalyzerCrashed', `rust-analyzer exited (${this.exit?.signal ?? `code ${this.exit?.code}`})`, {
+      details: { exit_code: this.exit?.code ?? null, signal: this.exit?.signal ?? null, stderr: this.stderr.trim() },
+    });
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+}

@@ -1,0 +1,294 @@
+// Plans a Rust rename with rust-analyzer: prepareRename, rename, then a check that no occurrence inside a macro was left behind unreported.
+import path from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import type { Location as LspLocation, Range, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { TugError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import type { EditRequest, FileMove } from '../core/patchset.js';
+import type { WarningJSON } from '../core/schemas.js';
+import { lineStarts, offsetOf, positionOf } from '../core/text.js';
+import { readBlobs } from '../git/objects.js';
+import type { Repo } from '../git/repo.js';
+import { listTree, type TreeEntry } from '../git/snapshot.js';
+import { requireRustAnalyzer } from './discovery.js';
+import { assertRustIdentifier } from './identifiers.js';
+import type { RustAnalyzer } from './lsp-client.js';
+import { scanRust } from './macro-calls.js';
+import { lspPositionOfOffset, offsetOfLspPosition } from './positions.js';
+import { withRustAnalyzer, type ServerUse } from './servers.js';
+import { convertWorkspaceEdit } from './workspace-edit.js';
+
+export interface RustTarget {
+  file: string;
+  line: number;
+  col: number;
+}
+
+type LocationJSON = { file: string; line: number; col: number; byte_start: number; byte_end: number };
+
+export interface RustRenamePlan {
+  symbol: { id: string; name: string; kind: string; location: LocationJSON };
+  references: Array<{ location: LocationJSON; kind: 'definition' | 'reference' }>;
+  edits: EditRequest[];
+  moves: FileMove[];
+  warnings: WarningJSON[];
+  oldName: string;
+  server: ServerUse;
+}
+
+export interface RustPlanInput {
+  repo: Repo;
+  session: { dir: string; paths: { workers: string } };
+  /** Snapshot tree and the commit holding it. */
+  tree: string;
+  commit: string;
+  target: RustTarget;
+  newName: string;
+  rustAnalyzer?: string | undefined;
+  noWait?: boolean | undefined;
+}
+
+const decoder = new TextDecoder();
+
+export async function planRustRename(input: RustPlanInput): Promise<RustRenamePlan> {
+  const { repo, target } = input;
+  const entries = await listTree(repo, input.tree);
+  const cargoRoot = await workspaceRoot(repo, entries, cargoRootOf(entries, target.file));
+  const rustEntries = entries.filter((e) => e.path.endsWith('.rs') && e.type === 'blob' && within(e.path, cargoRoot) && !inTargetDir(e.path, cargoRoot));
+  const blobs = await readBlobs(repo, rustEntries.map((e) => e.oid));
+  const bytesOf = new Map(rustEntries.map((e) => [e.path, blobs.get(e.oid)!]));
+  const bytes = bytesOf.get(target.file);
+  if (!bytes) throw new TugError('FileNotFound', `${target.file} is not a Rust file of the workspace`, { details: { path: target.file } });
+  const starts = lineStarts(bytes);
+  const offset = offsetOf(bytes, starts, target.line, target.col);
+  const where = `${target.file}:${target.line}:${target.col}`;
+  if (offset === null) throw new TugError('InvalidPosition', `${where} is outside the file`, { details: { location: where, file_lines: starts.length }, location: target });
+  const word = wordAt(decoder.decode(bytes), bytes, offset);
+  assertRustIdentifier(input.newName, word?.startsWith("'") ? word : undefined);
+  const binary = (await requireRustAnalyzer(input.rustAnalyzer)).path;
+
+  return withRustAnalyzer(
+    { repo, session: input.session, commit: input.commit, cargoRoot, binary, noWait: input.noWait },
+    async (server, root, use) => {
+      const treeRoot = cargoRoot === '' ? root : root.slice(0, -cargoRoot.length - 1);
+      const uriOf = (file: string) => pathToFileURL(path.join(treeRoot, file)).href;
+      const fileOf = (uri: string): string | null => {
+        const absolute = fileURLToPath(uri);
+        const rel = path.relative(treeRoot, absolute);
+        return rel.startsWith('..') || path.isAbsolute(rel) ? null : rel.split(path.sep).join('/');
+      };
+      const textDocument = { uri: uriOf(target.file) };
+      const position = lspPositionOfOffset(bytes, offset, server.encoding, starts);
+      const prepared = await ask<Range | { range: Range; placeholder: string } | { defaultBehavior: boolean } | null>(server, 'textDocument/prepareRename', { textDocument, position });
+      if (!prepared || !('range' in prepared || 'start' in prepared)) {
+        throw await notRenamable(server, textDocument, position, where, fileOf, bytesOf);
+      }
+      const range = 'range' in prepared ? prepared.range : prepared;
+      const oldName = decoder.decode(bytes.subarray(offsetOfLspPosition(bytes, range.start, server.encoding, starts), offsetOfLspPosition(bytes, range.end, server.encoding, starts)));
+      assertRustIdentifier(input.newName, oldName);
+      const edit = await ask<WorkspaceEdit | null>(server, 'textDocument/rename', { textDocument, position, newName: input.newName });
+      if (!edit) throw new TugError('SymbolNotFound', `rust-analyzer found nothing to rename at ${where}`, { details: { location: where } });
+      const converted = convertWorkspaceEdit(edit, {
+        encoding: server.encoding,
+        locate: (uri) => {
+          const file = fileOf(uri);
+          if (file === null) return { skip: 'outside-workspace', where: fileURLToPath(uri) };
+          if (inTargetDir(file, cargoRoot)) return { skip: 'target-dir', where: file };
+          return { path: file };
+        },
+        bytes: (file) => bytesOf.get(file),
+        filesUnder: (dir) => [...bytesOf.keys()].filter((f) => f.startsWith(`${dir}/`)).sort(),
+      });
+      const locations = await ask<LspLocation[] | null>(server, 'textDocument/references', { textDocument, position, context: { includeDeclaration: true } });
+      const definitions = await ask<LspLocation[] | null>(server, 'textDocument/definition', { textDocument, position });
+      const kind = await symbolKind(server, definitions?.[0]);
+
+      const toJSON = (file: string, start: number, end: number): LocationJSON => ({ file, ...positionOf(lineStarts(bytesOf.get(file)!), start), byte_start: start, byte_end: end });
+      const spanOf = (loc: LspLocation) => {
+        const file = fileOf(loc.uri);
+        const b = file === null ? undefined : bytesOf.get(file);
+        if (!b) return null;
+        return { file: file!, start: offsetOfLspPosition(b, loc.range.start, server.encoding), end: offsetOfLspPosition(b, loc.range.end, server.encoding) };
+      };
+      const definition = definitions?.map(spanOf).find((s) => s !== null) ?? { file: target.file, start: offset, end: offset + oldName.length };
+      const references = (locations ?? [])
+        .map(spanOf)
+        .filter((s): s is NonNullable<typeof s> => s !== null)
+        .map((s) => ({ location: toJSON(s.file, s.start, s.end), kind: s.file === definition.file && s.start === definition.start ? ('definition' as const) : ('reference' as const) }));
+
+      const macroCheck = occurrencesInMacros(bytesOf, oldName, input.newName, converted.edits);
+      const symbol = {
+        id: `sym_${sha256(`rust\0${definition.file}\0${definition.start}\0${oldName}`).slice(0, 12)}`,
+        name: oldName,
+        kind,
+        location: toJSON(definition.file, definition.start, definition.end),
+      };
+      return {
+        symbol,
+        references,
+        edits: [...converted.edits, ...macroCheck.edits],
+        moves: converted.moves,
+        warnings: [...converted.warnings, ...macroCheck.warnings],
+        oldName,
+        server: use,
+      };
+    },
+  );
+}
+
+/** rust-analyzer's "cannot rename here" is an LSP error; tug reports the position's real problem instead. */
+async function ask<T>(server: RustAnalyzer, method: string, params: unknown): Promise<T | null> {
+  try {
+    return await server.request<T>(method, params);
+  } catch (error) {
+    if (error instanceof TugError) throw error;
+    const code = (error as { code?: number }).code;
+    if (code === -32602 || code === -32600) return null;
+    throw new TugError('InternalError', `rust-analyzer failed ${method}: ${(error as Error).message}`, { cause: error, details: { method } });
+  }
+}
+
+/** Why there is nothing to rename: a definition a macro generates (UnsupportedInMacro), or no symbol at all. */
+async function notRenamable(
+  server: RustAnalyzer,
+  textDocument: { uri: string },
+  position: { line: number; character: number },
+  where: string,
+  fileOf: (uri: string) => string | null,
+  bytesOf: Map<string, Uint8Array>,
+): Promise<TugError> {
+  const inMacro = (file: string, at: number, why: string, suggestion: string) => {
+    const loc = { file, ...positionOf(lineStarts(bytesOf.get(file)!), at) };
+    return new TugError('UnsupportedInMacro', `the symbol at ${where} ${why}; rust-analyzer cannot rename it`, { details: { macro_location: loc, suggestion }, location: loc });
+  };
+  // A name inside a macro call rust-analyzer cannot expand (it resolves nothing there).
+  const own = fileOf(textDocument.uri);
+  const ownBytes = own === null ? undefined : bytesOf.get(own);
+  if (own !== null && ownBytes) {
+    const at = offsetOfLspPosition(ownBytes, position, server.encoding);
+    const call = scanRust(decoder.decode(ownBytes)).macros.find((m) => !m.definition && m.start < at && at < m.end);
+    if (call) return inMacro(own, call.start, `is inside ${call.name}!(…), which rust-analyzer could not expand`, 'Point --at at the definition instead; uses inside macro calls are renamed with it and reported.');
+  }
+  // A definition a macro generates: rust-analyzer points at the macro call (and into the macro body).
+  const definitions = (await ask<LspLocation[]>(server, 'textDocument/definition', { textDocument, position })) ?? [];
+  const spans = definitions.flatMap((loc) => {
+    const file = fileOf(loc.uri);
+    const b = file === null ? undefined : bytesOf.get(file);
+    if (!b) return [];
+    const start = offsetOfLspPosition(b, loc.range.start, server.encoding);
+    return [{ file: file!, start, text: decoder.decode(b.subarray(start, offsetOfLspPosition(b, loc.range.end, server.encoding))), bytes: b }];
+  });
+  const call = spans.find((s) => /^[\p{XID_Start}_][\p{XID_Continue}]*\s*!/u.test(s.text));
+  const body = spans.find((s) => scanRust(decoder.decode(s.bytes)).macros.some((m) => m.definition && m.start <= s.start && s.start < m.end));
+  const generated = call ?? body;
+  if (generated) return inMacro(generated.file, generated.start, 'is defined by a macro', 'Rename the identifier in the macro definition or its invocation by hand.');
+  return new TugError('SymbolNotFound', `no renamable symbol at ${where}`, { details: { location: where } });
+}
+
+/**
+ * rust-analyzer renames inside macro calls only when it can expand them. An occurrence of the old name in a macro call that
+ * it did not touch is renamed too and reported; one in a `macro_rules!` body is left alone and reported.
+ */
+function occurrencesInMacros(bytesOf: Map<string, Uint8Array>, oldName: string, newName: string, edits: readonly EditRequest[]): { edits: EditRequest[]; warnings: WarningJSON[] } {
+  const edited = new Set(edits.map((e) => `${e.file}\0${e.span!.start}`));
+  const added: EditRequest[] = [];
+  const warnings: WarningJSON[] = [];
+  const bare = oldName.replace(/^r#/, '');
+  for (const [file, b] of [...bytesOf].sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0))) {
+    const text = decoder.decode(b);
+    if (!text.includes(bare)) continue;
+    const { identifiers, macros } = scanRust(text);
+    const starts = lineStarts(b);
+    for (const token of identifiers) {
+      if (token.text !== oldName && token.text !== bare) continue;
+      if (edited.has(`${file}\0${token.start}`)) continue;
+      const macro = macros.find((m) => m.start < token.start && token.end <= m.end);
+      if (!macro) continue;
+      const location = { file, ...positionOf(starts, token.start) };
+      if (macro.definition) {
+        warnings.push({ code: 'NotRenamedInMacroDefinition', message: `${oldName} in a macro_rules! body was left as it is`, location });
+        continue;
+      }
+      added.push({ file, span: { start: token.start, end: token.end }, old_text: token.text, new_text: newName });
+      warnings.push({
+        code: 'RenamedInMacroCall',
+        message: `${oldName} inside ${macro.name}!(…) renamed by token, since rust-analyzer could not expand the call; verification confirms it`,
+        location,
+      });
+    }
+  }
+  return { edits: added, warnings };
+}
+
+async function symbolKind(server: RustAnalyzer, definition: LspLocation | undefined): Promise<string> {
+  if (!definition) return 'symbol';
+  type DocSymbol = { kind: number; selectionRange: Range; range: Range; children?: DocSymbol[] };
+  const symbols = (await ask<DocSymbol[]>(server, 'textDocument/documentSymbol', { textDocument: { uri: definition.uri } })) ?? [];
+  const contains = (r: Range, p: { line: number; character: number }) =>
+    (r.start.line < p.line || (r.start.line === p.line && r.start.character <= p.character)) && (p.line < r.end.line || (p.line === r.end.line && p.character <= r.end.character));
+  let found: DocSymbol | undefined;
+  const walk = (list: DocSymbol[]) => {
+    for (const s of list) {
+      if (!('selectionRange' in s)) continue;
+      if (contains(s.selectionRange, definition.range.start)) found = s;
+      if (contains(s.range, definition.range.start)) walk(s.children ?? []);
+    }
+  };
+  walk(symbols);
+  return found ? (SYMBOL_KINDS[found.kind] ?? 'symbol') : 'symbol';
+}
+
+/** LSP SymbolKind numbers → the names tug reports. */
+const SYMBOL_KINDS: Record<number, string> = {
+  2: 'module', 5: 'class', 6: 'method', 7: 'property', 8: 'field', 9: 'constructor', 10: 'enum', 11: 'interface', 12: 'function',
+  13: 'variable', 14: 'constant', 22: 'enum_member', 23: 'struct', 26: 'type_parameter',
+};
+
+/** Directory (repo-relative) of the Cargo workspace that owns `file`: the nearest Cargo.toml, or an enclosing [workspace]. */
+export function cargoRootOf(entries: readonly TreeEntry[], file: string): string {
+  const manifests = new Set(entries.filter((e) => e.path === 'Cargo.toml' || e.path.endsWith('/Cargo.toml')).map((e) => path.posix.dirname(e.path)));
+  const dirs: string[] = [];
+  for (let dir = path.posix.dirname(file); ; dir = path.posix.dirname(dir)) {
+    dirs.push(dir === '.' ? '' : dir);
+    if (dir === '.' || dir === '/' || dir === '') break;
+  }
+  const owner = dirs.find((d) => manifests.has(d === '' ? '.' : d));
+  if (owner === undefined) {
+    throw new TugError('NotCargoProject', `no Cargo.toml above ${file}`, { details: { path: file } });
+  }
+  return owner;
+}
+
+/** A member crate belongs to the outermost enclosing Cargo.toml that declares [workspace]; rust-analyzer loads all of it. */
+async function workspaceRoot(repo: Repo, entries: readonly TreeEntry[], crate: string): Promise<string> {
+  const ancestors: TreeEntry[] = [];
+  for (let dir = crate; dir !== ''; ) {
+    dir = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
+    const manifest = entries.find((e) => e.path === (dir === '' ? 'Cargo.toml' : `${dir}/Cargo.toml`));
+    if (manifest) ancestors.push(manifest);
+  }
+  if (ancestors.length === 0) return crate;
+  const blobs = await readBlobs(repo, ancestors.map((e) => e.oid));
+  let root = crate;
+  for (const manifest of ancestors) {
+    if (/^\s*\[workspace\]/m.test(decoder.decode(blobs.get(manifest.oid)))) root = path.posix.dirname(manifest.path) === '.' ? '' : path.posix.dirname(manifest.path);
+  }
+  return root;
+}
+
+function within(file: string, dir: string): boolean {
+  return dir === '' || file.startsWith(`${dir}/`);
+}
+
+function inTargetDir(file: string, cargoRoot: string): boolean {
+  const rel = cargoRoot === '' ? file : file.slice(cargoRoot.length + 1);
+  return rel.startsWith('target/');
+}
+
+function wordAt(text: string, bytes: Uint8Array, offset: number): string | null {
+  const prefix = decoder.decode(bytes.subarray(0, offset));
+  const match = /'?[\p{XID_Continue}]*$/u.exec(prefix);
+  const rest = /^[\p{XID_Continue}]*/u.exec(text.slice(prefix.length));
+  const word = `${match?.[0] ?? ''}${rest?.[0] ?? ''}`;
+  return word === '' ? null : word;
+}
