@@ -18,13 +18,14 @@ export function commonInput(args: Args, io: CliIO) {
 }
 
 export function textFlags(args: Args) {
-  return { rename_strings: args['rename-strings'], rename_comments: args['rename-comments'] };
+  return { rename_strings: args['rename-strings'], rename_comments: args['rename-comments'], rust_analyzer: args['rust-analyzer'] };
 }
 
 export function renameOptions(y: Argv) {
   return y
     .option('rename-strings', { type: 'boolean', describe: 'Also rename string literals equal to the old name (each reported)' })
-    .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments (each reported)' });
+    .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments (each reported)' })
+    .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets (default: $TUG_RA_PATH, PATH, tug setup)' });
 }
 
 export function changeOptions(y: Argv) {

@@ -42,7 +42,9 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .option('python', { type: 'string', describe: 'Python interpreter' })
           .option('rename-strings', { type: 'boolean', describe: 'Also rename string literals equal to the old name' })
           .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments' })
-          .example('tug analyze-impact rename-symbol --at src/app.py:12:5 --to transform_data', ''),
+          .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets' })
+          .example('tug analyze-impact rename-symbol --at src/app.py:12:5 --to transform_data', '')
+          .example('tug analyze-impact rename-symbol --at src/lib.rs:3:8 --to parse_config', ''),
       run('analyze-impact', (a) => ({ ...common(a), operation: a['operation'], at: a['at'], to: a['to'], python: a['python'], ...textFlags(a) })),
     )
     .command('run <operation>', 'Run a refactor: verify it in a sandbox and commit it on a tug/ branch', (y) =>
@@ -60,7 +62,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       (y) =>
         changeOptions(renameOptions(y).positional('at', { type: 'string', describe: 'FILE:LINE:COL (1-based)' }).positional('to', { type: 'string', describe: 'The new name' }))
           .example('tug rename src/utils.py:42:5 transform_data', '')
-          .example('git tug rename src/utils.py:42:5 transform_data --apply', ''),
+          .example('git tug rename src/utils.py:42:5 transform_data --apply', '')
+          .example('tug rename src/lib.rs:1:8 transform_data --verify tests', ''),
       run('rename-symbol', (a) => ({ ...changeInput(a), at: a['at'], to: a['to'], ...textFlags(a) })),
     )
     .command(

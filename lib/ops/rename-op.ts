@@ -1,4 +1,4 @@
-// `rename-symbol` and `analyze-impact rename-symbol`: Python symbols renamed across the workspace, verified and committed.
+// `rename-symbol` and `analyze-impact rename-symbol`: Python and Rust symbols renamed across the workspace, verified and committed.
 import { z } from 'zod';
 import { Location, RunResponse, SCHEMA_VERSION, Warning } from '../core/schemas.js';
 import { ChangeFields, CommonFields, defineOperation } from './operation.js';
@@ -13,6 +13,7 @@ const renameFields = {
   to: z.string().min(1).describe('The new name.'),
   rename_strings: z.boolean().optional().describe('Also rename string literals equal to the old name (each reported as a warning).'),
   rename_comments: z.boolean().optional().describe('Also rename whole-word mentions in comments (each reported as a warning).'),
+  rust_analyzer: z.string().optional().describe('rust-analyzer binary for Rust targets (default: $TUG_RA_PATH, PATH, then the one `tug toolchain rust setup` installed).'),
 };
 
 export const renameInput = z.object({ ...CommonFields, ...ChangeFields, ...renameFields });
@@ -21,7 +22,7 @@ export const renameOperation = defineOperation({
   name: 'rename-symbol',
   tool: 'tug_rename_symbol',
   description:
-    'Rename a Python symbol (function, class, method, attribute, variable, parameter with its keyword arguments, import alias) everywhere in the workspace: scope-aware edits, verified in a sandbox worktree, committed on tug/rename/<old>-to-<new>; optionally applied.',
+    'Rename a Python or Rust symbol everywhere in the workspace. Python: functions, classes, methods, attributes, variables, parameters with their keyword arguments, import aliases, modules. Rust (through rust-analyzer): any item, field, method, local, module. Verified in a sandbox worktree (Rust: cargo check), committed on tug/rename/<old>-to-<new>; optionally applied.',
   input: renameInput,
   output: RunResponse,
   annotations: { readOnly: false, destructive: false, idempotent: true },

@@ -1,7 +1,8 @@
-// Verification of a sandbox: syntax of the changed files, then the project's tests, then a type checker, per --verify.
+// Verification of a sandbox: syntax of the changed files (Python compile, cargo check), then the project's tests, then a type checker, per --verify.
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkPythonSyntax, resolvePython } from './python.js';
+import { cargoChecks } from './cargo.js';
 import { runCheck, type CheckResult } from './run-check.js';
 
 export const VERIFY_MODES = ['none', 'syntax', 'tests', 'typecheck'] as const;
@@ -41,7 +42,12 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
     const present = await existing(request.cwd, pythonFiles);
     if (present.length > 0) checks.push(await checkPythonSyntax(await needPython(), request.cwd, present, timeoutMs));
   }
-  if (request.mode === 'tests' || request.mode === 'typecheck') {
+  const rust = request.changedFiles.some((f) => f.endsWith('.rs') || path.posix.basename(f) === 'Cargo.toml');
+  if (rust) {
+    checks.push(...(await cargoChecks({ mode: request.mode, cwd: request.cwd, changedFiles: request.changedFiles, sessionDir: request.sessionDir, timeoutMs, testCommandConfigured: Boolean(request.testCommand) })));
+  }
+  const cargoFailed = rust && checks.some((c) => c.status === 'failed');
+  if ((request.mode === 'tests' || request.mode === 'typecheck') && !(rust && !request.testCommand) && !cargoFailed) {
     const argv = request.testCommand ?? (await detectTestCommand(request.cwd));
     checks.push(
       argv
@@ -49,7 +55,7 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
         : skipped('tests', 'no test command configured or detected (pass --test-command)'),
     );
   }
-  if (request.mode === 'typecheck') {
+  if (request.mode === 'typecheck' && !(rust && !request.typecheckCommand)) {
     checks.push(
       request.typecheckCommand
         ? await runCheck({ name: 'typecheck', argv: await template(request.typecheckCommand, request.cwd, needPython), cwd: request.cwd, timeoutMs })
