@@ -34,12 +34,19 @@ test('lib/core does no IO and imports only lib/core and zod/diff', async (t) => 
   }
 });
 
-test('only lib/git, the verification runner and the Python adapter spawn processes; only lib/git runs git', async (t) => {
+test('only lib/git, the verification runner and the language adapters spawn processes; only lib/git runs git', async (t) => {
   for (const file of await sources('lib')) {
     const text = await readFile(path.join(ROOT, file), 'utf8');
     const spawns = imports(text).some((s) => s === 'execa' || s === 'node:child_process');
-    if (spawns) t.true(['lib/git/', 'lib/verify/', 'lib/python/', 'lib/daemon/'].some((dir) => file.startsWith(dir)), `${file} spawns processes`);
+    if (spawns) t.true(['lib/git/', 'lib/verify/', 'lib/python/', 'lib/rust/', 'lib/daemon/'].some((dir) => file.startsWith(dir)), `${file} spawns processes`);
     if (/execa\(\s*'git'/.test(text)) t.true(file.startsWith('lib/git/'), `${file} runs git`);
+  }
+});
+
+test('only lib/rust/ speaks LSP', async (t) => {
+  for (const file of await sources('lib')) {
+    const lsp = imports(await readFile(path.join(ROOT, file), 'utf8')).filter((s) => s.startsWith('vscode-jsonrpc') || s.startsWith('vscode-languageserver'));
+    if (lsp.length > 0) t.true(file.startsWith('lib/rust/'), `${file} imports ${lsp.join(', ')}`);
   }
 });
 
