@@ -112,15 +112,17 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     )
     .command(
       'toolchain <language> <action>',
-      'Inspect or set up the interpreter tug uses: info, check, setup',
+      'Inspect or set up the Python interpreter or rust-analyzer tug uses: info, check, setup',
       (y) =>
         y
-          .positional('language', { choices: ['python'] as const, describe: 'Toolchain language' })
+          .positional('language', { choices: ['python', 'rust'] as const, describe: 'Toolchain language' })
           .positional('action', { choices: ['info', 'check', 'setup'] as const, describe: 'info, check or setup' })
           .option('python', { type: 'string', describe: 'Base interpreter' })
+          .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary' })
           .example('tug toolchain python check', '')
+          .example('tug toolchain rust setup', '')
           .example('tug toolchain python setup --python /usr/bin/python3', ''),
-      run('toolchain', (a) => ({ ...common(a), language: a['language'], action: a['action'], python: a['python'] })),
+      run('toolchain', (a) => ({ ...common(a), language: a['language'], action: a['action'], python: a['python'], rust_analyzer: a['rust-analyzer'] })),
     )
     .command(
       'mcp',

@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { CliIO } from '../cli/io.js';
 import { envFingerprint, socketPathFor } from './address.js';
+import { warmHelpers } from '../ops/resources.js';
 
 export interface DaemonOptions {
   commonDir: string;
@@ -39,7 +40,7 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
       const request = JSON.parse(buffer.slice(0, newline)) as Request;
       const send = (message: object) => connection.write(`${JSON.stringify(message)}\n`);
       if (request.control === 'status') {
-        send({ status: { pid: process.pid, uptime_seconds: Math.round((Date.now() - started) / 1000), requests: served, socket } });
+        send({ status: { pid: process.pid, uptime_seconds: Math.round((Date.now() - started) / 1000), requests: served, socket, warm: warmHelpers() } });
         connection.end();
         return;
       }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import type { Facts } from './facts.js';
 import { FactsCache } from './facts-cache.js';
-import { onRelease } from '../ops/resources.js';
+import { countWarm, onRelease } from '../ops/resources.js';
 import { PythonWorker } from './worker.js';
 
 export const WORKER_SCRIPT = fileURLToPath(new URL('../../../python-worker/tug_worker.py', import.meta.url));
@@ -44,6 +44,7 @@ async function workersFor(python: string, count: number, workersDir: string): Pr
   }
   pool.set(python, alive);
   onRelease(shutdownWorkers);
+  countWarm('python_workers', () => [...pool.values()].flat().filter((w) => w.alive).length);
   return alive.slice(0, count);
 }
 

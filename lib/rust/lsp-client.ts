@@ -131,6 +131,7 @@ export class RustAnalyzer {
           rename: { prepareSupport: true },
           references: {},
           definition: {},
+          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
           synchronization: { didSave: false },
         },
         workspace: {

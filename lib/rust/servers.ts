@@ -4,7 +4,7 @@ import path from 'node:path';
 import { changedPaths } from '../git/snapshot.js';
 import { openAnalysisTree } from '../git/worktree.js';
 import type { Repo } from '../git/repo.js';
-import { onRelease } from '../ops/resources.js';
+import { countWarm, onRelease } from '../ops/resources.js';
 import { acquireLock } from '../session/lock.js';
 import { RustAnalyzer } from './lsp-client.js';
 
@@ -81,6 +81,7 @@ async function locked<T>(request: ServerRequest, body: (server: RustAnalyzer, ro
       warm = { server, commit: request.commit };
       servers.set(key, warm);
       onRelease(shutdownRustAnalyzers);
+      countWarm('rust_analyzers', warmServerCount);
       use.cold = true;
     }
     try {
