@@ -1,6 +1,7 @@
 // The Rust adapter's pure parts: UTF-16 ↔ byte positions, WorkspaceEdit conversion, identifier rules, the macro scanner, cargo's JSON.
 import test from 'ava';
 import { utf8 } from '../lib/core/text.js';
+import { oldVersionWarning } from '../lib/rust/discovery.js';
 import { assertRustIdentifier } from '../lib/rust/identifiers.js';
 import { scanRust } from '../lib/rust/macro-calls.js';
 import { lspPositionOfOffset, offsetOfLspPosition } from '../lib/rust/positions.js';
@@ -120,4 +121,10 @@ test("cargo's JSON messages become structured errors and readable output", (t) =
   t.true(parsed.text.includes('Checking simple'));
   t.true(parsed.text.includes('error[E0425]'));
   t.false(parsed.text.includes('build-finished'));
+});
+
+test('a rust-analyzer built before 2024 is reported; current ones and undated builds are not', (t) => {
+  t.is(oldVersionWarning('rust-analyzer 0.3.1500-standalone (a1b2c3d 2023-05-08)')?.code, 'OldRustAnalyzer');
+  t.is(oldVersionWarning('rust-analyzer 1.85.1 (4eb1612 2025-03-15)'), null);
+  t.is(oldVersionWarning('rust-analyzer 1.85.1'), null);
 });

@@ -85,3 +85,10 @@ async function onPath(name: string): Promise<string | null> {
 export function forgetDiscovery(): void {
   cache.clear();
 }
+
+/** rust-analyzer versions carry their build date; builds before 2024 miss rename fixes tug relies on, so they are reported. */
+export function oldVersionWarning(version: string): { code: string; message: string; details: Record<string, unknown> } | null {
+  const date = /\b(\d{4})-(\d{2})-(\d{2})\b/.exec(version)?.[0];
+  if (!date || date >= '2024-01-01') return null;
+  return { code: 'OldRustAnalyzer', message: `${version} is older than 2024-01-01; renames may miss references (run \`tug toolchain rust setup\`)`, details: { version } };
+}

@@ -10,7 +10,7 @@ import { lineStarts, offsetOf, positionOf } from '../core/text.js';
 import { readBlobs } from '../git/objects.js';
 import type { Repo } from '../git/repo.js';
 import { listTree, type TreeEntry } from '../git/snapshot.js';
-import { requireRustAnalyzer } from './discovery.js';
+import { oldVersionWarning, requireRustAnalyzer } from './discovery.js';
 import { assertRustIdentifier } from './identifiers.js';
 import type { RustAnalyzer } from './lsp-client.js';
 import { scanRust } from './macro-calls.js';
@@ -65,7 +65,9 @@ export async function planRustRename(input: RustPlanInput): Promise<RustRenamePl
   if (offset === null) throw new TugError('InvalidPosition', `${where} is outside the file`, { details: { location: where, file_lines: starts.length }, location: target });
   const word = wordAt(decoder.decode(bytes), bytes, offset);
   assertRustIdentifier(input.newName, word?.startsWith("'") ? word : undefined);
-  const binary = (await requireRustAnalyzer(input.rustAnalyzer)).path;
+  const analyzer = await requireRustAnalyzer(input.rustAnalyzer);
+  const binary = analyzer.path;
+  const stale = oldVersionWarning(analyzer.version);
 
   return withRustAnalyzer(
     { repo, session: input.session, commit: input.commit, cargoRoot, binary, noWait: input.noWait },
@@ -128,7 +130,7 @@ export async function planRustRename(input: RustPlanInput): Promise<RustRenamePl
         references,
         edits: [...converted.edits, ...macroCheck.edits],
         moves: converted.moves,
-        warnings: [...converted.warnings, ...macroCheck.warnings],
+        warnings: [...(stale ? [stale] : []), ...converted.warnings, ...macroCheck.warnings],
         oldName,
         server: use,
       };
