@@ -34,6 +34,15 @@ function terminal(socket: string) {
   };
 }
 
+async function exitCode(file: string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    if (text.endsWith('\n')) return text.trim();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('tug review did not exit');
+}
+
 test('tug review in tmux: reject one call site, commit the rest, quit; git shows the reviewed commit', async (t) => {
   if (!hasTmux) {
     if (process.env['CI']) t.fail('tmux is missing (.ci/run installs it)');
@@ -64,7 +73,7 @@ test('tug review in tmux: reject one call site, commit the rest, quit; git shows
     await term.keys('q');
     const closing = await term.waitFor('tug review: committed 2 of 3 changes');
     t.false(closing.includes('@@'), 'the last frame is the summary, not the panes');
-    t.is((await readFile(exitFile, 'utf8')).trim(), '0');
+    t.is(await exitCode(exitFile), '0');
     await term.stop();
 
     const tip = (await repo.git('rev-parse', BRANCH)).trim();
