@@ -1,4 +1,5 @@
 // The review TUI's behaviour as a pure state machine: keys and kernel answers in, next state and the effect to run out.
+import { clamp, firstGroupFile, neighbourGroup, neighbourHunk } from './navigation.js';
 import type { ActionOutcome, Decisions, ResultSummary, ReviewResult, UndoEntry, VerificationView } from '../lib/review/types.js';
 
 /** The parts of ink's `Key` the review reads (so tests can build keys without ink). */
@@ -180,10 +181,10 @@ function onReviewKey(state: ReviewState, input: string, key: KeyInfo): Step {
   const up = input === 'k' || key.upArrow;
   if (down || up) {
     if (state.focus === 'files') return { state: moveToFile(state, state.file + (down ? 1 : -1)) };
-    return { state: moveTo(state, neighbourGroup(state, down ? 1 : -1)) };
+    return { state: moveTo(state, neighbourGroup(result, state.file, state.group, down ? 1 : -1)) };
   }
-  if (input === 'n') return { state: moveTo(state, neighbourHunk(state, 1)) };
-  if (input === 'p') return { state: moveTo(state, neighbourHunk(state, -1)) };
+  if (input === 'n') return { state: moveTo(state, neighbourHunk(result, state.file, state.group, 1)) };
+  if (input === 'p') return { state: moveTo(state, neighbourHunk(result, state.file, state.group, -1)) };
   if (input === ' ') {
     if (state.focus === 'files') return { state: setFile(state, state.file, !fileFully(state, state.file, true)) };
     if (state.group < 0) return { state: { ...state, message: { tone: 'info', text: 'this file has no change to decide on' } } };
@@ -203,33 +204,6 @@ function onReviewKey(state: ReviewState, input: string, key: KeyInfo): Step {
     return { state: { ...state, busy: what, message: null }, effect: { type: action, result, decisions: state.decisions } };
   }
   return { state };
-}
-
-/** (file, group) pairs in display order: the stops of j/k in the diff pane. */
-function stops(result: ReviewResult): Array<[number, number]> {
-  return result.files.flatMap((f, i) => f.diff.groups.map((_, g): [number, number] => [i, g]));
-}
-
-function neighbourGroup(state: ReviewState, delta: number): [number, number] | null {
-  const all = stops(state.result!);
-  const at = all.findIndex(([f, g]) => f === state.file && g === state.group);
-  if (at === -1) return all.find(([f]) => (delta > 0 ? f > state.file : f < state.file)) ?? null;
-  return all[at + delta] ?? null;
-}
-
-function hunkOf(result: ReviewResult, file: number, group: number): number {
-  return result.files[file]?.diff.hunks.findIndex((h) => h.groups.includes(group)) ?? -1;
-}
-
-/** The first group of the next or previous hunk, across files (like `git add -p`). */
-function neighbourHunk(state: ReviewState, delta: number): [number, number] | null {
-  const result = state.result!;
-  const starts = result.files.flatMap((f, i) => f.diff.hunks.filter((h) => h.groups.length > 0).map((h): [number, number] => [i, h.groups[0]!]));
-  const current = hunkOf(result, state.file, state.group);
-  const currentStart = current >= 0 ? result.files[state.file]!.diff.hunks[current]!.groups[0]! : -1;
-  const at = starts.findIndex(([f, g]) => f === state.file && g === currentStart);
-  if (at === -1) return neighbourGroup(state, delta);
-  return starts[at + delta] ?? null;
 }
 
 function moveTo(state: ReviewState, target: [number, number] | null): ReviewState {
@@ -254,15 +228,6 @@ function setFile(state: ReviewState, file: number, value: boolean): ReviewState 
 
 function updateGroup(decisions: Decisions, file: number, group: number, change: (v: boolean) => boolean): Decisions {
   return decisions.map((groups, i) => (i === file ? groups.map((v, g) => (g === group ? change(v) : v)) : groups));
-}
-
-function firstGroupFile(result: ReviewResult): number {
-  const index = result.files.findIndex((f) => f.diff.groups.length > 0);
-  return index === -1 ? 0 : index;
-}
-
-function clamp(value: number, length: number): number {
-  return Math.max(0, Math.min(length - 1, value));
 }
 
 export function keptCount(state: ReviewState): { kept: number; total: number } {

@@ -130,6 +130,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       (y) =>
         verifyOptions(y)
           .hide('snapshot')
+          .option('verify', { choices: ['none', 'syntax', 'tests', 'typecheck'] as const, describe: 'Checks v and c re-run (default: the mode the result was verified with)' })
           .positional('branch', { type: 'string', describe: 'A tug/ branch to open (default: list them, newest first)' })
           .example('tug review', '')
           .example('tug review tug/rename/process_data-to-transform_data', '')
