@@ -3,7 +3,7 @@ import test from 'ava';
 import { acceptedEdits, diffFile } from '../lib/core/change-groups.js';
 import { buildPatchSet } from '../lib/core/patchset.js';
 import { initialState, step, type Event, type KeyInfo, type ReviewState, type Step } from '../ui/review-state.js';
-import { diffRows, keyBarLines, REVIEW_KEYS, visibleRows } from '../ui/view-model.js';
+import { diffRows, HELP, keyBarLines, REVIEW_KEYS, visibleRows } from '../ui/view-model.js';
 import { CORE_AFTER, CORE_BEFORE, MAIN_AFTER, MAIN_BEFORE, sampleResult } from './helpers/review.js';
 
 function press(state: ReviewState, ...keys: Array<string | KeyInfo>): Step {
@@ -176,4 +176,5 @@ test('the diff pane marks decisions and the cursor, and scrolls to keep the curr
   t.is(shown[shown.length - 1]!.text, '>    +    return transform_data(3)');
   t.true(keyBarLines(REVIEW_KEYS, 80).every((l) => l.length <= 80));
   t.is(keyBarLines(REVIEW_KEYS, 80).length, 2);
+  t.true(HELP.every(([key, what]) => `${key.padEnd(14)} ${what}`.length <= 80), 'help fits 80 columns');
 });

@@ -127,15 +127,15 @@ export function keyBarLines(keys: ReadonlyArray<[string, string]>, width: number
 }
 
 export const HELP: ReadonlyArray<[string, string]> = [
-  ['j / k, arrows', 'move: next/previous change (diff pane) or file (files pane)'],
+  ['j / k, arrows', 'next/previous change (diff pane) or file (files pane)'],
   ['tab, h / l', 'switch between the files pane and the diff pane'],
   ['n / p', 'next / previous hunk, across files'],
-  ['space', 'accept or reject the change under the cursor (a whole file in the files pane)'],
+  ['space', 'accept/reject the change under the cursor (files pane: the file)'],
   ['a / d', 'accept / reject every change in the file'],
-  ['v', 're-verify the accepted changes in a sandbox (nothing is committed)'],
-  ['c', 'commit the accepted changes on the branch (verified; rejected ones dropped)'],
-  ['m', 'git merge the branch into the current branch (commits the accepted subset first)'],
-  ['x', 'apply the accepted changes to the working tree, all files or none'],
+  ['v', 're-verify the accepted changes in a sandbox; commits nothing'],
+  ['c', 'commit the accepted changes on the branch, verified again'],
+  ['m', 'git merge the accepted changes into your branch (clean tree)'],
+  ['x', 'write the accepted changes into the working tree, all or none'],
   ['u', 'undo the last commit, merge or apply made here'],
   ['esc', 'back to the list of tug/ branches'],
   ['?', 'this help (any key closes it)'],
