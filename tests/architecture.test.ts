@@ -73,8 +73,38 @@ test('front doors reach operations only through the registry (and the read-only 
     for (const spec of imports(await readFile(path.join(ROOT, file), 'utf8'))) {
       if (!spec.startsWith('../')) continue;
       const allowed =
-        spec.startsWith('../core/') || spec.startsWith('../mcp/') || spec.startsWith('../daemon/') || ['../ops/registry.js', '../ops/operation.js', '../ops/queries.js', '../ops/resources.js', '../git/repo.js'].includes(spec);
+        spec.startsWith('../core/') ||
+        spec.startsWith('../mcp/') ||
+        spec.startsWith('../daemon/') ||
+        // The review TUI's kernel: the actions behind its keys, which are not registry operations (they need a person).
+        ['../review/kernel.js', '../review/types.js'].includes(spec) ||
+        ['../ops/registry.js', '../ops/operation.js', '../ops/queries.js', '../ops/resources.js', '../git/repo.js'].includes(spec);
       t.true(allowed, `${file} imports ${spec}`);
+    }
+  }
+});
+
+test('lib/ never imports ui/; the CLI loads the TUI by URL at run time from one place only', async (t) => {
+  for (const file of await sources('lib')) {
+    const text = await readFile(path.join(ROOT, file), 'utf8');
+    t.false(imports(text).some((s) => /(^|\/)ui\//.test(s)), `${file} imports ui/`);
+    if (/ui\/main\.js/.test(text)) t.is(file, 'lib/cli/review-command.ts', `${file} loads the TUI`);
+  }
+});
+
+test('ui/ is ink + react over lib/review types: no kernel code of its own, no console, no stdout writes', async (t) => {
+  const files = await sources('ui');
+  t.true(files.length > 0);
+  for (const file of files) {
+    const text = await readFile(path.join(ROOT, file), 'utf8');
+    const name = path.basename(file);
+    t.regex(name, /^([A-Z][A-Za-z]+\.tsx|use-[a-z-]+\.ts|[a-z][a-z-]*\.tsx?)$/, `${file}: PascalCase components, use-* hooks, kebab-case modules`);
+    t.false(/console\.(log|info|warn|error|debug)/.test(text), `${file} uses console`);
+    t.false(/process\.stdout\.write/.test(text), `${file} writes to stdout`);
+    for (const match of text.matchAll(/^import (type )?[^'\n]*'([^']+)'/gm)) {
+      const [, typeOnly, spec] = match;
+      const allowed = spec === 'ink' || spec === 'react' || spec!.startsWith('./') || (typeOnly !== undefined && (spec!.startsWith('../lib/review/') || spec!.startsWith('../lib/core/')));
+      t.true(allowed, `${file} imports ${spec}${typeOnly ? ' (type)' : ''}: ui/ uses ink, react, its own files, and only types from lib/review and lib/core`);
     }
   }
 });

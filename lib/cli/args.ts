@@ -33,6 +33,7 @@ export function changeOptions(y: Argv) {
     .option('apply', { type: 'boolean', describe: 'Write the verified change into the working tree (all files or none)' })
     .option('commit', { type: 'boolean', describe: 'Fast-forward the current branch to the result (clean tree only)' })
     .option('keep-sandbox', { type: 'boolean', describe: 'Keep the sandbox when verification fails' })
+    .option('review', { type: 'boolean', describe: 'Open the review TUI on the result before anything is applied (--apply/--commit then happen only from there: x or m)' })
     .conflicts('apply', 'commit');
 }
 

@@ -6,6 +6,8 @@ export interface CliIO {
   err(text: string): void;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** Only `tug review` reads keys; a daemon caller never gets here (the client runs review in-process). */
+  stdinIsTTY?: boolean;
   columns: number | undefined;
   /** True inside `tug daemon`: keep warm helpers (Python workers) alive after the command. */
   longLived?: boolean;
@@ -18,6 +20,7 @@ export function processIO(): CliIO {
     err: (text) => process.stderr.write(text),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    stdinIsTTY: Boolean(process.stdin.isTTY),
     columns: process.stdout.columns,
   };
 }

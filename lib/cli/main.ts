@@ -21,6 +21,11 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   let exitCode = 0;
   const run = (name: string, toInput: (args: Args) => unknown | Promise<unknown>) => async (args: Args) => {
     mode = outputMode(Boolean(args['json']), io);
+    if (args['review']) {
+      const { runThenReview } = await import('./review-command.js');
+      exitCode = await runThenReview(findOperation(name)!, await toInput(args), mode.json && Boolean(args['json']), io, name);
+      return;
+    }
     exitCode = await execute(findOperation(name)!, await toInput(args), mode, name, io);
   };
   const cli = yargs(joinDashValues(argv))
@@ -123,6 +128,23 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .example('tug toolchain rust setup', '')
           .example('tug toolchain python setup --python /usr/bin/python3', ''),
       run('toolchain', (a) => ({ ...common(a), language: a['language'], action: a['action'], python: a['python'], rust_analyzer: a['rust-analyzer'] })),
+    )
+    .command(
+      'review [branch]',
+      'Review tug/ branches in a terminal UI: accept or reject each change, re-verify, commit, merge or apply',
+      (y) =>
+        verifyOptions(y)
+          .hide('snapshot')
+          .option('verify', { choices: ['none', 'syntax', 'tests', 'typecheck'] as const, describe: 'Checks v and c re-run (default: the mode the result was verified with)' })
+          .positional('branch', { type: 'string', describe: 'A tug/ branch to open (default: list them, newest first)' })
+          .example('tug review', '')
+          .example('tug review tug/rename/process_data-to-transform_data', '')
+          .example('tug rename src/utils.py:42:5 transform_data --review', ''),
+      async (a) => {
+        const { assertTerminal, openReview, reviewSettings } = await import('./review-command.js');
+        assertTerminal(io, Boolean(a['json']), 'tug review');
+        exitCode = await openReview(reviewSettings(changeInput(a) as Parameters<typeof reviewSettings>[0]), typeof a['branch'] === 'string' ? a['branch'] : undefined);
+      },
     )
     .command(
       'mcp',

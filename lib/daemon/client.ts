@@ -2,10 +2,10 @@
 import net from 'node:net';
 import { envFingerprint, findCommonDir, socketPathFor } from './address.js';
 
-/** Arguments the daemon cannot serve: stdin input, help and version text (yargs prints those itself), long-lived commands. */
+/** Arguments the daemon cannot serve: stdin input, help and version text (yargs prints those itself), long-lived and interactive commands. */
 function forwardable(argv: readonly string[]): boolean {
   if (argv.length === 0) return false;
-  const blocked = new Set(['-', '--file=-', '--help', '-h', '--version', 'mcp', 'daemon', 'completion', 'review']);
+  const blocked = new Set(['-', '--file=-', '--help', '-h', '--version', 'mcp', 'daemon', 'completion', 'review', '--review']);
   return !argv.some((a) => blocked.has(a) || a.startsWith('--workspace') || a === '-C' || a.startsWith('--session-dir'));
 }
 

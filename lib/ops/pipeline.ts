@@ -3,20 +3,20 @@ import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import { writeJson } from '../session/files.js';
 import { LAST_RESULT_FILE } from './queries.js';
-import { configFor, configuredPython } from './config.js';
+import { configFor } from './config.js';
 import { summarize, toEditJSON, type PatchSet } from '../core/patchset.js';
 import { RunResponse, SCHEMA_VERSION, type RunResponseJSON, type WarningJSON } from '../core/schemas.js';
 import { slugify } from '../core/slug.js';
 import { unifiedDiff } from '../core/unified-diff.js';
 import { commitTree, userIdentity } from '../git/objects.js';
-import { createResultBranch, updateRef, readRef } from '../git/refs.js';
+import { createResultBranch } from '../git/refs.js';
 import { git } from '../git/run-git.js';
-import { closeSandbox, openSandbox, writeSandboxFiles, type SandboxMode } from '../git/worktree.js';
-import { writeWorkingTree, type FileWrite } from '../workspace/apply.js';
-import { verify, type Verification, type VerifyMode } from '../verify/verify.js';
+import { writeWorkingTree } from '../workspace/apply.js';
+import type { Verification, VerifyMode } from '../verify/verify.js';
+import { registerUndoPoint, verifyInSandbox, workingTreeWrites } from './change-steps.js';
 import { assertSnapshot, snapshotCommit, takeSnapshot, type Snapshot } from './snapshot-service.js';
 import { orderWarnings, presentVerification } from './present.js';
-import { saveUndoRecord, undoTokenFor } from './undo-records.js';
+import { saveUndoRecord } from './undo-records.js';
 import type { CommonInput, Workspace } from './workspace.js';
 import { withWorkspace } from './workspace.js';
 
@@ -91,32 +91,10 @@ async function runOnSnapshot(
   if (options.commit) await assertCommittable(ws, snapshot);
   const base = await snapshotCommit(ws, snapshot);
   const keep = options.keep_sandbox ?? false;
-  const mode: SandboxMode = keep ? 'fresh' : process.env['TUG_SANDBOX_MODE'] === 'fresh' ? 'fresh' : 'reuse';
-  reporter.progress?.('preparing sandbox');
-  const sandbox = await openSandbox(ws.repo, ws.session.dir, base, mode);
-  let verification: Verification;
-  let resultTree: string;
-  try {
-    resultTree = await writeSandboxFiles(sandbox, sandboxWrites(proposal.patch));
-    reporter.progress?.(`verifying (${config.verify})`);
-    verification = await verify({
-      mode: config.verify,
-      cwd: sandbox.path,
-      changedFiles: proposal.patch.files.map((f) => f.newPath ?? f.path),
-      python: configuredPython(config),
-      sessionDir: ws.session.dir,
-      testCommand: config.test_command,
-      typecheckCommand: config.typecheck_command,
-      timeoutMs: config.timeout === undefined ? undefined : config.timeout * 1000,
-    });
-  } catch (error) {
-    await closeSandbox(ws.repo, sandbox, keep);
-    throw error;
-  }
-  await closeSandbox(ws.repo, sandbox, keep && verification.status === 'failed');
+  const { tree: resultTree, verification, sandboxPath } = await verifyInSandbox(ws, base, proposal.patch, config, { keep, progress: reporter.progress });
   if (verification.status === 'failed') {
     throw new TugError('VerificationFailed', `verification (${config.verify}) failed: ${failedNames(verification)}`, {
-      details: { verification: presentVerification(verification), ...(keep ? { sandbox_path: sandbox.path } : {}) },
+      details: { verification: presentVerification(verification), ...(keep ? { sandbox_path: sandboxPath } : {}) },
     });
   }
 
@@ -129,11 +107,7 @@ async function runOnSnapshot(
     author: await userIdentity(ws.repo),
   });
   const branch = await createResultBranch(ws.repo, `tug/${kind.scope}/${slug}`, commit);
-  const token = undoTokenFor(commit);
-  const undoRef = `refs/tug/undo/${token}`;
-  const existingUndo = await readRef(ws.repo, undoRef);
-  if (existingUndo !== commit) await updateRef(ws.repo, undoRef, commit, existingUndo, 'tug: undo point');
-  await saveUndoRecord(ws.session, { token, commit, base, branch, operation: kind.operation, mode: 'branch', created_at: new Date().toISOString() });
+  const token = await registerUndoPoint(ws, { commit, base, branch, operation: kind.operation, mode: 'branch' });
 
   const response: RunResponseJSON = {
     status: 'ok',
@@ -151,14 +125,7 @@ async function runOnSnapshot(
     git: { head: snapshot.head.oid, snapshot_commit: base, branch, commit, dirty: snapshot.dirty },
     undo_token: token,
   };
-  const writes = proposal.patch.files.flatMap((f): FileWrite[] =>
-    f.newPath
-      ? [
-          { path: f.path, expectOid: f.oldOid, bytes: null },
-          { path: f.newPath, expectOid: null, bytes: f.after, mode: f.mode },
-        ]
-      : [{ path: f.path, expectOid: f.oldOid, bytes: f.after }],
-  );
+  const writes = workingTreeWrites(proposal.patch);
   if (options.apply) {
     reporter.progress?.('applying to the working tree');
     response.applied = true;
@@ -175,15 +142,6 @@ async function runOnSnapshot(
   const parsed = RunResponse.parse(response);
   await writeJson(path.join(ws.session.dir, LAST_RESULT_FILE), parsed);
   return parsed;
-}
-
-/** What the sandbox gets: new contents, and for moved files a deletion plus the file at its new path. */
-type SandboxWrite = { path: string; bytes: Uint8Array | null; mode?: string };
-
-function sandboxWrites(patch: PatchSet): SandboxWrite[] {
-  return patch.files.flatMap((f): SandboxWrite[] =>
-    f.newPath ? [{ path: f.path, bytes: null }, { path: f.newPath, bytes: f.after, mode: f.mode }] : [{ path: f.path, bytes: f.after }],
-  );
 }
 
 /** --commit fast-forwards the current branch, so the tree and the index must both equal HEAD. */

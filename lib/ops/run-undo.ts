@@ -24,7 +24,8 @@ export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer
     const record = await loadUndoRecord(ws.session, input.token);
     const commit = await readRef(ws.repo, `refs/tug/undo/${input.token}`);
     if (!commit) throw new TugError('UndoTokenNotFound', `no undo point ${input.token} in this repository`, { details: { token: input.token } });
-    const base = (await git(['rev-parse', `${commit}^1`], { cwd: ws.repo.root })).stdout.trim();
+    // A reviewed subset is a child of the commit it was cut from; its record names the snapshot it really starts from.
+    const base = record?.base ?? (await git(['rev-parse', `${commit}^1`], { cwd: ws.repo.root })).stdout.trim();
     const changed = await changedFiles(ws.repo, base, commit);
 
     const restore: FileWrite[] = [];

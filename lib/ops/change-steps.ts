@@ -1,0 +1,82 @@
+// The steps of the change road that more than one caller takes: verify a PatchSet in a sandbox, register a result, write it out.
+import type { PatchSet } from '../core/patchset.js';
+import { readRef, updateRef } from '../git/refs.js';
+import { closeSandbox, openSandbox, writeSandboxFiles, type SandboxMode } from '../git/worktree.js';
+import type { FileWrite } from '../workspace/apply.js';
+import { verify, type Verification } from '../verify/verify.js';
+import { configuredPython, type ResolvedConfig } from './config.js';
+import { saveUndoRecord, undoTokenFor, type UndoRecord } from './undo-records.js';
+import type { Workspace } from './workspace.js';
+
+export interface SandboxOutcome {
+  /** The tree the sandbox holds after the edits: exactly what verification saw. */
+  tree: string;
+  verification: Verification;
+  sandboxPath: string;
+}
+
+/** Checks out `base` in a sandbox, writes the patch there, and runs the configured checks. */
+export async function verifyInSandbox(
+  ws: Workspace,
+  base: string,
+  patch: PatchSet,
+  config: ResolvedConfig,
+  options: { keep?: boolean; progress?: (message: string) => void } = {},
+): Promise<SandboxOutcome> {
+  const keep = options.keep ?? false;
+  const mode: SandboxMode = keep ? 'fresh' : process.env['TUG_SANDBOX_MODE'] === 'fresh' ? 'fresh' : 'reuse';
+  options.progress?.('preparing sandbox');
+  const sandbox = await openSandbox(ws.repo, ws.session.dir, base, mode);
+  let tree: string;
+  let verification: Verification;
+  try {
+    tree = await writeSandboxFiles(sandbox, sandboxWrites(patch));
+    options.progress?.(`verifying (${config.verify})`);
+    verification = await verify({
+      mode: config.verify,
+      cwd: sandbox.path,
+      changedFiles: patch.files.map((f) => f.newPath ?? f.path),
+      python: configuredPython(config),
+      sessionDir: ws.session.dir,
+      testCommand: config.test_command,
+      typecheckCommand: config.typecheck_command,
+      timeoutMs: config.timeout === undefined ? undefined : config.timeout * 1000,
+    });
+  } catch (error) {
+    await closeSandbox(ws.repo, sandbox, keep);
+    throw error;
+  }
+  await closeSandbox(ws.repo, sandbox, keep && verification.status === 'failed');
+  return { tree, verification, sandboxPath: sandbox.path };
+}
+
+/** What the sandbox gets: new contents, and for moved files a deletion plus the file at its new path. */
+type SandboxWrite = { path: string; bytes: Uint8Array | null; mode?: string };
+
+function sandboxWrites(patch: PatchSet): SandboxWrite[] {
+  return patch.files.flatMap((f): SandboxWrite[] =>
+    f.newPath ? [{ path: f.path, bytes: null }, { path: f.newPath, bytes: f.after, mode: f.mode }] : [{ path: f.path, bytes: f.after }],
+  );
+}
+
+/** What the working tree gets: each file from its snapshot content to its new content (moves delete and create). */
+export function workingTreeWrites(patch: PatchSet): FileWrite[] {
+  return patch.files.flatMap((f): FileWrite[] =>
+    f.newPath
+      ? [
+          { path: f.path, expectOid: f.oldOid, bytes: null },
+          { path: f.newPath, expectOid: null, bytes: f.after, mode: f.mode },
+        ]
+      : [{ path: f.path, expectOid: f.oldOid, bytes: f.after }],
+  );
+}
+
+/** Points refs/tug/undo/<token> at the result and remembers how it was used; returns the token. */
+export async function registerUndoPoint(ws: Workspace, record: Omit<UndoRecord, 'token' | 'created_at'>): Promise<string> {
+  const token = undoTokenFor(record.commit);
+  const undoRef = `refs/tug/undo/${token}`;
+  const existing = await readRef(ws.repo, undoRef);
+  if (existing !== record.commit) await updateRef(ws.repo, undoRef, record.commit, existing, 'tug: undo point');
+  await saveUndoRecord(ws.session, { token, ...record, created_at: new Date().toISOString() });
+  return token;
+}

@@ -1,0 +1,118 @@
+// The actions behind the review TUI's keys, each under the session lock, each answering with an outcome instead of throwing on a failed check.
+import { TugError } from '../core/errors.js';
+import { mergeIntoHead } from '../git/merge.js';
+import { readRef, updateRef } from '../git/refs.js';
+import { registerUndoPoint, workingTreeWrites } from '../ops/change-steps.js';
+import { runUndo } from '../ops/run-undo.js';
+import { withWorkspace, type CommonInput, type Workspace } from '../ops/workspace.js';
+import { writeWorkingTree } from '../workspace/apply.js';
+import { listResults, openResult } from './results.js';
+import { commitSubset, countGroups, keepsEverything, subsetPatch, verifySubset, type VerifyOverrides } from './subset.js';
+import type { ActionOutcome, Decisions, ReviewKernel, ReviewResult, UndoEntry } from './types.js';
+
+export interface ReviewOptions extends CommonInput, VerifyOverrides {
+  /** Progress of long steps (sandbox, checks); the TUI shows it in its status line, never on stdout. */
+  progress?: (message: string) => void;
+}
+
+export function createReviewKernel(options: ReviewOptions): ReviewKernel {
+  const locked = <T>(body: (ws: Workspace) => Promise<T>) => withWorkspace(options, { lock: true }, body);
+  const unlocked = <T>(body: (ws: Workspace) => Promise<T>) => withWorkspace(options, { lock: false }, body);
+
+  /** Commits the accepted subset when something was rejected; the commit to take from then on, or a failed outcome. */
+  async function settle(ws: Workspace, result: ReviewResult, decisions: Decisions): Promise<{ result: ReviewResult; note: string; token?: string } | ActionOutcome> {
+    if (keepsEverything(result, decisions)) return { result, note: '' };
+    const run = await verifySubset(ws, result, decisions, options, options.progress);
+    if (!run) return { ok: false, message: 'every change is rejected: nothing to commit (leave the branch, or delete it with git branch -D)' };
+    if (run.sandbox.verification.status === 'failed') {
+      return { ok: false, message: `verification (${run.config.verify}) of the accepted changes failed; nothing was committed`, verification: run.sandbox.verification };
+    }
+    const { commit, token } = await commitSubset(ws, result, decisions, run);
+    const { kept, total } = countGroups(result, decisions);
+    return { result: await openResult(ws.repo, result.branch), note: `committed ${kept} of ${total} changes as ${commit.slice(0, 12)}`, token };
+  }
+
+  const isOutcome = (value: object): value is ActionOutcome => 'ok' in value;
+
+  return {
+    list: () => unlocked((ws) => listResults(ws.repo, ws.session)),
+    open: (branch) => unlocked((ws) => openResult(ws.repo, branch)),
+
+    verify: (result, decisions) =>
+      locked(async (ws) => {
+        const run = await verifySubset(ws, result, decisions, options, options.progress);
+        if (!run) return { ok: false, message: 'every change is rejected: nothing to verify' };
+        const { kept, total } = countGroups(result, decisions);
+        const v = run.sandbox.verification;
+        return { ok: v.status !== 'failed', message: `verification (${v.mode}) ${v.status} for ${kept} of ${total} changes`, verification: v };
+      }),
+
+    commit: (result, decisions) =>
+      locked(async (ws) => {
+        if (keepsEverything(result, decisions)) return { ok: true, message: 'nothing rejected: the branch already holds exactly these changes' };
+        const settled = await settle(ws, result, decisions);
+        if (isOutcome(settled)) return settled;
+        return {
+          ok: true,
+          message: `${settled.note} on ${result.branch}`,
+          result: settled.result,
+          undo: { kind: 'commit', branch: result.branch, from: settled.result.commit, to: result.commit, label: `the review commit on ${result.branch}` },
+        };
+      }),
+
+    apply: (result, decisions) =>
+      locked(async (ws) => {
+        const settled = await settle(ws, result, decisions);
+        if (isOutcome(settled)) return settled;
+        const all = settled.result.files.map((f) => f.diff.groups.map(() => true));
+        const patch = await subsetPatch(ws, settled.result, all);
+        const written = await writeWorkingTree(ws.repo, ws.session, workingTreeWrites(patch));
+        const token = await registerUndoPoint(ws, { commit: settled.result.commit, base: settled.result.base, branch: result.branch, operation: result.operation, mode: 'apply' });
+        const prefix = settled.note ? `${settled.note}; ` : '';
+        return {
+          ok: true,
+          message: `${prefix}applied ${written.length} file(s) to the working tree (undo: u, or tug undo ${token})`,
+          result: settled.result,
+          undo: { kind: 'apply', token, label: `writing ${written.join(', ')}` },
+        };
+      }),
+
+    merge: (result, decisions) =>
+      locked(async (ws) => {
+        const settled = await settle(ws, result, decisions);
+        if (isOutcome(settled)) return settled;
+        const merged = await mergeIntoHead(ws.repo, result.branch, `Merge tug branch '${result.branch}'`);
+        const token = await registerUndoPoint(ws, {
+          commit: merged.to,
+          base: merged.from,
+          branch: result.branch,
+          operation: result.operation,
+          mode: 'commit',
+          ref_move: { ref: merged.ref, from: merged.from, to: merged.to },
+        });
+        const where = merged.ref.replace(/^refs\/heads\//, '');
+        const prefix = settled.note ? `${settled.note}; ` : '';
+        return {
+          ok: true,
+          message: `${prefix}merged ${result.branch} into ${where} (${merged.fastForward ? 'fast-forward' : 'merge commit'}; undo: u, or tug undo ${token})`,
+          result: settled.result,
+          undo: { kind: 'merge', token, label: `the merge into ${where}` },
+        };
+      }),
+
+    undo: (entry: UndoEntry) =>
+      entry.kind === 'commit'
+        ? locked(async (ws) => {
+            const now = await readRef(ws.repo, `refs/heads/${entry.branch}`);
+            if (now !== entry.from) {
+              throw new TugError('RefUpdateConflict', `${entry.branch} moved since the review commit; not moving it back`, { details: { ref: entry.branch, expected: entry.from, next: entry.to } });
+            }
+            await updateRef(ws.repo, `refs/heads/${entry.branch}`, entry.to, entry.from, 'tug: undo review');
+            return { ok: true, message: `undid ${entry.label}: ${entry.branch} is back at ${entry.to.slice(0, 12)}`, result: await openResult(ws.repo, entry.branch) };
+          })
+        : runUndo({ ...options, token: entry.token }).then((undone) => ({
+            ok: true,
+            message: `undid ${entry.label}: ${undone.files_restored.length} file(s) restored${undone.branch_reset ? `, ${undone.branch_reset.ref.replace(/^refs\/heads\//, '')} moved back` : ''}`,
+          })),
+  };
+}

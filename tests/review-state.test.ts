@@ -1,0 +1,180 @@
+// The review TUI's decisions as a pure state machine: keys in, state and effects out, no terminal involved.
+import test from 'ava';
+import { acceptedEdits, diffFile } from '../lib/core/change-groups.js';
+import { buildPatchSet } from '../lib/core/patchset.js';
+import { initialState, step, type Event, type KeyInfo, type ReviewState, type Step } from '../ui/review-state.js';
+import { diffRows, HELP, keyBarLines, REVIEW_KEYS, visibleRows } from '../ui/view-model.js';
+import { CORE_AFTER, CORE_BEFORE, MAIN_AFTER, MAIN_BEFORE, sampleResult } from './helpers/review.js';
+
+function press(state: ReviewState, ...keys: Array<string | KeyInfo>): Step {
+  let current: Step = { state };
+  for (const k of keys) {
+    const event: Event = typeof k === 'string' ? { type: 'key', input: k, key: {} } : { type: 'key', input: '', key: k };
+    current = step(current.state, event);
+  }
+  return current;
+}
+
+function opened(): ReviewState {
+  const start = initialState('tug/rename/process_data-to-transform_data');
+  return step(start.state, { type: 'opened', result: sampleResult() }).state;
+}
+
+test('change groups: contiguous changed lines, hunks with 3 lines of context, far changes in separate hunks', (t) => {
+  const main = diffFile(MAIN_BEFORE, MAIN_AFTER);
+  t.is(main.groups.length, 2);
+  t.is(main.hunks.length, 2, 'eight unchanged lines apart: two hunks');
+  t.deepEqual(main.hunks.map((h) => [h.oldStart, h.oldCount, h.newStart, h.newCount]), [[1, 4, 1, 4], [7, 4, 7, 4]]);
+  const core = diffFile(CORE_BEFORE, CORE_AFTER);
+  t.is(core.hunks.length, 1, 'close changes share a hunk');
+  t.deepEqual(core.hunks[0]!.groups, [0, 1], 'a hunk can hold several groups, each decided on its own');
+  t.is(core.groups[1]!.oldText, '    return process_data(3)\n');
+  t.is(core.groups[1]!.newLine, 6);
+});
+
+test('accepted groups rebuild the file through the PatchSet, byte-exact (CRLF and UTF-8 kept)', (t) => {
+  const before = 'a = "é"\r\nf()\r\nx\r\ny\r\nz\r\nw\r\nf()\r\n';
+  const after = 'a = "é"\r\ng()\r\nx\r\ny\r\nz\r\nw\r\ng()\r\n';
+  const { groups } = diffFile(before, after);
+  t.is(groups.length, 2);
+  const file = { path: 'a.py', bytes: Buffer.from(before), oid: 'x', mode: '100644' };
+  const keepSecond = buildPatchSet(acceptedEdits('a.py', groups, (i) => i === 1), new Map([['a.py', file]]));
+  t.is(Buffer.from(keepSecond.files[0]!.after).toString(), 'a = "é"\r\nf()\r\nx\r\ny\r\nz\r\nw\r\ng()\r\n');
+  const all = buildPatchSet(acceptedEdits('a.py', groups, () => true), new Map([['a.py', file]]));
+  t.is(Buffer.from(all.files[0]!.after).toString(), after);
+});
+
+test('opening a result accepts every change and puts the cursor on the first one', (t) => {
+  const state = opened();
+  t.is(state.screen, 'review');
+  t.deepEqual(state.decisions, [[true, true], [true, true]]);
+  t.deepEqual([state.file, state.group, state.focus], [0, 0, 'diff']);
+});
+
+test('j/k walk the changes across files; n/p jump hunks; tab and h/l switch panes', (t) => {
+  let s = opened();
+  s = press(s, 'j').state;
+  t.deepEqual([s.file, s.group], [0, 1]);
+  s = press(s, 'j').state;
+  t.deepEqual([s.file, s.group], [1, 0], 'j crosses into the next file');
+  s = press(s, 'j', 'j').state;
+  t.deepEqual([s.file, s.group], [1, 1], 'stops at the last change');
+  t.is(s.message?.tone, 'info');
+  s = press(s, { upArrow: true }, 'k').state;
+  t.deepEqual([s.file, s.group], [0, 1]);
+  s = press(s, 'p').state;
+  t.deepEqual([s.file, s.group], [0, 0], 'p: previous hunk');
+  s = press(s, 'n', 'n').state;
+  t.deepEqual([s.file, s.group], [1, 0], 'n: next hunk, across files; the two core.py groups share one hunk');
+  s = press(s, { tab: true }).state;
+  t.is(s.focus, 'files');
+  s = press(s, 'k').state;
+  t.deepEqual([s.file, s.group], [0, 0], 'in the files pane j/k move by file');
+  s = press(s, 'l').state;
+  t.is(s.focus, 'diff');
+});
+
+test('space toggles one change; a/d decide a whole file; space in the files pane flips the file', (t) => {
+  let s = press(opened(), 'j', ' ').state;
+  t.deepEqual(s.decisions, [[true, false], [true, true]]);
+  s = press(s, ' ').state;
+  t.deepEqual(s.decisions, [[true, true], [true, true]]);
+  s = press(s, 'd').state;
+  t.deepEqual(s.decisions, [[false, false], [true, true]]);
+  s = press(s, 'a').state;
+  t.deepEqual(s.decisions, [[true, true], [true, true]]);
+  s = press(s, { tab: true }, 'j', ' ').state;
+  t.deepEqual(s.decisions, [[true, true], [false, false]]);
+  s = press(s, ' ').state;
+  t.deepEqual(s.decisions, [[true, true], [true, true]]);
+});
+
+test('v, c, m and x ask the kernel with the current decisions and block keys until it answers', (t) => {
+  for (const [key, type] of [['v', 'verify'], ['c', 'commit'], ['m', 'merge'], ['x', 'apply']] as const) {
+    const s = press(opened(), ' ');
+    const next = press(s.state, key);
+    t.is(next.effect?.type, type);
+    t.deepEqual((next.effect as { decisions: boolean[][] }).decisions, [[false, true], [true, true]]);
+    t.truthy(next.state.busy);
+    const blocked = press(next.state, 'j', 'q');
+    t.is(blocked.effect, undefined, 'busy: no effect, not even quit');
+    t.deepEqual([blocked.state.file, blocked.state.group], [0, 0]);
+  }
+});
+
+test('a committed subset replaces the result; a failed check shows its output until a key; u takes actions back in order', (t) => {
+  let s = press(opened(), ' ', 'c').state;
+  const fewer = sampleResult('d'.repeat(40));
+  fewer.files[0]!.diff = diffFile(MAIN_BEFORE, MAIN_AFTER.replace('import transform_data', 'import process_data'));
+  s = step(s, {
+    type: 'outcome',
+    effect: 'commit',
+    outcome: { ok: true, message: 'committed 3 of 4', result: fewer, undo: { kind: 'commit', branch: fewer.branch, from: fewer.commit, to: 'c'.repeat(40), label: 'the review commit' } },
+  }).state;
+  t.is(s.busy, null);
+  t.is(s.result?.commit, 'd'.repeat(40));
+  t.deepEqual(s.decisions, [[true], [true, true]], 'the new tip holds only accepted changes, all kept');
+  t.deepEqual(s.log, ['committed 3 of 4']);
+
+  s = press(s, 'x').state;
+  const failed = { status: 'failed' as const, mode: 'tests' as const, checks: [{ name: 'tests', status: 'failed' as const, output: 'E assert 1 == 2', duration_ms: 0 }] };
+  s = step(s, { type: 'outcome', effect: 'apply', outcome: { ok: false, message: 'verification failed', verification: failed } }).state;
+  t.is(s.verification?.checks[0]?.output, 'E assert 1 == 2');
+  t.is(s.message?.tone, 'error');
+  s = press(s, 'j').state;
+  t.is(s.verification, null, 'any key closes the output');
+  t.deepEqual([s.file, s.group], [0, 0], '…without moving');
+
+  const undo = press(s, 'u');
+  t.deepEqual(undo.effect, { type: 'undo', entry: { kind: 'commit', branch: fewer.branch, from: fewer.commit, to: 'c'.repeat(40), label: 'the review commit' } });
+  s = step(undo.state, { type: 'outcome', effect: 'undo', outcome: { ok: true, message: 'undone', result: sampleResult() } }).state;
+  t.deepEqual(s.undo, []);
+  t.is(press(s, 'u').effect, undefined, 'nothing left to undo');
+});
+
+test('kernel errors are shown with code and hint; ? opens help and any key closes it; q quits', (t) => {
+  let s = press(opened(), 'm').state;
+  s = step(s, { type: 'failed', effect: 'merge', error: { code: 'DirtyWorkingTree', message: 'cannot merge', hint: 'commit first' } }).state;
+  t.is(s.message?.text, 'DirtyWorkingTree: cannot merge (commit first)');
+  s = press(s, '?').state;
+  t.true(s.help);
+  s = press(s, 'q').state;
+  t.false(s.help, 'q closes help rather than quitting');
+  t.deepEqual(press(s, 'q').effect, { type: 'quit' });
+});
+
+test('the list: j/k and enter open a branch; esc goes back from a result opened there', (t) => {
+  const start = initialState();
+  t.deepEqual(start.effect, { type: 'list' });
+  let s = step(start.state, { type: 'listed', results: [{ branch: 'tug/a', commit: 'a', operation: 'o', symbol: 's', base: 'b', files: 1, verification: 'passed (syntax)', createdAt: '' }] }).state;
+  const open = press(s, { return: true });
+  t.deepEqual(open.effect, { type: 'open', branch: 'tug/a' });
+  s = step(open.state, { type: 'opened', result: sampleResult() }).state;
+  t.deepEqual(press(s, { escape: true }).effect, { type: 'list' });
+  t.is(press(opened(), { escape: true }).effect, undefined, 'opened directly: nothing to go back to');
+});
+
+test('the diff pane marks decisions and the cursor, and scrolls to keep the current change in view', (t) => {
+  const file = sampleResult().files[1]!;
+  const rows = diffRows(file, [true, false], 1);
+  t.deepEqual(
+    rows.map((r) => r.text),
+    [
+      '@@ -1,6 +1,6 @@',
+      ' [x] -def process_data(x):',
+      '     +def transform_data(x):',
+      '          return x * 2',
+      '      ',
+      '      ',
+      '      def more():',
+      '>[ ] -    return process_data(3)',
+      '>    +    return transform_data(3)',
+    ],
+  );
+  const { rows: shown } = visibleRows(rows, 4);
+  t.true(shown.some((r) => r.current), 'the current change is visible in a short pane');
+  t.is(shown[shown.length - 1]!.text, '>    +    return transform_data(3)');
+  t.true(keyBarLines(REVIEW_KEYS, 80).every((l) => l.length <= 80));
+  t.is(keyBarLines(REVIEW_KEYS, 80).length, 2);
+  t.true(HELP.every(([key, what]) => `${key.padEnd(14)} ${what}`.length <= 80), 'help fits 80 columns');
+});
