@@ -22,8 +22,9 @@ function terminal(socket: string) {
     start: (cwd: string, command: string) => tmux('new-session', '-d', '-s', 'review', '-x', '80', '-y', '24', '-c', cwd, command),
     keys: (...keys: string[]) => tmux('send-keys', '-t', 'review', ...keys),
     screen: async (escapes = false) => (await tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', 'review')).stdout,
+    // Generous deadlines: under CI the Rust tests' servers and builds share the two cores with this terminal.
     async waitFor(text: string, escapes = false): Promise<string> {
-      for (let i = 0; i < 300; i++) {
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
         const screen = await this.screen(escapes);
         if (screen.includes(text)) return screen;
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -35,7 +36,7 @@ function terminal(socket: string) {
 }
 
 async function exitCode(file: string): Promise<string> {
-  for (let i = 0; i < 200; i++) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
     const text = await readFile(file, 'utf8').catch(() => '');
     if (text.endsWith('\n')) return text.trim();
     await new Promise((resolve) => setTimeout(resolve, 50));
