@@ -57,7 +57,8 @@ test('tug review in tmux: reject one call site, commit the rest, quit; git shows
   const reviewed = run.json.git.commit as string;
   const exitFile = path.join(repo.root, '.git', 'review-exit');
   const term = terminal(`tug-e2e-${process.pid}`);
-  const launch = (env: string) => term.start(repo.root, `env ${env} TUG_NO_DAEMON=1 '${process.execPath}' '${TUG_BIN}' review ${BRANCH}; echo $? > '${exitFile}'; sleep 60`);
+  // ink draws only the last frame when it sees CI set (is-in-ci), so the terminal under test runs without it, as a person's would.
+  const launch = (env: string) => term.start(repo.root, `env -u CI ${env} TUG_NO_DAEMON=1 '${process.execPath}' '${TUG_BIN}' review ${BRANCH}; echo $? > '${exitFile}'; sleep 60`);
   try {
     await launch('TERM=xterm-256color');
     const first = await term.waitFor('@@ -1,4 +1,4 @@');
