@@ -1,22 +1,16 @@
 // The Rust adapter beyond the fixture goldens: analyze-impact, toolchain, error codes, a crashing or silent server, UTF-16, the warm daemon.
 import test from 'ava';
-import { chmod, cp, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { makeRepo } from './helpers/repo.js';
 import { tug } from './helpers/cli.js';
-import { PROJECT_ROOT } from './helpers/golden.js';
+import { fixtureRepo as rustFixture } from './helpers/rename-cases.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
 
 const ENV = { TUG_LOCK_TIMEOUT_MS: '2000' };
 
-async function fixtureRepo(name: string) {
-  const repo = await makeRepo({});
-  await cp(path.join(PROJECT_ROOT, 'fixtures', 'rust', name), repo.root, { recursive: true, filter: (src) => !/[/\\](target|Cargo\.lock)$/.test(src) });
-  await repo.git('add', '-A');
-  await repo.git('commit', '-q', '-m', name);
-  return repo;
-}
+const fixtureRepo = (name: string) => rustFixture('rust', name);
 
 test('analyze-impact lists the definition and every reference in order, and writes nothing', async (t) => {
   if (!(await requireRustToolchain(t))) return;
