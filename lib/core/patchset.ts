@@ -47,8 +47,11 @@ export interface FileChange {
   path: string;
   /** Where the file ends up, when it moves. */
   newPath?: string;
+  /** Whole-file changes (file tools, apply_patch); absent for an edited or moved file. */
+  status?: 'added' | 'deleted';
   mode: string;
-  oldOid: string;
+  /** The blob the file holds at the base; null for a file the change creates. */
+  oldOid: string | null;
   before: Uint8Array;
   after: Uint8Array;
   edits: ResolvedEdit[];
@@ -248,6 +251,10 @@ export function summarize(patch: PatchSet): { files_changed: number; edits_count
   for (const e of patch.edits) {
     added += utf8(e.newText).length;
     removed += e.end - e.start;
+  }
+  for (const file of patch.files) {
+    if (file.status === 'added') added += file.after.length;
+    if (file.status === 'deleted') removed += file.before.length;
   }
   return { files_changed: patch.files.length, edits_count: patch.edits.length, bytes_added: added, bytes_removed: removed };
 }

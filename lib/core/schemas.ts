@@ -87,6 +87,8 @@ export const RunResponse = z.object({
   patch: z.object({
     edits: z.array(Edit),
     file_moves: z.array(z.object({ from: z.string(), to: z.string() })).optional(),
+    files_created: z.array(z.string()).optional(),
+    files_deleted: z.array(z.string()).optional(),
     unified_diff: z.string(),
   }),
   summary: z.object({
@@ -139,3 +141,22 @@ export const VerifyResponse = z.object({
   verification: VerificationSchema,
   warnings: z.array(Warning),
 });
+
+/** One line of the operation log (`<session>/operations.jsonl`): what changed, where it landed, how to undo it. */
+export const LogEntry = z.object({
+  id: z.string().describe('12 hex digits; a hash of the previous id and this entry (without its time), so the log is a chain.'),
+  time: z.string().describe('Wall-clock time of the entry (ISO 8601).'),
+  operation: z.string(),
+  tool: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  snapshot_id: Oid.nullable(),
+  branch: z.string().nullable(),
+  commit: Oid.nullable(),
+  parent: Oid.nullable(),
+  verification: z.object({ status: z.enum(['passed', 'failed', 'skipped']), mode: z.enum(['none', 'syntax', 'tests', 'typecheck']) }).nullable(),
+  applied: z.boolean(),
+  files: z.array(z.string()),
+  undo_token: z.string().nullable(),
+  exit_code: z.number().int().nullable().optional(),
+});
+export type LogEntryJSON = z.infer<typeof LogEntry>;

@@ -1,6 +1,7 @@
 // Renders a PatchSet as a git-compatible unified diff (applies with `git apply`), in path order.
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import type { FileChange } from './patchset.js';
+import { decodeText } from './text.js';
 
 export function unifiedDiff(files: readonly FileChange[]): string {
   return [...files]
@@ -11,10 +12,16 @@ export function unifiedDiff(files: readonly FileChange[]): string {
 
 function fileDiff(change: FileChange): string {
   const target = change.newPath ?? change.path;
-  const header = `diff --git a/${change.path} b/${target}\n${change.newPath ? `rename from ${change.path}\nrename to ${target}\n` : ''}`;
-  const before = Buffer.from(change.before).toString('utf8');
-  const after = Buffer.from(change.after).toString('utf8');
-  if (before === after) return header;
-  const patch = structuredPatch(`a/${change.path}`, `b/${target}`, before, after, undefined, undefined, { context: 3 });
+  let header = `diff --git a/${change.path} b/${target}\n`;
+  if (change.newPath) header += `rename from ${change.path}\nrename to ${target}\n`;
+  if (change.status === 'added') header += `new file mode ${change.mode}\n`;
+  if (change.status === 'deleted') header += `deleted file mode ${change.mode}\n`;
+  const oldName = change.status === 'added' ? '/dev/null' : `a/${change.path}`;
+  const newName = change.status === 'deleted' ? '/dev/null' : `b/${target}`;
+  const before = decodeText(change.before);
+  const after = decodeText(change.after);
+  if (!before.ok || !after.ok) return `${header}Binary files ${oldName} and ${newName} differ\n`;
+  if (before.text === after.text) return header;
+  const patch = structuredPatch(oldName, newName, before.text, after.text, undefined, undefined, { context: 3 });
   return `${header}${formatPatch(patch, FILE_HEADERS_ONLY)}`;
 }

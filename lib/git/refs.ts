@@ -55,3 +55,14 @@ export async function createResultBranch(repo: Repo, base: string, commit: strin
   }
   throw new TugError('RefUpdateConflict', `no free branch name for ${base}`, { details: { ref: base } });
 }
+
+/** Whether `name` is a valid branch name (`git check-ref-format --branch`). */
+export async function isValidBranchName(repo: Repo, name: string): Promise<boolean> {
+  const result = await git(['check-ref-format', '--branch', name], { cwd: repo.root, allowFailure: true });
+  return result.exitCode === 0 && result.stdout.trim() === name;
+}
+
+/** The tree a commit points at. */
+export async function treeOf(repo: Repo, commit: string): Promise<string> {
+  return (await git(['rev-parse', `${commit}^{tree}`], { cwd: repo.root })).stdout.trim();
+}

@@ -53,3 +53,31 @@ export async function changedPaths(repo: Repo, from: string, to: string): Promis
 }
 
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/** The immediate children of a directory in a tree (`git ls-tree -l`, not recursive); '' is the root. */
+export async function listDirectoryEntries(repo: Repo, tree: string, dir: string): Promise<TreeEntry[]> {
+  const out = await git(['ls-tree', '-l', '-z', '--full-tree', tree, ...(dir ? ['--', `${dir}/`] : [])], { cwd: repo.root });
+  const entries: TreeEntry[] = [];
+  for (const record of out.stdout.split('\0')) {
+    if (!record) continue;
+    const tab = record.indexOf('\t');
+    const [mode, type, oid, size] = record.slice(0, tab).split(/ +/);
+    entries.push({ mode: mode!, type: type!, oid: oid!, size: size === '-' ? 0 : Number(size), path: record.slice(tab + 1) });
+  }
+  return entries;
+}
+
+/** The tree entries at exactly these paths (a file's blob, a directory's tree), without recursing. */
+export async function entriesAt(repo: Repo, tree: string, paths: readonly string[]): Promise<Map<string, TreeEntry>> {
+  const found = new Map<string, TreeEntry>();
+  if (paths.length === 0) return found;
+  const out = await git(['ls-tree', '-l', '-z', '--full-tree', tree, '--', ...paths], { cwd: repo.root, env: { GIT_LITERAL_PATHSPECS: '1' } });
+  for (const record of out.stdout.split('\0')) {
+    if (!record) continue;
+    const tab = record.indexOf('\t');
+    const [mode, type, oid, size] = record.slice(0, tab).split(/ +/);
+    const entry = { mode: mode!, type: type!, oid: oid!, size: size === '-' ? 0 : Number(size), path: record.slice(tab + 1) };
+    if (paths.includes(entry.path)) found.set(entry.path, entry);
+  }
+  return found;
+}

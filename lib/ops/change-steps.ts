@@ -35,7 +35,7 @@ export async function verifyInSandbox(
     verification = await verify({
       mode: config.verify,
       cwd: sandbox.path,
-      changedFiles: patch.files.map((f) => f.newPath ?? f.path),
+      changedFiles: patch.files.filter((f) => f.status !== 'deleted').map((f) => f.newPath ?? f.path),
       python: configuredPython(config),
       sessionDir: ws.session.dir,
       testCommand: config.test_command,
@@ -50,25 +50,29 @@ export async function verifyInSandbox(
   return { tree, verification, sandboxPath: sandbox.path };
 }
 
-/** What the sandbox gets: new contents, and for moved files a deletion plus the file at its new path. */
+/** What the sandbox gets: new contents; deletions; for moved files a deletion plus the file at its new path. */
 type SandboxWrite = { path: string; bytes: Uint8Array | null; mode?: string };
 
 function sandboxWrites(patch: PatchSet): SandboxWrite[] {
-  return patch.files.flatMap((f): SandboxWrite[] =>
-    f.newPath ? [{ path: f.path, bytes: null }, { path: f.newPath, bytes: f.after, mode: f.mode }] : [{ path: f.path, bytes: f.after }],
-  );
+  return patch.files.flatMap((f): SandboxWrite[] => {
+    if (f.status === 'deleted') return [{ path: f.path, bytes: null }];
+    if (f.status === 'added') return [{ path: f.path, bytes: f.after, mode: f.mode }];
+    return f.newPath ? [{ path: f.path, bytes: null }, { path: f.newPath, bytes: f.after, mode: f.mode }] : [{ path: f.path, bytes: f.after }];
+  });
 }
 
-/** What the working tree gets: each file from its snapshot content to its new content (moves delete and create). */
+/** The same change as preconditioned writes for the apply step: each file must still hold its base content. */
 export function workingTreeWrites(patch: PatchSet): FileWrite[] {
-  return patch.files.flatMap((f): FileWrite[] =>
-    f.newPath
+  return patch.files.flatMap((f): FileWrite[] => {
+    if (f.status === 'deleted') return [{ path: f.path, expectOid: f.oldOid, bytes: null }];
+    if (f.status === 'added') return [{ path: f.path, expectOid: null, bytes: f.after, mode: f.mode }];
+    return f.newPath
       ? [
           { path: f.path, expectOid: f.oldOid, bytes: null },
           { path: f.newPath, expectOid: null, bytes: f.after, mode: f.mode },
         ]
-      : [{ path: f.path, expectOid: f.oldOid, bytes: f.after }],
-  );
+      : [{ path: f.path, expectOid: f.oldOid, bytes: f.after }];
+  });
 }
 
 /** Points refs/tug/undo/<token> at the result and remembers how it was used; returns the token. */

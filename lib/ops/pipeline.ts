@@ -1,6 +1,7 @@
 // The one road every change takes: snapshot → PatchSet → sandbox worktree → verify → commit on tug/… → optional apply or commit.
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
+import { fileOperationsOf } from '../core/file-ops.js';
 import { writeJson } from '../session/files.js';
 import { LAST_RESULT_FILE } from './queries.js';
 import { configFor } from './config.js';
@@ -10,10 +11,12 @@ import { slugify } from '../core/slug.js';
 import { unifiedDiff } from '../core/unified-diff.js';
 import { commitTree, userIdentity } from '../git/objects.js';
 import { createResultBranch } from '../git/refs.js';
-import { git } from '../git/run-git.js';
-import { writeWorkingTree } from '../workspace/apply.js';
-import type { Verification, VerifyMode } from '../verify/verify.js';
+import { staleFiles, writeWorkingTree } from '../workspace/apply.js';
+import type { VerifyMode } from '../verify/verify.js';
+import { assertCommittable, commitMessage, failedNames, touchedPaths } from './change-parts.js';
 import { registerUndoPoint, verifyInSandbox, workingTreeWrites } from './change-steps.js';
+import { appendLog, loggedArguments } from './op-log.js';
+import { advanceOnto, resolveOnto, rewindOnto, type OntoBranch } from './onto.js';
 import { assertSnapshot, snapshotCommit, takeSnapshot, type Snapshot } from './snapshot-service.js';
 import { orderWarnings, presentVerification } from './present.js';
 import { saveUndoRecord } from './undo-records.js';
@@ -31,6 +34,8 @@ export interface ChangeOptions extends CommonInput {
   test_command?: string[] | undefined;
   typecheck_command?: string[] | undefined;
   timeout?: number | undefined;
+  /** Build on this tug/ branch: the edits are computed against its tip and the commit extends it. */
+  onto?: string | undefined;
 }
 
 /** What an operation proposes, computed against the snapshot. */
@@ -48,7 +53,20 @@ export interface ChangeKind {
   operation: string;
   /** Branch and commit-scope word, e.g. `patch` → tug/patch/…, refactor(patch): … */
   scope: string;
+  /** Tool name for the operation log (default tug_<operation>). */
+  tool?: string;
+  /** The caller's arguments for the operation log (default: the options). */
+  arguments?: Record<string, unknown>;
 }
+
+/** What a change is computed against: the snapshot, or the tip of the `onto` branch. */
+export interface ChangeBase {
+  tree: string;
+  /** The `onto` branch, when the change extends one. */
+  onto: string | null;
+}
+
+export type Planner = (ws: Workspace, snapshot: Snapshot, base: ChangeBase) => Promise<Proposal>;
 
 export interface Reporter {
   progress?: (message: string) => void;
@@ -57,11 +75,14 @@ export interface Reporter {
 export async function runChange(
   options: ChangeOptions,
   kind: ChangeKind,
-  plan: (ws: Workspace, snapshot: Snapshot) => Promise<Proposal>,
+  plan: Planner,
   reporter: Reporter = {},
 ): Promise<RunResponseJSON> {
   if (options.apply && options.commit) {
     throw new TugError('InvalidArgument', '--apply and --commit cannot be combined', { details: { argument: 'commit', reason: 'conflicts with --apply' } });
+  }
+  if (options.onto && options.commit) {
+    throw new TugError('InvalidArgument', 'onto and commit cannot be combined', { details: { argument: 'commit', reason: 'conflicts with onto' } });
   }
   return withWorkspace(options, { lock: true }, async (ws) => {
     const snapshot = await takeSnapshot(ws);
@@ -80,16 +101,17 @@ async function runOnSnapshot(
   snapshot: Snapshot,
   options: ChangeOptions,
   kind: ChangeKind,
-  plan: (ws: Workspace, snapshot: Snapshot) => Promise<Proposal>,
+  plan: Planner,
   reporter: Reporter,
 ): Promise<RunResponseJSON> {
   const config = await configFor(ws.repo, options);
-  const proposal = await plan(ws, snapshot);
+  const onto: OntoBranch | null = options.onto ? await resolveOnto(ws, options.onto, snapshot.head) : null;
+  const proposal = await plan(ws, snapshot, { tree: onto?.tipTree ?? snapshot.tree, onto: onto?.branch ?? null });
   if (proposal.patch.files.length === 0) {
     throw new TugError('InvalidArgument', 'the change leaves every file as it was', { details: { argument: 'edits', reason: 'no-op patch' } });
   }
   if (options.commit) await assertCommittable(ws, snapshot);
-  const base = await snapshotCommit(ws, snapshot);
+  const base = onto?.tip ?? (await snapshotCommit(ws, snapshot));
   const keep = options.keep_sandbox ?? false;
   const { tree: resultTree, verification, sandboxPath } = await verifyInSandbox(ws, base, proposal.patch, config, { keep, progress: reporter.progress });
   if (verification.status === 'failed') {
@@ -98,7 +120,6 @@ async function runOnSnapshot(
     });
   }
 
-  const slug = slugify(proposal.slug);
   const commit = await commitTree(ws.repo, {
     tree: resultTree,
     parents: [base],
@@ -106,8 +127,32 @@ async function runOnSnapshot(
     time: snapshot.head.time ?? 0,
     author: await userIdentity(ws.repo),
   });
-  const branch = await createResultBranch(ws.repo, `tug/${kind.scope}/${slug}`, commit);
-  const token = await registerUndoPoint(ws, { commit, base, branch, operation: kind.operation, mode: 'branch' });
+  const writes = workingTreeWrites(proposal.patch);
+  if (options.apply) {
+    // Checked before any ref moves, so a refused apply leaves no branch behind that the working tree lacks.
+    const stale = await staleFiles(ws.repo, writes);
+    if (stale.length > 0) {
+      const against = onto?.tip ? `the tip of ${onto.branch}` : 'the snapshot';
+      throw new TugError('SnapshotMismatch', `files on disk differ from ${against}: ${stale.join(', ')}`, {
+        details: { changed_files: stale, ...(onto ? { onto: onto.branch, reason: 'pass apply:false to keep editing the branch only' } : {}) },
+      });
+    }
+  }
+  let branch: string;
+  if (onto) {
+    await advanceOnto(ws, onto, commit);
+    branch = onto.branch;
+  } else {
+    branch = await createResultBranch(ws.repo, `tug/${kind.scope}/${slugify(proposal.slug)}`, commit);
+  }
+  const undoPoint = {
+    commit,
+    base,
+    branch,
+    operation: kind.operation,
+    ...(onto ? { branch_move: { ref: onto.ref, from: base, to: commit } } : {}),
+  };
+  const token = await registerUndoPoint(ws, { ...undoPoint, mode: 'branch' });
 
   const response: RunResponseJSON = {
     status: 'ok',
@@ -117,6 +162,7 @@ async function runOnSnapshot(
     patch: {
       edits: proposal.patch.edits.map(toEditJSON),
       ...(proposal.patch.moves.length > 0 ? { file_moves: proposal.patch.moves } : {}),
+      ...fileOperationsOf(proposal.patch),
       unified_diff: unifiedDiff(proposal.patch.files),
     },
     summary: summarize(proposal.patch),
@@ -125,49 +171,38 @@ async function runOnSnapshot(
     git: { head: snapshot.head.oid, snapshot_commit: base, branch, commit, dirty: snapshot.dirty },
     undo_token: token,
   };
-  const writes = workingTreeWrites(proposal.patch);
   if (options.apply) {
     reporter.progress?.('applying to the working tree');
     response.applied = true;
-    response.files_written = await writeWorkingTree(ws.repo, ws.session, writes);
-    await saveUndoRecord(ws.session, { token, commit, base, branch, operation: kind.operation, mode: 'apply', created_at: new Date().toISOString() });
+    try {
+      response.files_written = await writeWorkingTree(ws.repo, ws.session, writes);
+    } catch (error) {
+      if (onto) await rewindOnto(ws, onto, commit);
+      throw error;
+    }
+    await saveUndoRecord(ws.session, { token, ...undoPoint, mode: 'apply', created_at: new Date().toISOString() });
   } else if (options.commit) {
     reporter.progress?.('committing on the current branch');
     const ref = snapshot.head.ref ?? 'HEAD';
     const refMove = { ref, from: snapshot.head.oid!, to: commit };
     response.committed = true;
     response.files_written = await writeWorkingTree(ws.repo, ws.session, writes, { refMove, updateIndex: true });
-    await saveUndoRecord(ws.session, { token, commit, base, branch, operation: kind.operation, mode: 'commit', ref_move: refMove, created_at: new Date().toISOString() });
+    await saveUndoRecord(ws.session, { token, ...undoPoint, mode: 'commit', ref_move: refMove, created_at: new Date().toISOString() });
   }
   const parsed = RunResponse.parse(response);
   await writeJson(path.join(ws.session.dir, LAST_RESULT_FILE), parsed);
+  await appendLog(ws.session, {
+    operation: kind.operation,
+    tool: kind.tool ?? `tug_${kind.operation.replaceAll('-', '_')}`,
+    arguments: loggedArguments(kind.arguments ?? (options as Record<string, unknown>)),
+    snapshot_id: snapshot.tree,
+    branch,
+    commit,
+    parent: base,
+    verification: { status: verification.status, mode: verification.mode },
+    applied: Boolean(response.applied || response.committed),
+    files: touchedPaths(proposal.patch),
+    undo_token: token,
+  });
   return parsed;
 }
-
-/** --commit fast-forwards the current branch, so the tree and the index must both equal HEAD. */
-async function assertCommittable(ws: Workspace, snapshot: Snapshot): Promise<void> {
-  if (!snapshot.head.oid) {
-    throw new TugError('InvalidArgument', '--commit needs a commit to build on; this branch has none yet', { details: { argument: 'commit', reason: 'unborn branch' } });
-  }
-  const staged = await git(['diff-index', '--cached', '--quiet', 'HEAD', '--'], { cwd: ws.repo.root, allowFailure: true });
-  if (snapshot.dirty || staged.exitCode !== 0) {
-    throw new TugError('DirtyWorkingTree', '--commit needs a clean working tree and index', {
-      details: { dirty_tree: snapshot.dirty, staged_changes: staged.exitCode !== 0 },
-    });
-  }
-}
-
-function failedNames(verification: Verification): string {
-  return verification.checks.filter((c) => c.status === 'failed').map((c) => c.name).join(', ');
-}
-
-function commitMessage(kind: ChangeKind, proposal: Proposal, tree: string, verification: Verification): string {
-  const lines = [`refactor(${kind.scope}): ${proposal.subject}`, '', 'Files:'];
-  for (const file of proposal.patch.files) {
-    const where = file.newPath ? `${file.path} -> ${file.newPath}` : file.path;
-    lines.push(`  ${where} (${file.edits.length} edit${file.edits.length === 1 ? '' : 's'})`);
-  }
-  lines.push('', `Tug-Operation: ${kind.operation}`, `Tug-Snapshot: ${tree}`, `Tug-Verification: ${verification.status} (${verification.mode})`, '');
-  return lines.join('\n');
-}
-

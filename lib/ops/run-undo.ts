@@ -3,12 +3,13 @@ import type { z } from 'zod';
 import { TugError } from '../core/errors.js';
 import { SCHEMA_VERSION, UndoResponse } from '../core/schemas.js';
 import { readBlobs } from '../git/objects.js';
-import { readRef } from '../git/refs.js';
-import type { Repo } from '../git/repo.js';
+import { readRef, updateRef } from '../git/refs.js';
+import { readHead, type Repo } from '../git/repo.js';
 import { git } from '../git/run-git.js';
 import { currentOid, writeWorkingTree, type FileWrite } from '../workspace/apply.js';
 import { takeSnapshot } from './snapshot-service.js';
 import type { undoInput } from './undo-op.js';
+import { appendLog } from './op-log.js';
 import { loadUndoRecord } from './undo-records.js';
 import { withWorkspace } from './workspace.js';
 
@@ -58,7 +59,31 @@ export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer
     if (restore.length > 0 || branchReset) {
       await writeWorkingTree(ws.repo, ws.session, restore, { force: true, ...(branchReset ? { refMove: branchReset, updateIndex: true } : {}) });
     }
+    const warnings = [...ws.warnings];
+    // An `onto` change moved a tug/ branch; while that branch still ends at this result, step it back so the next change builds on what is on disk.
+    const move = record?.branch_move;
+    if (move && !branchReset && (await readRef(ws.repo, move.ref)) === commit) {
+      if ((await readHead(ws.repo)).ref === move.ref) {
+        warnings.push({ code: 'BranchCheckedOut', message: `${move.ref} is checked out, so tug left it at the undone commit`, details: { ref: move.ref } });
+      } else {
+        await updateRef(ws.repo, move.ref, move.from, commit, 'tug: undo onto');
+        branchReset = { ref: move.ref, from: commit, to: move.from };
+      }
+    }
     const snapshot = await takeSnapshot(ws);
+    if (restore.length > 0 || branchReset) await appendLog(ws.session, {
+      operation: 'undo',
+      tool: 'tug_undo',
+      arguments: { token: input.token, ...(input.force ? { force: true } : {}) },
+      snapshot_id: snapshot.tree,
+      branch: branchReset?.ref.replace(/^refs\/heads\//, '') ?? null,
+      commit: null,
+      parent: null,
+      verification: null,
+      applied: restore.length > 0,
+      files: restore.map((w) => w.path).sort(),
+      undo_token: input.token,
+    });
     return UndoResponse.parse({
       status: 'ok',
       schema_version: SCHEMA_VERSION,
@@ -70,7 +95,7 @@ export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer
       already_undone: already.sort(),
       branch_reset: branchReset,
       forced: input.force ? conflicts.sort() : [],
-      warnings: ws.warnings,
+      warnings,
     });
   });
 }

@@ -13,6 +13,8 @@ export interface UndoRecord {
   /** branch: only a branch was made; apply: files written; commit: the current branch was moved too. */
   mode: 'branch' | 'apply' | 'commit';
   ref_move?: { ref: string; from: string; to: string };
+  /** An `onto` change moved this tug/ branch from its parent to the result; undo moves it back while it is still there. */
+  branch_move?: { ref: string; from: string; to: string };
   created_at: string;
 }
 

@@ -19,9 +19,59 @@ interface LockOwner {
   started_at: string;
 }
 
+/**
+ * Callers in one process (an MCP server or a library user running tool calls concurrently) queue here first:
+ * the lock file holds a pid, so it cannot tell two callers of the same process apart.
+ */
+const queues = new Map<string, Promise<void>>();
+
+async function inProcessTurn(key: string, waitMs: number, started: number): Promise<() => void> {
+  const previous = queues.get(key) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => (release = resolve));
+  const tail = previous.then(() => mine);
+  queues.set(key, tail);
+  void tail.then(() => {
+    if (queues.get(key) === tail) queues.delete(key);
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), Math.max(0, waitMs - (Date.now() - started)));
+  });
+  const outcome = await Promise.race([previous.then(() => 'turn' as const), timedOut]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') {
+    // Giving up keeps the queue intact: whoever waits behind us still waits for `previous` first.
+    release();
+    throw new TugError('SessionLocked', 'session is in use by another call in this process', {
+      details: { lock_holder_pid: process.pid, waited_seconds: Math.round((Date.now() - started) / 1000), lock_file: path.join(key, 'lock') },
+    });
+  }
+  return release;
+}
+
 export async function acquireLock(sessionDir: string, options: LockOptions): Promise<LockHandle> {
-  const lockFile = path.join(sessionDir, 'lock');
   const started = Date.now();
+  const releaseTurn = await inProcessTurn(path.resolve(sessionDir), options.waitMs, started);
+  try {
+    const handle = await acquireFileLock(sessionDir, options, started);
+    return {
+      async release() {
+        try {
+          await handle.release();
+        } finally {
+          releaseTurn();
+        }
+      },
+    };
+  } catch (error) {
+    releaseTurn();
+    throw error;
+  }
+}
+
+async function acquireFileLock(sessionDir: string, options: LockOptions, started: number): Promise<LockHandle> {
+  const lockFile = path.join(sessionDir, 'lock');
   const owner: LockOwner = { pid: process.pid, started_at: new Date().toISOString() };
   const draft = `${lockFile}.${process.pid}`;
   await writeFile(draft, JSON.stringify(owner));

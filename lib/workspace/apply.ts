@@ -1,5 +1,5 @@
 // The apply step: the only code that writes the user's working tree, all files or none, journaled against crashes.
-import { chmod, lstat, open, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readFile, rename, rm, rmdir } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
@@ -99,6 +99,8 @@ async function writeTemp(repo: Repo, write: FileWrite, temp: string): Promise<vo
   const target = path.join(repo.root, write.path);
   const existing = await lstat(target).catch(() => null);
   const mode = existing ? existing.mode & 0o777 : write.mode === '100755' ? 0o755 : 0o644;
+  // New files may live in new directories (create_file, moves); an empty directory left by a rollback is harmless.
+  if (!existing) await mkdir(path.dirname(target), { recursive: true });
   const handle = await open(path.join(repo.root, temp), 'wx', mode);
   try {
     await handle.writeFile(write.bytes!);
@@ -118,14 +120,23 @@ async function finish(repo: Repo, journal: Journal): Promise<void> {
   const dirs = new Set<string>();
   for (const file of journal.files) {
     const target = path.join(repo.root, file.path);
-    if (file.delete) await rm(target, { force: true });
-    else if (await lstat(path.join(repo.root, file.temp!)).then(() => true, () => false)) await rename(path.join(repo.root, file.temp!), target);
+    if (file.delete) {
+      await rm(target, { force: true });
+      await removeEmptyParents(repo.root, path.dirname(target));
+    } else if (await lstat(path.join(repo.root, file.temp!)).then(() => true, () => false)) await rename(path.join(repo.root, file.temp!), target);
     dirs.add(path.dirname(target));
     faultPoint('apply-after-rename');
   }
   for (const dir of dirs) await syncDir(dir);
   if (journal.update_index) {
     await git(['update-index', '--add', '--remove', '-q', '--', ...journal.files.map((f) => f.path)], { cwd: repo.root });
+  }
+}
+
+/** git does not track directories: deleting a directory's last file removes the directory, as `git rm` does. */
+async function removeEmptyParents(root: string, dir: string): Promise<void> {
+  for (let current = dir; current.startsWith(root + path.sep); current = path.dirname(current)) {
+    if (!(await rmdir(current).then(() => true, () => false))) return;
   }
 }
 
