@@ -11,8 +11,10 @@ export {
   ErrorResponse,
   type RunResponseJSON,
   type WarningJSON,
+  LogEntry,
+  type LogEntryJSON,
 } from './core/schemas.js';
 export { buildPatchSet, type EditRequest, type PatchSet, type SourceFile } from './core/patchset.js';
 export { unifiedDiff } from './core/unified-diff.js';
-export { agentTools, type AgentTool } from './tools.js';
+export { agentTools, availableTools, buildFunctionDeclarations, executeTool, isToolSuccess, type AgentTool, type FunctionDeclaration, type ToolOptions } from './tools.js';
 export { analyzeImpact, applyPatchset, clean, renameSymbol, sessionStatus, snapshot, toolchain, undo, verifyWorkspace } from './api.js';

@@ -96,12 +96,12 @@ export function readPatchset(file: string, io: CliIO): unknown {
   }
 }
 
-/** yargs reads `--file -` as an unknown positional `-`; `--file=-` means the same and parses. */
+/** yargs reads `--file -` (and `--args -`) as an unknown positional `-`; `--file=-` means the same and parses. */
 export function joinDashValues(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--file' && argv[i + 1] === '-') {
-      out.push('--file=-');
+    if ((argv[i] === '--file' || argv[i] === '--args') && argv[i + 1] === '-') {
+      out.push(`${argv[i]}=-`);
       i += 1;
     } else out.push(argv[i]!);
   }

@@ -147,6 +147,35 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       },
     )
     .command(
+      'tool [name]',
+      'List the agent tools (--list) or run one with JSON arguments (seed tool registries)',
+      (y) =>
+        y
+          .positional('name', { type: 'string', describe: 'Tool name (read_file, edit_file, run_command, tug_rename_symbol, …)' })
+          .option('list', { type: 'boolean', describe: 'Print every tool with its description and JSON Schema' })
+          .option('args', { type: 'string', describe: 'Arguments as a JSON object, or - to read them from stdin' })
+          .example('tug tool --list --json', '')
+          .example(`tug tool edit_file --args '{"path":"app.py","old_text":"x = 1","new_text":"x = 2"}'`, '')
+          .example(`echo '{"command":"pytest -q"}' | tug tool run_command --args -`, ''),
+      async (a) => {
+        mode = outputMode(Boolean(a['json']), io);
+        const { toolCommand } = await import('./tool-command.js');
+        exitCode = await toolCommand(a, common(a), io, mode);
+      },
+    )
+    .command(
+      'log',
+      'List the operation log, newest first',
+      (y) => y.option('n', { type: 'number', describe: 'Show at most N entries' }).example('tug log -n 5', ''),
+      run('log', (a) => ({ ...common(a), n: a['n'] })),
+    )
+    .command(
+      'show <id>',
+      'Show one operation log entry by id or unique prefix',
+      (y) => y.positional('id', { type: 'string', describe: 'Entry id (or a unique prefix)' }).example('tug show 3f2a', ''),
+      run('show', (a) => ({ ...common(a), id: a['id'] })),
+    )
+    .command(
       'mcp',
       'Serve every operation as an MCP tool over stdio (for Claude Code, Cursor and other agents)',
       (y) => y.example('claude mcp add tug -- tug mcp', '').example('tug mcp --workspace ~/src/project', ''),

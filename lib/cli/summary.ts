@@ -12,6 +12,13 @@ export function summarize(command: string, result: Json): string {
     const reset = result['branch_reset'] ? `\n  branch ${result['branch_reset'].ref} moved back to ${String(result['branch_reset'].to).slice(0, 12)}` : '';
     return `undone ${result['undo_token']}: ${restored.length} file(s) restored${restored.length ? ` (${restored.join(', ')})` : ''}${reset}`;
   }
+  if (command === 'log') {
+    const entries: Json[] = result['entries'];
+    if (entries.length === 0) return 'no operations logged yet';
+    return entries
+      .map((e) => `${e['id']}  ${e['time']}  ${e['operation']}${e['branch'] ? `  ${e['branch']}` : ''}${e['files'].length ? `  ${e['files'].join(', ')}` : ''}${e['undo_token'] ? `  ${e['undo_token']}` : ''}`)
+      .join('\n');
+  }
   if (command === 'verify') return `verification ${result['verification'].status} (${result['verification'].mode})`;
   return JSON.stringify(result, null, 2);
 }

@@ -1,10 +1,11 @@
-// MCP resources: the snapshot's file list and the last change tug made, read-only views for agents.
+// MCP resources: the snapshot's file list, the last change tug made and the operation log, read-only views for agents.
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { asTugError } from '../core/errors.js';
-import { lastResult, listSnapshotFiles, referencesQuery, symbolsQuery } from '../ops/queries.js';
+import { lastResult, listSnapshotFiles, operationLog, operationLogEntry, referencesQuery, symbolsQuery } from '../ops/queries.js';
 
 export const RESOURCES = [
   { uri: 'workspace://files', name: 'files', description: 'Every file in the current snapshot (tracked plus untracked, not ignored).', mimeType: 'application/json' },
+  { uri: 'workspace://log', name: 'log', description: 'The operation log, newest first: every change tug committed or wrote and every command it ran.', mimeType: 'application/json' },
   { uri: 'workspace://last_patch', name: 'last_patch', description: 'The most recent change tug committed in this session: its JSON result.', mimeType: 'application/json' },
 ];
 
@@ -21,11 +22,15 @@ export const RESOURCE_TEMPLATES = [
     description: 'Every occurrence of a symbol (by id from workspace://symbols), ordered by file and offset.',
     mimeType: 'application/json',
   },
+  { uriTemplate: 'workspace://log/{id}', name: 'log_entry', description: 'One operation log entry by id or unique prefix.', mimeType: 'application/json' },
 ];
 
 function reader(uri: string): ((workspace: string) => Promise<unknown>) | null {
   if (uri === 'workspace://files') return listSnapshotFiles;
   if (uri === 'workspace://last_patch') return lastResult;
+  if (uri === 'workspace://log') return operationLog;
+  const entry = /^workspace:\/\/log\/([0-9a-zA-Z]+)$/.exec(uri);
+  if (entry) return (workspace) => operationLogEntry(workspace, entry[1]!);
   const parsed = URL.canParse(uri) ? new URL(uri) : null;
   if (parsed?.protocol === 'workspace:' && parsed.host === 'symbols') {
     return (workspace) => symbolsQuery(workspace, parsed.searchParams.get('file') ?? undefined);

@@ -14,6 +14,7 @@ const ConfigSchema = z
     typecheck_command: Argv,
     test_timeout: z.number().int().positive().max(3600),
     python: z.object({ python_path: z.string().min(1) }).partial().strict(),
+    run_command: z.object({ allow_env: z.array(z.string().min(1)) }).partial().strict(),
   })
   .partial()
   .strict();
@@ -26,6 +27,8 @@ export interface ResolvedConfig {
   typecheck_command?: string[];
   timeout?: number;
   python_path?: string;
+  /** Secret-looking variables run_command may pass on anyway (names or globs). */
+  allow_env: string[];
   /** Where each value came from, for error messages and `session status`. */
   sources: Record<string, string>;
 }
@@ -85,12 +88,13 @@ export async function resolveConfig(
     ['tug.toml', validate(await readToml(path.join(root, 'tug.toml')), 'tug.toml')],
     ['environment', fromEnv(process.env)],
   ];
-  const out: ResolvedConfig = { verify: DEFAULT_VERIFY, sources: { verify: 'default' } };
+  const out: ResolvedConfig = { verify: DEFAULT_VERIFY, allow_env: [], sources: { verify: 'default' } };
   for (const [source, layer] of layers) {
     if (layer.verify) (out.verify = layer.verify), (out.sources['verify'] = source);
     if (layer.test_command) (out.test_command = layer.test_command), (out.sources['test_command'] = source);
     if (layer.typecheck_command) (out.typecheck_command = layer.typecheck_command), (out.sources['typecheck_command'] = source);
     if (layer.test_timeout) (out.timeout = layer.test_timeout), (out.sources['timeout'] = source);
+    if (layer.run_command?.allow_env) (out.allow_env = layer.run_command.allow_env), (out.sources['allow_env'] = source);
     if (layer.python?.python_path) (out.python_path = path.resolve(root, layer.python.python_path)), (out.sources['python_path'] = source);
   }
   if (flags.verify) (out.verify = flags.verify as ResolvedConfig['verify']), (out.sources['verify'] = 'flag');

@@ -12,6 +12,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   name: string;
   /** MCP and tool-registry name. */
   tool: string;
+  /** Name in seed-style agent registries (`read_file`, `edit_file`), when it differs from `tool`. */
+  agentName?: string;
   description: string;
   input: I;
   output: O;
@@ -27,11 +29,18 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(operat
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, what = 'input'): z.infer<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || what, message: issue.message }));
+  const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || what, message: explain(issue) }));
   const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
   throw new TugError('InvalidArgument', `invalid ${what}: ${summary}`, {
     details: { argument: issues[0]?.path ?? what, reason: summary, issues },
   });
+}
+
+/** zod's words, made plainer for agents: a missing field says it is required and what it should be (seed 002). */
+function explain(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return `required, expected ${issue.expected}`;
+  if (issue.code === 'unrecognized_keys') return `unknown parameter${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+  return issue.message;
 }
 
 export const CommonFields = {
@@ -53,4 +62,20 @@ export const ChangeFields = {
   test_command: z.array(z.string()).optional().describe('Test command argv; {python} and {workspace} are substituted.'),
   typecheck_command: z.array(z.string()).optional().describe('Type checker argv; {python} and {workspace} are substituted.'),
   timeout: z.number().positive().optional().describe('Time limit per verification step, in seconds (default 300).'),
+};
+
+/** Fields every file-editing tool takes: the change road of ChangeFields, with apply on by default and `onto`. */
+export const EditFields = {
+  ...CommonFields,
+  snapshot: ChangeFields.snapshot,
+  verify: ChangeFields.verify,
+  apply: z.boolean().optional().describe('Write the verified change into the working tree (default true; false leaves it on the branch only).'),
+  onto: z
+    .string()
+    .optional()
+    .describe('Add the commit to this tug/ branch (e.g. tug/edit/my-task), computed against its tip, so several calls make one reviewable branch.'),
+  keep_sandbox: ChangeFields.keep_sandbox,
+  python: ChangeFields.python,
+  test_command: ChangeFields.test_command,
+  timeout: ChangeFields.timeout,
 };

@@ -51,3 +51,20 @@ export async function referencesQuery(workspace: string, symbolId: string) {
     return { status: 'ok', schema_version: SCHEMA_VERSION, snapshot_id: snapshot.tree, symbol_id: symbolId, references };
   });
 }
+
+/** `workspace://log`: the operation log, newest first (the review TUI reads the same). */
+export async function operationLog(workspace: string) {
+  return withWorkspace({ workspace }, { lock: false }, async (ws) => {
+    const { readLog } = await import('./op-log.js');
+    const entries = (await readLog(ws.session)).reverse();
+    return { status: 'ok', schema_version: SCHEMA_VERSION, entries, total: entries.length };
+  });
+}
+
+/** `workspace://log/{id}`: one entry by id or unique prefix. */
+export async function operationLogEntry(workspace: string, id: string) {
+  return withWorkspace({ workspace }, { lock: false }, async (ws) => {
+    const { findLogEntry, readLog } = await import('./op-log.js');
+    return { status: 'ok', schema_version: SCHEMA_VERSION, entry: findLogEntry(await readLog(ws.session), id) };
+  });
+}

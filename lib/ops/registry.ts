@@ -1,5 +1,17 @@
 // The one list of operations every front door serves; an operation that does not work is not in it.
+import { applyPatchOperation } from './apply-patch-op.js';
 import { applyPatchsetOperation } from './apply-patchset-op.js';
+import { createFileOperation } from './create-file-op.js';
+import { deleteFileOperation } from './delete-file-op.js';
+import { editFileOperation } from './edit-file-op.js';
+import { grepFileOperation } from './grep-file-op.js';
+import { listDirectoryOperation } from './list-directory-op.js';
+import { listFilesOperation } from './list-files-op.js';
+import { logOperation, showOperation } from './log-ops.js';
+import { moveFileOperation } from './move-file-op.js';
+import { readFileOperation } from './read-file-op.js';
+import { runCommandOperation } from './run-command-op.js';
+import { writeFileOperation } from './write-file-op.js';
 import type { Operation } from './operation.js';
 import { analyzeImpactOperation, renameOperation } from './rename-op.js';
 import { cleanOperation, sessionStatusOperation } from './session-ops.js';
@@ -18,8 +30,25 @@ export const operations: readonly Operation[] = [
   sessionStatusOperation,
   cleanOperation,
   toolchainOperation,
+  readFileOperation,
+  listFilesOperation,
+  listDirectoryOperation,
+  grepFileOperation,
+  editFileOperation,
+  writeFileOperation,
+  createFileOperation,
+  deleteFileOperation,
+  moveFileOperation,
+  applyPatchOperation,
+  runCommandOperation,
+  logOperation,
+  showOperation,
 ] as readonly Operation[];
 
+/** Seed 000's name for the shell tool; `tug tool run_pty_cmd` and agentTools() accept it too. */
+export const TOOL_ALIASES: Readonly<Record<string, string>> = { run_pty_cmd: 'run_command' };
+
 export function findOperation(name: string): Operation | undefined {
-  return operations.find((op) => op.name === name || op.tool === name);
+  const wanted = TOOL_ALIASES[name] ?? name;
+  return operations.find((op) => op.name === wanted || op.tool === wanted || op.agentName === wanted);
 }

@@ -1,0 +1,59 @@
+// Runs an agent's shell command in a sandbox: `sh -c`, its own process group killed whole on timeout, stdout and stderr kept apart.
+import { execa } from 'execa';
+
+export interface CommandSpec {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+}
+
+export interface CommandResult {
+  exit_code: number;
+  stdout: string;
+  stderr: string;
+  timed_out: boolean;
+  truncated: boolean;
+  signal: string | null;
+}
+
+/** Each stream keeps its tail past this many characters. */
+export const STREAM_LIMIT = 100_000;
+
+/** Exit status reported for a command killed by its time limit, as timeout(1) does. */
+export const TIMEOUT_EXIT = 124;
+
+export async function runShellCommand(spec: CommandSpec): Promise<CommandResult> {
+  const child = execa('sh', ['-c', spec.command], {
+    cwd: spec.cwd,
+    env: spec.env,
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    stripFinalNewline: false,
+    detached: true,
+    cleanup: true,
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  }, spec.timeoutMs);
+  const result = await child;
+  clearTimeout(timer);
+  const stdout = tail(String(result.stdout ?? ''));
+  const stderr = tail(String(result.stderr ?? ''));
+  const signal = result.signal ?? null;
+  const signalNumber = signal ? ({ SIGKILL: 9, SIGTERM: 15, SIGINT: 2, SIGSEGV: 11, SIGABRT: 6 } as Record<string, number>)[signal] ?? 1 : 0;
+  const exit = timedOut ? TIMEOUT_EXIT : (result.exitCode ?? (signal ? 128 + signalNumber : 127));
+  return { exit_code: exit, stdout: stdout.text, stderr: stderr.text, timed_out: timedOut, truncated: stdout.cut || stderr.cut, signal: timedOut ? 'SIGKILL' : signal };
+}
+
+function tail(text: string): { text: string; cut: boolean } {
+  return text.length <= STREAM_LIMIT ? { text, cut: false } : { text: `[… ${text.length - STREAM_LIMIT} characters cut …]\n${text.slice(-STREAM_LIMIT)}`, cut: true };
+}
