@@ -10,13 +10,24 @@ import { patchset, tug, TUG_BIN } from './helpers/cli.js';
 const FILES = { 'app.py': 'def total(items):\n    return sum(items)\n\n\nprint(total([1, 2]))\n', 'use.py': 'from app import total\n\nvalue = total([3])\n' };
 const EDITS = [{ file: 'use.py', line: 3, col: 1, old_text: 'value', new_text: 'result' }];
 const TOKEN = { token: '' };
+const LOG = { id: '' };
 
 interface Step {
   tool: string;
   cli: () => string[];
   mcp: () => Record<string, unknown>;
   input?: string;
+  /** Run through `tug tool NAME`, which adds the seed contract's `exit_code: 0` to a success. */
+  agent?: boolean;
 }
+
+/** A file tool: `tug tool <seed name> --args JSON` on the CLI, `tug_<name>` over MCP, same arguments. */
+function agentStep(seedName: string, args: Record<string, unknown>): Step {
+  return { tool: `tug_${seedName}`, cli: () => ['tool', seedName, '--args', JSON.stringify(args)], mcp: () => args, agent: true };
+}
+
+const ONTO = 'tug/edit/parity';
+const PATCH = '--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n def total(items):\n-    return sum(items)\n+    return sum(items, 0)\n';
 
 const STEPS: Step[] = [
   { tool: 'tug_snapshot', cli: () => ['snapshot'], mcp: () => ({}) },
@@ -28,6 +39,19 @@ const STEPS: Step[] = [
   { tool: 'tug_toolchain', cli: () => ['toolchain', 'python', 'info'], mcp: () => ({ language: 'python', action: 'info' }) },
   { tool: 'tug_session_status', cli: () => ['session', 'status'], mcp: () => ({}) },
   { tool: 'tug_clean', cli: () => ['clean'], mcp: () => ({}) },
+  agentStep('read_file', { path: 'app.py', line_start: 1, line_end: 2 }),
+  agentStep('list_files', { pattern: '*.py' }),
+  agentStep('list_directory', {}),
+  agentStep('grep_file', { pattern: 'total', context: 1 }),
+  agentStep('edit_file', { path: 'use.py', old_text: 'value = ', new_text: 'amount = ', onto: ONTO }),
+  agentStep('write_file', { path: 'use.py', content: 'from app import total\n\namount = total([4])\n', onto: ONTO }),
+  agentStep('create_file', { path: 'pkg/new.py', content: 'x = 1\n', onto: ONTO }),
+  agentStep('move_file', { source_path: 'pkg/new.py', destination_path: 'pkg/moved.py', onto: ONTO }),
+  agentStep('delete_file', { path: 'pkg/moved.py', onto: ONTO }),
+  agentStep('apply_patch', { patch: PATCH, onto: ONTO, apply: false }),
+  agentStep('run_command', { command: 'cat use.py; ls' }),
+  { tool: 'tug_log', cli: () => ['log', '-n', '3'], mcp: () => ({ n: 3 }) },
+  { tool: 'tug_show', cli: () => ['show', LOG.id], mcp: () => ({ id: LOG.id }) },
 ];
 
 /** Paths, times and (for session status) the warm workers a long-lived MCP server keeps by design. */
@@ -40,9 +64,15 @@ function normalize(value: unknown, repo: TestRepo): string {
   if (removed && 'workers' in removed) removed['workers'] = '<warm in long-lived servers>';
   return JSON.stringify(copy, null, 2)
     .replaceAll(repo.root, '<workspace>')
-    .replace(/tug-sandboxes\/[0-9a-f]{12}/g, 'tug-sandboxes/<session>')
+    .replace(/tug-sandboxes\/[0-9a-f]{12}(\/run-[0-9a-f]{10})?/g, 'tug-sandboxes/<session>')
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, '<time>')
     .replace(/"[^"]*\/python3?(\.\d+)?"/g, '"<python>"');
+}
+
+function withoutExitCode(json: Record<string, unknown>): Record<string, unknown> {
+  const { exit_code: exitCode, ...rest } = json;
+  if (exitCode !== 0) throw new Error(`tug tool reported exit_code ${String(exitCode)}`);
+  return rest;
 }
 
 test('the steps cover every tool in the registry', (t) => {
@@ -60,9 +90,11 @@ test('each MCP tool returns the CLI JSON for the same call', async (t) => {
       t.is(cli.exitCode, 0, `${step.tool}: ${cli.stdout}`);
       const mcp = await client.callTool({ name: step.tool, arguments: step.mcp() });
       t.falsy(mcp.isError, `${step.tool}: ${JSON.stringify(mcp.content)}`);
-      t.is(normalize(mcp.structuredContent, viaMcp), normalize(cli.json, viaCli), step.tool);
-      await expectGolden(t, `mcp/${step.tool}.json`, `${normalize(cli.json, viaCli)}\n`);
+      const cliJson = step.agent && !('exit_code' in (mcp.structuredContent as object)) ? withoutExitCode(cli.json) : cli.json;
+      t.is(normalize(mcp.structuredContent, viaMcp), normalize(cliJson, viaCli), step.tool);
+      await expectGolden(t, `mcp/${step.tool}.json`, `${normalize(cliJson, viaCli)}\n`);
       if (step.tool === 'tug_rename_symbol') TOKEN.token = cli.json.undo_token;
+      if (step.tool === 'tug_log') LOG.id = cli.json.entries[0].id.slice(0, 6);
     }
   } finally {
     await client.close();

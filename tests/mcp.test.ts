@@ -21,7 +21,7 @@ test('tools/list offers exactly the registry, with JSON Schemas and truthful hin
   const repo = await makeRepo(SOURCE);
   const client = await connect(repo);
   const { tools } = await client.listTools();
-  t.deepEqual(tools.map((tool) => tool.name), ['tug_snapshot', 'tug_analyze_impact', 'tug_rename_symbol', 'tug_apply_patchset', 'tug_verify', 'tug_undo', 'tug_session_status', 'tug_clean', 'tug_toolchain']);
+  t.deepEqual(tools.map((tool) => tool.name), ['tug_snapshot', 'tug_analyze_impact', 'tug_rename_symbol', 'tug_apply_patchset', 'tug_verify', 'tug_undo', 'tug_session_status', 'tug_clean', 'tug_toolchain', 'tug_read_file', 'tug_list_files', 'tug_list_directory', 'tug_grep_file', 'tug_edit_file', 'tug_write_file', 'tug_create_file', 'tug_delete_file', 'tug_move_file', 'tug_apply_patch', 'tug_run_command', 'tug_log', 'tug_show']);
   for (const tool of tools) {
     t.is(tool.inputSchema.type, 'object');
     t.is(tool.outputSchema?.type, 'object');
@@ -91,7 +91,7 @@ test('symbols and references resources agree with analyze-impact', async (t) => 
   const repo = await makeRepo({ 'app.py': 'def f():\n    return 1\n\n\nclass C:\n    def m(self):\n        return f()\n', 'use.py': 'from app import f\nf()\n' });
   const client = await connect(repo);
   const { resourceTemplates } = await client.listResourceTemplates();
-  t.deepEqual(resourceTemplates.map((r) => r.uriTemplate), ['workspace://symbols{?file}', 'workspace://references{?symbol_id}']);
+  t.deepEqual(resourceTemplates.map((r) => r.uriTemplate), ['workspace://symbols{?file}', 'workspace://references{?symbol_id}', 'workspace://log/{id}']);
   const read = async (uri: string) => JSON.parse(String(((await client.readResource({ uri })).contents[0] as { text: string }).text));
   const symbols = await read('workspace://symbols?file=app.py');
   t.deepEqual(symbols.symbols.map((s: any) => `${s.kind}:${s.container ?? ''}:${s.name}`), ['function::f', 'class::C', 'method:C:m']);

@@ -21,6 +21,28 @@ export function renderAgentApi(): string {
     '- The same input gives byte-identical JSON: durations and the output of passing checks appear only with',
     '  `TUG_TIMINGS=1`.',
     '',
+    '## Agent tool registry (seeds 000–003)',
+    '',
+    '- `tug tool --list` prints every tool (name, description, JSON Schema of the parameters, hints): the',
+    "  seeds' `available_tools` / `build_function_declarations`. `tug tool NAME --args JSON` (or `--args -` for",
+    "  stdin) runs one (`execute_tool`). The library offers the same as `agentTools()`, `buildFunctionDeclarations()`,",
+    '  `availableTools()` and `executeTool(name, args, { workspace })`.',
+    "- File tools keep the seeds' names (`read_file`, `list_files`, `list_directory`, `grep_file`, `edit_file`,",
+    '  `write_file`, `create_file`, `delete_file`, `move_file`, `apply_patch`, `run_command`, alias `run_pty_cmd`);',
+    '  every other operation is a tool under its MCP name (`tug_rename_symbol`, …). Over MCP all are `tug_*`.',
+    "- Success contract: a result is a success when it has no `error` field and its `exit_code` is 0. A failure is",
+    '  `{error, code, exit_code, hint, details?}`; run_command returns the command\'s own `exit_code` and, when it',
+    '  is not 0 or the command timed out, an `error`. `tug tool` exits 0 on success, the tug exit code on a tug',
+    '  failure, and 1 when a command ran and failed.',
+    '- Bad arguments: one `InvalidArgument` naming each field (`path: required, expected string; unknown parameter',
+    '  "file_path"`). Paths are relative to the workspace: absolute paths, `..`, `.git/` and symlinks leading out',
+    '  are refused (exit 2).',
+    '- Edit tools go through the kernel: PatchSet → sandbox → verification (default `syntax`) → commit on',
+    '  `tug/edit/<slug>` → applied to the working tree unless `apply: false`, with an `undo_token`. `onto: "tug/edit/<task>"`',
+    "  computes the change against that branch's tip and adds the commit to it, so a task is one branch.",
+    '- Every change, undo and command is appended to the operation log (`tug log`, `tug show ID`, MCP resource',
+    '  `workspace://log`).',
+    '',
     '## Exit codes',
     '',
     '| exit | meaning |',
@@ -43,7 +65,8 @@ export function renderAgentApi(): string {
     const hints = [op.annotations.readOnly ? 'read-only' : 'writes only through its own commit/apply steps', op.annotations.destructive ? 'destructive' : null, op.annotations.idempotent ? 'idempotent' : null]
       .filter(Boolean)
       .join(', ');
-    lines.push(`### \`${op.name}\` — tool \`${op.tool}\``, '', op.description, '', `Hints: ${hints}.`, '', 'Input:', '', '```json');
+    const agent = op.agentName ? ` (agent tool \`${op.agentName}\`)` : '';
+    lines.push(`### \`${op.name}\` — tool \`${op.tool}\`${agent}`, '', op.description, '', `Hints: ${hints}.`, '', 'Input:', '', '```json');
     lines.push(JSON.stringify(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }), null, 2), '```', '', 'Output:', '', '```json');
     lines.push(JSON.stringify(z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }), null, 2), '```', '');
   }
