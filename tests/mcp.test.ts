@@ -107,3 +107,22 @@ test('symbols and references resources agree with analyze-impact', async (t) => 
   await client.close();
   await repo.cleanup();
 });
+
+test('workspace://log lists what the tools did, newest first; workspace://log/{id} reads one entry', async (t) => {
+  const repo = await makeRepo(SOURCE);
+  const client = await connect(repo);
+  const edit = await client.callTool({ name: 'tug_edit_file', arguments: { path: 'app.py', old_text: 'return 1', new_text: 'return 2' } });
+  t.falsy(edit.isError, JSON.stringify(edit.content));
+  const ran = await client.callTool({ name: 'tug_run_command', arguments: { command: 'exit 4' } });
+  t.falsy(ran.isError, 'a failed command is a result, not a tool error');
+  t.is((ran.structuredContent as { exit_code: number }).exit_code, 4);
+  const read = async (uri: string) => JSON.parse(String(((await client.readResource({ uri })).contents[0] as { text: string }).text));
+  const log = await read('workspace://log');
+  t.deepEqual(log.entries.map((e: { operation: string }) => e.operation), ['run-command', 'edit-file']);
+  t.is(log.entries[1].undo_token, (edit.structuredContent as { undo_token: string }).undo_token);
+  const one = await read(`workspace://log/${log.entries[1].id.slice(0, 8)}`);
+  t.deepEqual(one.entry, log.entries[1]);
+  await t.throwsAsync(client.readResource({ uri: 'workspace://log/ffffff' }), { message: /LogEntryNotFound/ });
+  await client.close();
+  await repo.cleanup();
+});

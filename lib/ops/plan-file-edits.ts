@@ -55,11 +55,11 @@ export async function assertCreatable(ctx: PlanContext, file: string, argument: 
   if (kind === 'dir') throw new TugError('InvalidArgument', `${argument} ${file} is a directory`, { details: { argument, path: file, reason: 'is a directory' } });
   const where = ctx.base.onto ? `on ${ctx.base.onto}` : 'in the workspace';
   if (kind === 'file') throw new TugError('FileExists', `${file} already exists ${where}`, { details: { path: file } });
-  if (ctx.apply && (await lstat(path.join(ctx.ws.repo.root, file)).then(() => true, () => false))) {
-    throw new TugError('FileExists', `${file} already exists on disk`, { details: { path: file, reason: 'present in the working tree' } });
-  }
   if ((await ignoredPaths(ctx.ws.repo, [file])).has(file)) {
     throw new TugError('InvalidArgument', `${argument} ${file} is ignored by .gitignore; tug only creates files git would track`, { details: { argument, path: file, reason: 'ignored' } });
+  }
+  if (ctx.apply && (await lstat(path.join(ctx.ws.repo.root, file)).then(() => true, () => false))) {
+    throw new TugError('FileExists', `${file} already exists on disk`, { details: { path: file, reason: 'present in the working tree' } });
   }
 }
 
