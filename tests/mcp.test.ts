@@ -71,12 +71,15 @@ test('failures are isError results with the CLI error code; bad arguments name t
   await repo.cleanup();
 });
 
-test('long calls send progress notifications to a client that asks for them', async (t) => {
+// Serial, and with a test command that takes a moment: the SDK client handles notifications a microtask late but
+// responses at once, so a client that lags (a loaded machine) and reads the last notification in the same chunk as
+// the response drops it (protocol.js _onnotification vs _onresponse).
+test.serial('long calls send progress notifications to a client that asks for them', async (t) => {
   const repo = await makeRepo(SOURCE);
   const client = await connect(repo);
   const messages: string[] = [];
   const result = await client.callTool(
-    { name: 'tug_apply_patchset', arguments: { patchset: { edits: EDITS }, verify: 'tests', test_command: ['{python}', '-c', 'import app'] } },
+    { name: 'tug_apply_patchset', arguments: { patchset: { edits: EDITS }, verify: 'tests', test_command: ['{python}', '-c', 'import app, time; time.sleep(1)'] } },
     undefined,
     { onprogress: (progress) => messages.push(String(progress.message)) },
   );
