@@ -114,3 +114,28 @@ test('m refuses a dirty tree with a clear message; on a clean tree it merges; u 
   t.is(await repo.git('status', '--porcelain'), '');
   await repo.cleanup();
 });
+
+test('the review actions that commit, write files or move a branch land in the operation log', async (t) => {
+  const repo = await renamed();
+  const kernel = createReviewKernel({ workspace: repo.root });
+  const result = await kernel.open(BRANCH);
+  const applied = await kernel.apply(result, DROP_CALL);
+  t.true(applied.ok, applied.message);
+  const log = await tug(repo.root, ['log', '--json']);
+  t.is(log.exitCode, 0, log.stderr);
+  const entries = JSON.parse(log.stdout).entries as Array<Record<string, unknown>>;
+  t.deepEqual(
+    entries.map((e) => [e['operation'], e['tool'], e['branch'], e['applied'], e['files']]),
+    [
+      ['review-apply', 'tug_review', BRANCH, true, ['main.py', 'pkg/core.py']],
+      ['review-commit', 'tug_review', BRANCH, false, ['main.py', 'pkg/core.py']],
+      ['rename-symbol', 'tug_rename_symbol', BRANCH, false, ['main.py', 'pkg/core.py']],
+    ],
+  );
+  const [apply, commit] = entries;
+  t.is(commit!['parent'], result.commit);
+  t.like(commit, { arguments: { action: 'commit', branch: BRANCH, kept: 2, total: 3 }, verification: { status: 'passed', mode: 'syntax' } });
+  t.is(apply!['commit'], commit!['commit']);
+  t.truthy(apply!['undo_token']);
+  await repo.cleanup();
+});

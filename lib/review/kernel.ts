@@ -2,7 +2,9 @@
 import { TugError } from '../core/errors.js';
 import { mergeIntoHead } from '../git/merge.js';
 import { readRef, updateRef } from '../git/refs.js';
+import { touchedPaths } from '../ops/change-parts.js';
 import { registerUndoPoint, workingTreeWrites } from '../ops/change-steps.js';
+import { appendLog } from '../ops/op-log.js';
 import { runUndo } from '../ops/run-undo.js';
 import { withWorkspace, type CommonInput, type Workspace } from '../ops/workspace.js';
 import { writeWorkingTree } from '../workspace/apply.js';
@@ -13,6 +15,34 @@ import type { ActionOutcome, Decisions, ReviewKernel, ReviewResult, UndoEntry } 
 export interface ReviewOptions extends CommonInput, VerifyOverrides {
   /** Progress of long steps (sandbox, checks); the TUI shows it in its status line, never on stdout. */
   progress?: (message: string) => void;
+}
+
+/** What a review action adds to the operation log beside the branch it acted on. */
+interface ReviewLogFields {
+  commit: string | null;
+  parent: string | null;
+  applied: boolean;
+  files: string[];
+  undo_token: string | null;
+  verification?: { status: 'passed' | 'failed' | 'skipped'; mode: 'none' | 'syntax' | 'tests' | 'typecheck' } | null;
+  arguments?: Record<string, unknown>;
+}
+
+/** Review actions that commit, write files or move a branch land in the operation log like any operation. */
+async function logReview(ws: Workspace, action: 'commit' | 'apply' | 'merge' | 'undo', branch: string, fields: ReviewLogFields): Promise<void> {
+  await appendLog(ws.session, {
+    operation: `review-${action}`,
+    tool: 'tug_review',
+    arguments: { branch, action, ...fields.arguments },
+    snapshot_id: null,
+    branch,
+    commit: fields.commit,
+    parent: fields.parent,
+    verification: fields.verification ?? null,
+    applied: fields.applied,
+    files: fields.files,
+    undo_token: fields.undo_token,
+  });
 }
 
 export function createReviewKernel(options: ReviewOptions): ReviewKernel {
@@ -29,6 +59,16 @@ export function createReviewKernel(options: ReviewOptions): ReviewKernel {
     }
     const { commit, token } = await commitSubset(ws, result, decisions, run);
     const { kept, total } = countGroups(result, decisions);
+    const v = run.sandbox.verification;
+    await logReview(ws, 'commit', result.branch, {
+      commit,
+      parent: result.commit,
+      applied: false,
+      files: touchedPaths(run.patch),
+      undo_token: token,
+      verification: { status: v.status, mode: v.mode },
+      arguments: { kept, total },
+    });
     return { result: await openResult(ws.repo, result.branch), note: `committed ${kept} of ${total} changes as ${commit.slice(0, 12)}`, token };
   }
 
@@ -68,6 +108,7 @@ export function createReviewKernel(options: ReviewOptions): ReviewKernel {
         const patch = await subsetPatch(ws, settled.result, all);
         const written = await writeWorkingTree(ws.repo, ws.session, workingTreeWrites(patch));
         const token = await registerUndoPoint(ws, { commit: settled.result.commit, base: settled.result.base, branch: result.branch, operation: result.operation, mode: 'apply' });
+        await logReview(ws, 'apply', result.branch, { commit: settled.result.commit, parent: settled.result.base, applied: true, files: [...written].sort(), undo_token: token });
         const prefix = settled.note ? `${settled.note}; ` : '';
         return {
           ok: true,
@@ -90,6 +131,13 @@ export function createReviewKernel(options: ReviewOptions): ReviewKernel {
           mode: 'commit',
           ref_move: { ref: merged.ref, from: merged.from, to: merged.to },
         });
+        await logReview(ws, 'merge', result.branch, {
+          commit: merged.to,
+          parent: merged.from,
+          applied: true,
+          files: [...new Set(settled.result.files.flatMap((f) => (f.oldPath ? [f.oldPath, f.path] : [f.path])))].sort(),
+          undo_token: token,
+        });
         const where = merged.ref.replace(/^refs\/heads\//, '');
         const prefix = settled.note ? `${settled.note}; ` : '';
         return {
@@ -108,6 +156,7 @@ export function createReviewKernel(options: ReviewOptions): ReviewKernel {
               throw new TugError('RefUpdateConflict', `${entry.branch} moved since the review commit; not moving it back`, { details: { ref: entry.branch, expected: entry.from, next: entry.to } });
             }
             await updateRef(ws.repo, `refs/heads/${entry.branch}`, entry.to, entry.from, 'tug: undo review');
+            await logReview(ws, 'undo', entry.branch, { commit: entry.to, parent: entry.from, applied: false, files: [], undo_token: null });
             return { ok: true, message: `undid ${entry.label}: ${entry.branch} is back at ${entry.to.slice(0, 12)}`, result: await openResult(ws.repo, entry.branch) };
           })
         : runUndo({ ...options, token: entry.token }).then((undone) => ({

@@ -40,7 +40,7 @@ export function renderAgentApi(): string {
     '- Edit tools go through the kernel: PatchSet → sandbox → verification (default `syntax`) → commit on',
     '  `tug/edit/<slug>` → applied to the working tree unless `apply: false`, with an `undo_token`. `onto: "tug/edit/<task>"`',
     "  computes the change against that branch's tip and adds the commit to it, so a task is one branch.",
-    '- Every change, undo and command is appended to the operation log (`tug log`, `tug show ID`, MCP resource',
+    '- Every change, undo, command and review action is appended to the operation log (`tug log`, `tug show ID`, MCP resource',
     '  `workspace://log`).',
     '',
     '## Exit codes',
