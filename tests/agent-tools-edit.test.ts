@@ -133,6 +133,11 @@ test('write_file: overwrites as a minimal diff, creates parent directories, keep
   t.is(await repo.readText('bom.txt'), '\uFEFFc\n');
   const same = await call(repo, 'write_file', { path: 'bom.txt', content: 'c\n' });
   t.is(same.code, 'InvalidArgument', 'writing what is there is a no-op');
+  const kept = await call(repo, 'write_file', { path: 'app.py', content: 'x = 1\n', overwrite: false });
+  t.is(kept.code, 'FileExists', 'overwrite: false refuses an existing file');
+  t.is(await repo.readText('app.py'), 'def total(items):\n    return sum(items)\n\n\nprint(total([3]))\n');
+  const fresh = await call(repo, 'write_file', { path: 'fresh.py', content: 'y = 2\n', overwrite: false });
+  t.true(isToolSuccess(fresh), 'overwrite: false still creates a new file');
   t.is((await call(repo, 'write_file', { path: 'logo.png', content: 'x' })).code, 'UnsupportedFile');
   t.is((await call(repo, 'write_file', { path: 'deep', content: 'x' })).code, 'InvalidArgument');
   t.is((await call(repo, 'write_file', { path: 'app.py/child', content: 'x' })).code, 'InvalidArgument');
@@ -164,7 +169,10 @@ test('delete_file: removes a file (binaries too), undo brings it back with its m
   await chmod(path.join(repo.root, 'run.sh'), 0o755);
   await repo.git('add', 'run.sh');
   await repo.git('commit', '-qm', 'exec');
-  const out = await call(repo, 'delete_file', { path: 'run.sh' });
+  const refused = await call(repo, 'delete_file', { path: 'run.sh', confirm: false });
+  t.is(refused.code, 'InvalidArgument', 'confirm: false deletes nothing');
+  t.is(await repo.readText('run.sh'), FILES['run.sh']);
+  const out = await call(repo, 'delete_file', { path: 'run.sh', confirm: true });
   t.true(isToolSuccess(out), JSON.stringify(out));
   t.deepEqual(out.patch.files_deleted, ['run.sh']);
   t.false(await stat(path.join(repo.root, 'run.sh')).then(() => true, () => false));

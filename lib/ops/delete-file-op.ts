@@ -7,6 +7,10 @@ export const deleteFileInput = z
   .object({
     ...EditFields,
     path: z.string().min(1).describe('Path to the file to delete (relative to the workspace).'),
+    confirm: z
+      .boolean()
+      .optional()
+      .describe('The seeds\' confirmation flag: false refuses the delete (nothing happens); true or absent deletes, since the undo_token brings the file back.'),
   })
   .strict();
 

@@ -81,11 +81,15 @@ export async function planEditFile(ctx: PlanContext, input: { path: string; old_
   return proposal(patch, input.display_description?.trim() || `edit ${file}`, `edit-${base(file)}`);
 }
 
-export async function planWriteFile(ctx: PlanContext, input: { path: string; content: string }): Promise<Proposal> {
+export async function planWriteFile(ctx: PlanContext, input: { path: string; content: string; overwrite?: boolean | undefined }): Promise<Proposal> {
   const file = await resolveUserPath(ctx.ws.repo, input.path, 'path');
   const kind = await kindAt(ctx, file, 'path');
   if (kind === 'dir') throw new TugError('InvalidArgument', `path ${file} is a directory`, { details: { argument: 'path', path: file, reason: 'is a directory' } });
   if (kind === 'none') return planCreateFile(ctx, input, 'write');
+  if (input.overwrite === false) {
+    const where = ctx.base.onto ? `on ${ctx.base.onto}` : 'in the workspace';
+    throw new TugError('FileExists', `${file} already exists ${where} and overwrite is false`, { details: { path: file, reason: 'overwrite: false' } });
+  }
   const { text } = await textOf(ctx, file);
   const edits: EditRequest[] = rewriteEdits(file, text, conformContent(input.content, textStyle(text)));
   const patch = buildPatchSet(edits, await loadSourceFiles(ctx.ws.repo, ctx.base.tree, [file]));
@@ -100,8 +104,11 @@ export async function planCreateFile(ctx: PlanContext, input: { path: string; co
   return proposal(patch, `${verb} ${file}`, `${verb}-${base(file)}`);
 }
 
-export async function planDeleteFile(ctx: PlanContext, input: { path: string }): Promise<Proposal> {
+export async function planDeleteFile(ctx: PlanContext, input: { path: string; confirm?: boolean | undefined }): Promise<Proposal> {
   const file = await resolveUserPath(ctx.ws.repo, input.path, 'path');
+  if (input.confirm === false) {
+    throw new TugError('InvalidArgument', `delete_file ${file} was not confirmed (confirm: false); nothing was deleted`, { details: { argument: 'confirm', path: file, reason: 'not confirmed' } });
+  }
   await assertFile(ctx, file, 'path');
   const source = (await loadSourceFiles(ctx.ws.repo, ctx.base.tree, [file], { allowBinary: true })).get(file)!;
   const patch = withFileOperations({ edits: [], files: [], moves: [] }, [], [source]);

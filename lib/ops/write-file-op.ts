@@ -8,6 +8,7 @@ export const writeFileInput = z
     ...EditFields,
     path: z.string().min(1).describe('Path to the file (relative to the workspace); parent directories are created.'),
     content: z.string().describe("The file's new content. In a CRLF file line breaks become CRLF; a BOM is kept."),
+    overwrite: z.boolean().optional().describe('Replace a file that exists (default true); false makes an existing file a FileExists error.'),
   })
   .strict();
 
