@@ -9,7 +9,7 @@ import { makeRepo } from './helpers/repo.js';
 test('the playbook recipes run as written', async (t) => {
   const doc = await readFile(path.join(PROJECT_ROOT, 'docs', 'AGENT_PLAYBOOK.md'), 'utf8');
   const blocks = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  t.true(blocks.length >= 5);
+  t.true(blocks.length >= 6);
   const repo = await makeRepo({});
   await cp(path.join(PROJECT_ROOT, 'fixtures', 'demo', 'project'), repo.root, { recursive: true });
   await repo.git('add', '-A');
@@ -26,6 +26,10 @@ test('the playbook recipes run as written', async (t) => {
   t.true(out.includes('tug/rename/total_value-to-inventory_value'));
   t.true(out.includes('refactor(rename): total_value -> inventory_value'));
   t.true(out.includes('inventory/report.py'));
+  t.true(out.some((line) => line.includes('lines, worth')), 'read_file shows the numbered line');
+  t.true(out.includes('tug/edit/wording'));
+  t.true(out.includes('create_file edit_file'), 'the log lists the two tool calls, newest first');
+  t.true(out.includes('refactor(edit): create inventory/NOTES.md'));
   t.true(out.includes('exit 2'));
   t.true(out.includes('InvalidArgument'));
   await repo.cleanup();
