@@ -9,7 +9,7 @@ import { makeRepo, repoState } from './helpers/repo.js';
 const SOURCE = {
   'pkg/__init__.py': '',
   'pkg/core.py': 'def process_data(x):\n    return x * 2\n',
-  'main.py': `from pkg.core import process_data\n${'\n'.repeat(8)}print(process_data(2))\n`,
+  'main.py': `from pkg.core import process_data\n${'\n'.repeat(8)}print(process_data(1), process_data(2))\n`,
 };
 const BRANCH = 'tug/rename/process_data-to-transform_data';
 
@@ -57,36 +57,40 @@ test('tug review in tmux: reject one call site, commit the rest, quit; git shows
   const reviewed = run.json.git.commit as string;
   const exitFile = path.join(repo.root, '.git', 'review-exit');
   const term = terminal(`tug-e2e-${process.pid}`);
-  // ink draws only the last frame when it sees CI set (is-in-ci), so the terminal under test runs without it, as a person's would.
-  const launch = (env: string) => term.start(repo.root, `env -u CI ${env} TUG_NO_DAEMON=1 '${process.execPath}' '${TUG_BIN}' review ${BRANCH}; echo $? > '${exitFile}'; sleep 60`);
+  // CI=true on purpose: ink alone would then draw only the last frame; tug hides it from ink on a real terminal.
+  const launch = (env: string) => term.start(repo.root, `env CI=true ${env} TUG_NO_DAEMON=1 '${process.execPath}' '${TUG_BIN}' review ${BRANCH}; echo $? > '${exitFile}'; sleep 60`);
   try {
     await launch('TERM=xterm-256color');
     const first = await term.waitFor('@@ -1,4 +1,4 @@');
-    t.true(first.includes(`${BRANCH}  kept 3/3`), first);
+    t.true(first.includes(`${BRANCH}  kept 4/4`), first);
     t.true(first.split('\n').every((line) => line.length <= 80));
     t.regex(await term.screen(true), /\x1b\[[0-9;]*3[12]m/, 'removed and added lines are coloured');
 
+    // The print line holds two call sites: j stops at each; reject only the second.
     await term.keys('j');
-    await term.waitFor('>[x] -print(process_data(2))');
+    await term.waitFor('>[x] -print(process_data(1), process_data(2))');
+    t.regex(await term.screen(true), /\x1b\[[0-9;]*7m(\x1b\[[0-9;]*m)*transform_data/, 'the edit under the cursor is in reverse video');
+    await term.keys('j');
+    await term.waitFor('change 3/3  line 10  "process_data" -> "transform_data"  kept');
     await term.keys('Space');
-    await term.waitFor('>[ ] -print(process_data(2))');
+    await term.waitFor('>[~] -print(process_data(1), process_data(2))');
     await term.keys('c');
-    await term.waitFor('committed 2 of 3 changes');
+    await term.waitFor('committed 3 of 4 changes');
     await term.keys('q');
-    const closing = await term.waitFor('tug review: committed 2 of 3 changes');
+    const closing = await term.waitFor('tug review: committed 3 of 4 changes');
     t.false(closing.includes('@@'), 'the last frame is the summary, not the panes');
     t.is(await exitCode(exitFile), '0');
     await term.stop();
 
     const tip = (await repo.git('rev-parse', BRANCH)).trim();
     t.is((await repo.git('rev-parse', `${tip}^`)).trim(), reviewed);
-    t.is(await repo.git('show', `${tip}:main.py`), `from pkg.core import transform_data\n${'\n'.repeat(8)}print(process_data(2))`);
+    t.is(await repo.git('show', `${tip}:main.py`), `from pkg.core import transform_data\n${'\n'.repeat(8)}print(transform_data(1), process_data(2))`);
     t.is(await repo.git('show', `${tip}:pkg/core.py`), 'def transform_data(x):\n    return x * 2');
-    t.regex(await repo.git('log', '-1', '--format=%s', tip), /\(reviewed: kept 2 of 3 changes\)$/);
+    t.regex(await repo.git('log', '-1', '--format=%s', tip), /\(reviewed: kept 3 of 4 changes\)$/);
     t.is(await repo.git('status', '--porcelain'), '', 'the working tree was not touched');
 
     await launch('NO_COLOR=1');
-    const plain = await term.waitFor(`${BRANCH}  kept 2/2`, true);
+    const plain = await term.waitFor(`${BRANCH}  kept 3/3`, true);
     t.false(plain.includes('\x1b['), 'NO_COLOR: not one escape code');
     await term.keys('q');
     await term.waitFor('nothing was committed, merged or applied');

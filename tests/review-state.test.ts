@@ -3,7 +3,7 @@ import test from 'ava';
 import { acceptedEdits, diffFile } from '../lib/core/change-groups.js';
 import { buildPatchSet } from '../lib/core/patchset.js';
 import { initialState, step, type Event, type KeyInfo, type ReviewState, type Step } from '../ui/review-state.js';
-import { diffRows, HELP, keyBarLines, REVIEW_KEYS, visibleRows } from '../ui/view-model.js';
+import { changeCaption, diffRows, HELP, keyBarLines, REVIEW_KEYS, visibleRows } from '../ui/view-model.js';
 import { CORE_AFTER, CORE_BEFORE, MAIN_AFTER, MAIN_BEFORE, sampleResult } from './helpers/review.js';
 
 function press(state: ReviewState, ...keys: Array<string | KeyInfo>): Step {
@@ -42,6 +42,74 @@ test('accepted groups rebuild the file through the PatchSet, byte-exact (CRLF an
   t.is(Buffer.from(keepSecond.files[0]!.after).toString(), 'a = "é"\r\nf()\r\nx\r\ny\r\nz\r\nw\r\ng()\r\n');
   const all = buildPatchSet(acceptedEdits('a.py', groups, () => true), new Map([['a.py', file]]));
   t.is(Buffer.from(all.files[0]!.after).toString(), after);
+});
+
+const PER_EDIT_BEFORE = 'from core import process_data\nx = process_data(1)\ny = process_data(2)\nprint(process_data(x), "é", process_data(y))\nz = 1\n';
+const PER_EDIT_AFTER = 'from core import transform_data\nx = transform_data(1)\ny = transform_data(2)\nprint(transform_data(x), "é", transform_data(y))\nz = 1\n';
+
+function rebuild(before: string, keep: (group: number) => boolean): string {
+  const { groups } = diffFile(before, before === PER_EDIT_BEFORE ? PER_EDIT_AFTER : before);
+  const file = { path: 'a.py', bytes: Buffer.from(before), oid: 'x', mode: '100644' };
+  return Buffer.from(buildPatchSet(acceptedEdits('a.py', groups, keep), new Map([['a.py', file]])).files[0]?.after ?? Buffer.from(before)).toString();
+}
+
+test('per edit: adjacent changed lines are one decision each, and so is each of several edits within one line', (t) => {
+  const { groups, hunks } = diffFile(PER_EDIT_BEFORE, PER_EDIT_AFTER);
+  t.is(hunks.length, 1);
+  t.deepEqual(
+    groups.map((g) => [g.oldLine, g.oldText, g.newText]),
+    [
+      [1, 'from core import process_data\n', 'from core import transform_data\n'],
+      [2, 'x = process_data(1)\n', 'x = transform_data(1)\n'],
+      [3, 'y = process_data(2)\n', 'y = transform_data(2)\n'],
+      [4, 'process_data', 'transform_data'],
+      [4, 'process_data', 'transform_data'],
+    ],
+  );
+  const bytes = Buffer.from(PER_EDIT_BEFORE);
+  t.deepEqual([groups[3]!.start, groups[4]!.start], [76, 99], 'byte offsets (the é before the second call site is two bytes)');
+  t.true(groups.every((g) => bytes.subarray(g.start, g.end).toString() === g.oldText));
+  const lines = hunks[0]!.lines.filter((l) => l.kind !== 'context');
+  t.deepEqual(
+    lines.map((l) => `${l.kind === 'removed' ? '-' : '+'}${l.groups!.join(',')}`),
+    ['-0', '+0', '-1', '+1', '-2', '+2', '-3,4', '+3,4'],
+    'each line pair is shown together, - then +',
+  );
+  t.deepEqual(lines[7]!.segments, [{ text: 'print(' }, { text: 'transform_data', group: 3 }, { text: '(x), "é", ' }, { text: 'transform_data', group: 4 }, { text: '(y))' }]);
+  t.is(rebuild(PER_EDIT_BEFORE, (g) => g !== 2 && g !== 4), 'from core import transform_data\nx = transform_data(1)\ny = process_data(2)\nprint(transform_data(x), "é", process_data(y))\nz = 1\n');
+  t.is(rebuild(PER_EDIT_BEFORE, () => true), PER_EDIT_AFTER);
+});
+
+test('per edit: runs that do not pair up line by line, changed line endings and rewritten lines stay one decision', (t) => {
+  t.is(diffFile('a\nold1\nold2\nb\n', 'a\nnew\nb\n').groups.length, 1, 'two lines became one');
+  t.is(diffFile('f(a, a)\r\n', 'f(b, b)\n').groups.length, 1, 'the line ending changed too');
+  const rewritten = diffFile('a b c d e f g h i j k l m n o p q r\n', 'A b C d E f G h I j K l M n O p Q r\n');
+  t.is(rewritten.groups.length, 1, 'more than eight separate edits: one decision for the line');
+  t.is(rewritten.hunks[0]!.lines[0]!.segments, undefined);
+  const crlf = diffFile('f(a, a)\r\n', 'f(b, b)\r\n');
+  t.deepEqual(crlf.groups.map((g) => [g.start, g.end, g.newText]), [[2, 3, 'b'], [5, 6, 'b']]);
+});
+
+test('per edit: j visits each edit of a line; the row shows [~] when some are kept and the caption names the edit', (t) => {
+  const result = sampleResult();
+  result.files = [{ path: 'a.py', status: 'modified', diff: diffFile(PER_EDIT_BEFORE, PER_EDIT_AFTER), splittable: true }];
+  let s = step(initialState(result.branch).state, { type: 'opened', result }).state;
+  s = press(s, 'j', 'j', 'j', 'j').state;
+  t.is(s.group, 4, 'the second call site on line 4');
+  t.is(changeCaption(s), 'change 5/5  line 4  "process_data" -> "transform_data"  kept');
+  s = press(s, ' ').state;
+  t.deepEqual(s.decisions, [[true, true, true, true, false]]);
+  t.is(changeCaption(s), 'change 5/5  line 4  "process_data" -> "transform_data"  rejected');
+  const rows = diffRows(result.files[0], s.decisions[0]!, s.group).filter((r) => r.groups?.includes(4));
+  t.deepEqual(rows.map((r) => r.text), ['>[~] -print(process_data(x), "é", process_data(y))', '>    +print(transform_data(x), "é", transform_data(y))']);
+  t.deepEqual(
+    rows[1]!.segments!.map((seg) => [seg.text, seg.accepted, seg.current]),
+    [['print(', undefined, undefined], ['transform_data', true, false], ['(x), "é", ', undefined, undefined], ['transform_data', false, true], ['(y))', undefined, undefined]],
+  );
+  t.is(rows[1]!.prefix, '>    +');
+  s = press(s, 'k', ' ').state;
+  t.deepEqual(s.decisions, [[true, true, true, false, false]]);
+  t.is(diffRows(result.files[0], s.decisions[0]!, s.group).find((r) => r.groups?.includes(4))!.text.slice(0, 4), '>[ ]');
 });
 
 test('opening a result accepts every change and puts the cursor on the first one', (t) => {

@@ -4,7 +4,9 @@ import { createElement } from 'react';
 import { render } from 'ink-testing-library';
 import { App } from '../ui/App.js';
 import { COLOR_THEME, PLAIN_THEME, themeFor } from '../ui/theme.js';
-import { memoryKernel } from './helpers/review.js';
+import { diffFile } from '../lib/core/change-groups.js';
+import type { ReviewResult } from '../lib/review/types.js';
+import { memoryKernel, sampleResult } from './helpers/review.js';
 
 // Colours themselves are checked in a real terminal (review-e2e.test.ts): ava's own chalk fixes the colour level here.
 
@@ -22,8 +24,8 @@ async function until(app: Rendered, check: (frame: string) => boolean, what: str
 const strip = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 const BRANCH = 'tug/rename/process_data-to-transform_data';
 
-function mount(options: { branch?: string; plain?: boolean; answers?: Parameters<typeof memoryKernel>[0] } = {}) {
-  const { kernel, calls } = memoryKernel(options.answers);
+function mount(options: { branch?: string; plain?: boolean; answers?: Parameters<typeof memoryKernel>[0]; result?: () => ReviewResult } = {}) {
+  const { kernel, calls } = memoryKernel(options.answers, options.result);
   const app = render(createElement(App, { createKernel: () => kernel, branch: options.branch, theme: options.plain ? PLAIN_THEME : COLOR_THEME, now: () => Date.parse('2024-01-01T00:05:00Z') }));
   return { app, calls };
 }
@@ -52,6 +54,26 @@ test('NO_COLOR: the plain theme has no colours or reverse video; markers carry t
   const frame = await until(app, (f) => f.includes('>[ ] -from'), 'the rejected marker');
   t.false(frame.includes('\x1b['), frame);
   t.true(frame.includes('[~] main.py 1/2'), frame);
+  app.unmount();
+});
+
+test('a line with two edits: j moves between them, the current one is marked in the text, space rejects only it', async (t) => {
+  const result = () => {
+    const r = sampleResult();
+    r.files = [{ path: 'main.py', status: 'modified', diff: diffFile('print(process_data(1), process_data(2))\n', 'print(transform_data(1), transform_data(2))\n'), splittable: true }];
+    return r;
+  };
+  const { app, calls } = mount({ branch: BRANCH, plain: true, result, answers: { commit: { ok: true, message: 'committed 1 of 2 changes' } } });
+  await until(app, (f) => f.includes('+print(‹transform_data›(1), transform_data(2))'), 'the first edit marked');
+  app.stdin.write('j');
+  await until(app, (f) => f.includes('+print(transform_data(1), ‹transform_data›(2))'), 'the second edit marked');
+  app.stdin.write(' ');
+  const frame = await until(app, (f) => f.includes('>[~] -print('), 'the line partly kept');
+  t.true(frame.includes('change 2/2  line 1  "process_data" -> "transform_data"  rejected'), frame);
+  t.true(frame.includes('kept 1/2'), frame);
+  app.stdin.write('c');
+  await until(app, (f) => f.includes('committed 1 of 2 changes'), 'the outcome');
+  t.deepEqual(calls.find((c) => c.action === 'commit')?.decisions, [[true, false]]);
   app.unmount();
 });
 

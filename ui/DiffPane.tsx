@@ -1,5 +1,5 @@
 // The right pane: the current file's hunks, coloured, with the change under the cursor marked and kept in view.
-import { Box } from 'ink';
+import { Box, Text } from 'ink';
 import type { ReviewState } from './review-state.js';
 import { diffRows, visibleRows, type DiffRow } from './view-model.js';
 import { Line } from './Line.js';
@@ -25,9 +25,27 @@ export function DiffPane({ state, width, height }: { state: ReviewState; width: 
       <Line bold color={focused ? theme.accent : undefined}>{title}</Line>
       {rows.map((row, i) => (
         <Line key={i} color={row.accepted === false ? undefined : colorOf(row, theme)} dim={row.accepted === false && theme.dim} bold={row.current === true}>
-          {row.text}
+          {row.segments ? <Segments row={row} theme={theme} /> : row.text}
         </Line>
       ))}
     </Box>
+  );
+}
+
+/** A line holding several edits: rejected edits dimmed, the one under the cursor in reverse video (plain: in ‹ ›). */
+function Segments({ row, theme }: { row: DiffRow; theme: Theme }) {
+  return (
+    <>
+      {row.prefix}
+      {row.segments!.map((segment, i) => {
+        if (segment.accepted === undefined) return segment.text;
+        if (segment.current && !theme.inverse) return `‹${segment.text}›`;
+        return (
+          <Text key={i} inverse={segment.current === true && theme.inverse} dimColor={segment.accepted === false && theme.dim} strikethrough={segment.accepted === false && theme.dim}>
+            {segment.text}
+          </Text>
+        );
+      })}
+    </>
   );
 }

@@ -4,16 +4,37 @@ import type { ReviewState } from './review-state.js';
 
 export type RowKind = 'hunk' | 'context' | 'removed' | 'added';
 
-export interface DiffRow {
-  kind: RowKind;
-  /** Gutter + sign + text, ready to print (truncated by the renderer). */
+/** A piece of a row whose line holds several edits: the changed pieces carry their edit's decision. */
+export interface RowSegment {
   text: string;
-  group?: number;
   accepted?: boolean;
   current?: boolean;
 }
 
-/** The diff of one file: hunk headers, then each line with a gutter saying `>` (cursor) and [x]/[ ] (decision) on a group's first line. */
+export interface DiffRow {
+  kind: RowKind;
+  /** Gutter + sign + text, ready to print (truncated by the renderer). */
+  text: string;
+  /** The row's edits (several when one line holds several). */
+  groups?: number[];
+  /** False when every edit on the row is rejected. */
+  accepted?: boolean;
+  current?: boolean;
+  /** For a line with several edits: the gutter and sign, then the line in pieces (together they are `text`). */
+  prefix?: string;
+  segments?: RowSegment[];
+}
+
+/** [x] every edit kept, [ ] none, [~] some (a line holding several edits). */
+function box(decisions: readonly boolean[], groups: readonly number[]): string {
+  const kept = groups.filter((g) => decisions[g] !== false).length;
+  return kept === groups.length ? '[x]' : kept === 0 ? '[ ]' : '[~]';
+}
+
+/**
+ * The diff of one file: hunk headers, then each line with a gutter saying `>` (cursor) and [x]/[ ]/[~] (decision)
+ * on the first line of each edit; on a line holding several edits, the edit under the cursor is also marked in the text.
+ */
 export function diffRows(file: ReviewFile | undefined, decisions: readonly boolean[], cursorGroup: number): DiffRow[] {
   if (!file) return [];
   const rows: DiffRow[] = [];
@@ -21,23 +42,44 @@ export function diffRows(file: ReviewFile | undefined, decisions: readonly boole
   if (!file.splittable && file.diff.groups.length === 0) rows.push({ kind: 'hunk', text: `${file.status} (not a text change; always kept)` });
   for (const hunk of file.diff.hunks) {
     rows.push({ kind: 'hunk', text: `@@ -${hunk.oldStart},${hunk.oldCount} +${hunk.newStart},${hunk.newCount} @@` });
-    let previousGroup: number | undefined;
+    let previous = '';
     for (const line of hunk.lines) {
       if (line.kind === 'context') {
         rows.push({ kind: 'context', text: `      ${line.text}` });
-        previousGroup = undefined;
+        previous = '';
         continue;
       }
-      const group = line.group!;
-      const accepted = decisions[group] !== false;
-      const current = group === cursorGroup;
-      const first = group !== previousGroup;
-      previousGroup = group;
-      const gutter = first ? `${current ? '>' : ' '}[${accepted ? 'x' : ' '}] ` : `${current ? '>' : ' '}    `;
-      rows.push({ kind: line.kind, text: `${gutter}${line.kind === 'removed' ? '-' : '+'}${line.text}`, group, accepted, current });
+      const groups = line.groups ?? [];
+      const key = groups.join(',');
+      const current = groups.includes(cursorGroup);
+      const accepted = groups.some((g) => decisions[g] !== false);
+      const gutter = key !== previous ? `${current ? '>' : ' '}${box(decisions, groups)} ` : `${current ? '>' : ' '}    `;
+      previous = key;
+      const prefix = `${gutter}${line.kind === 'removed' ? '-' : '+'}`;
+      const row: DiffRow = { kind: line.kind, text: `${prefix}${line.text}`, groups, accepted, current };
+      if (line.segments) {
+        row.prefix = prefix;
+        row.segments = line.segments.map((s) =>
+          s.group === undefined ? { text: s.text } : { text: s.text, accepted: decisions[s.group] !== false, current: s.group === cursorGroup },
+        );
+      }
+      rows.push(row);
     }
   }
   return rows;
+}
+
+/** One line about the edit under the cursor: where it is, what it changes, whether it is kept. */
+export function changeCaption(state: ReviewState): string {
+  const file = state.result?.files[state.file];
+  const group = file?.diff.groups[state.group];
+  if (!file || !group) return '';
+  const total = file.diff.groups.length;
+  const kept = (state.decisions[state.file] ?? [])[state.group] !== false;
+  const bare = (text: string) => text.replace(/\r?\n$/, '');
+  const short = (text: string) => !bare(text).includes('\n') && bare(text).trim().length <= 30;
+  const what = short(group.oldText) && short(group.newText) ? `  ${JSON.stringify(bare(group.oldText).trim())} -> ${JSON.stringify(bare(group.newText).trim())}` : '';
+  return `change ${state.group + 1}/${total}  line ${group.oldLine}${what}  ${kept ? 'kept' : 'rejected'}`;
 }
 
 /** The slice of rows to draw in `height` lines: the cursor's group in view with its hunk header when it fits. */

@@ -37,13 +37,24 @@ export function assertTerminal(io: CliIO, json: boolean, command: string): void 
  */
 export async function openReview(settings: ReviewSettings, branch: string | undefined): Promise<number> {
   if (process.env['NO_COLOR']) process.env['FORCE_COLOR'] = '0';
-  const [{ createReviewKernel }, tui] = await Promise.all([
-    import('../review/kernel.js'),
-    import(new URL('../../ui/main.js', import.meta.url).href) as Promise<ReviewTui>,
-  ]);
+  const [{ createReviewKernel }, tui] = await Promise.all([import('../review/kernel.js'), loadTui()]);
   const options: ReviewTuiOptions = { createKernel: (progress) => createReviewKernel({ ...settings, progress }), branch };
   await tui.runReview(options);
   return 0;
+}
+
+/**
+ * ink draws only the last frame when CI or CONTINUOUS_INTEGRATION is set, deciding once as it loads; the review
+ * only runs on a real terminal, so it loads ink with them hidden and puts them back for the checks it runs.
+ */
+async function loadTui(): Promise<ReviewTui> {
+  const hidden = ['CI', 'CONTINUOUS_INTEGRATION'].flatMap((name) => (name in process.env ? [[name, process.env[name]] as const] : []));
+  for (const [name] of hidden) delete process.env[name];
+  try {
+    return (await import(new URL('../../ui/main.js', import.meta.url).href)) as ReviewTui;
+  } finally {
+    for (const [name, value] of hidden) process.env[name] = value;
+  }
 }
 
 /** `tug rename … --review`: runs the operation without --apply/--commit, then opens the TUI on its branch. */

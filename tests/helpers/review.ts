@@ -40,7 +40,7 @@ export interface Call {
 }
 
 /** Records every call; answers are configurable per action. */
-export function memoryKernel(answers: Partial<Record<'verify' | 'commit' | 'apply' | 'merge' | 'undo', ActionOutcome>> = {}) {
+export function memoryKernel(answers: Partial<Record<'verify' | 'commit' | 'apply' | 'merge' | 'undo', ActionOutcome>> = {}, result: () => ReviewResult = sampleResult) {
   const calls: Call[] = [];
   const answer = (action: keyof typeof answers, decisions?: Decisions) => {
     calls.push({ action, ...(decisions ? { decisions } : {}) });
@@ -53,7 +53,7 @@ export function memoryKernel(answers: Partial<Record<'verify' | 'commit' | 'appl
     },
     open: async (branch) => {
       calls.push({ action: `open ${branch}` });
-      return sampleResult();
+      return result();
     },
     verify: (_r, d) => answer('verify', d),
     commit: (_r, d) => answer('commit', d),
