@@ -34,6 +34,20 @@ test('list and open: the branch with its operation, symbol and verification; fil
   await repo.cleanup();
 });
 
+test('list reads the operation log: edits added with onto count as steps of the branch, and the newest step dates it', async (t) => {
+  const repo = await renamed();
+  for (const [old_text, new_text] of [['x * 2', 'x * 3'], ['x * 3', 'x * 4']]) {
+    const args = JSON.stringify({ path: 'pkg/core.py', old_text, new_text, onto: BRANCH, apply: false });
+    const run = await tug(repo.root, ['tool', 'edit_file', '--args', args]);
+    t.is(run.exitCode, 0, run.stdout + run.stderr);
+  }
+  const log = await tug(repo.root, ['log']);
+  const newest = (log.json.entries as Array<{ branch: string; time: string }>).find((e) => e.branch === BRANCH)!;
+  const [summary] = await createReviewKernel({ workspace: repo.root }).list();
+  t.like(summary, { branch: BRANCH, steps: 3, createdAt: newest.time });
+  await repo.cleanup();
+});
+
 test('c commits the accepted subset as a child of the reviewed commit, verified; u moves the branch back', async (t) => {
   const repo = await renamed();
   const kernel = createReviewKernel({ workspace: repo.root });

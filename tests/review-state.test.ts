@@ -3,8 +3,8 @@ import test from 'ava';
 import { acceptedEdits, diffFile } from '../lib/core/change-groups.js';
 import { buildPatchSet } from '../lib/core/patchset.js';
 import { initialState, step, type Event, type KeyInfo, type ReviewState, type Step } from '../ui/review-state.js';
-import { changeCaption, diffRows, HELP, keyBarLines, REVIEW_KEYS, visibleRows } from '../ui/view-model.js';
-import { CORE_AFTER, CORE_BEFORE, MAIN_AFTER, MAIN_BEFORE, sampleResult } from './helpers/review.js';
+import { changeCaption, diffRows, HELP, keyBarLines, resultRows, REVIEW_KEYS, visibleRows } from '../ui/view-model.js';
+import { CORE_AFTER, CORE_BEFORE, MAIN_AFTER, MAIN_BEFORE, SAMPLE_SUMMARY, sampleResult } from './helpers/review.js';
 
 function press(state: ReviewState, ...keys: Array<string | KeyInfo>): Step {
   let current: Step = { state };
@@ -214,7 +214,7 @@ test('kernel errors are shown with code and hint; ? opens help and any key close
 test('the list: j/k and enter open a branch; esc goes back from a result opened there', (t) => {
   const start = initialState();
   t.deepEqual(start.effect, { type: 'list' });
-  let s = step(start.state, { type: 'listed', results: [{ branch: 'tug/a', commit: 'a', operation: 'o', symbol: 's', base: 'b', files: 1, verification: 'passed (syntax)', createdAt: '' }] }).state;
+  let s = step(start.state, { type: 'listed', results: [{ branch: 'tug/a', commit: 'a', operation: 'o', symbol: 's', base: 'b', files: 1, verification: 'passed (syntax)', createdAt: '', steps: 1 }] }).state;
   const open = press(s, { return: true });
   t.deepEqual(open.effect, { type: 'open', branch: 'tug/a' });
   s = step(open.state, { type: 'opened', result: sampleResult() }).state;
@@ -245,4 +245,11 @@ test('the diff pane marks decisions and the cursor, and scrolls to keep the curr
   t.true(keyBarLines(REVIEW_KEYS, 80).every((l) => l.length <= 80));
   t.is(keyBarLines(REVIEW_KEYS, 80).length, 2);
   t.true(HELP.every(([key, what]) => `${key.padEnd(14)} ${what}`.length <= 80), 'help fits 80 columns');
+});
+
+test('the list says how many logged steps built a branch when there were several', (t) => {
+  const now = Date.parse(SAMPLE_SUMMARY.createdAt) + 7_200_000;
+  t.is(resultRows([SAMPLE_SUMMARY], 0, now)[1]!.text, '    rename-symbol  process_data -> transform_data  base bbbbbbb  2 files  passed (syntax)');
+  t.is(resultRows([{ ...SAMPLE_SUMMARY, steps: 5 }], 0, now)[1]!.text, '    rename-symbol  process_data -> transform_data  base bbbbbbb  2 files  passed (syntax)  5 steps');
+  t.is(resultRows([SAMPLE_SUMMARY], 0, now)[0]!.text, `> ${SAMPLE_SUMMARY.branch}  (2h ago)`);
 });

@@ -118,7 +118,11 @@ export function fileRows(state: ReviewState): FileRow[] {
 export function resultRows(results: readonly ResultSummary[], cursor: number, now: number): Array<{ text: string; current: boolean; detail: boolean }> {
   return results.flatMap((r, i) => [
     { text: `${i === cursor ? '>' : ' '} ${r.branch}  (${ageOf(r.createdAt, now)})`, current: i === cursor, detail: false },
-    { text: `    ${r.operation}  ${r.symbol}  base ${r.base.slice(0, 7)}  ${r.files} file${r.files === 1 ? '' : 's'}  ${r.verification}`, current: i === cursor, detail: true },
+    {
+      text: `    ${r.operation}  ${r.symbol}  base ${r.base.slice(0, 7)}  ${r.files} file${r.files === 1 ? '' : 's'}  ${r.verification}${r.steps > 1 ? `  ${r.steps} steps` : ''}`,
+      current: i === cursor,
+      detail: true,
+    },
   ]);
 }
 

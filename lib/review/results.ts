@@ -1,4 +1,4 @@
-// Lists tug's result branches and opens one as files of change groups, reading only git and the session's undo records.
+// Lists tug's result branches and opens one as files of change groups, reading only git, the operation log and undo records.
 import path from 'node:path';
 import { diffFile, type FileDiff } from '../core/change-groups.js';
 import { TugError } from '../core/errors.js';
@@ -8,14 +8,19 @@ import type { Repo } from '../git/repo.js';
 import { listResultBranches, readResultBranch, treeChanges, type ResultCommit } from '../git/results.js';
 import { readJson } from '../session/files.js';
 import type { Session } from '../session/session.js';
+import { readLog } from '../ops/op-log.js';
 import { undoTokenFor, type UndoRecord } from '../ops/undo-records.js';
 import type { ReviewFile, ReviewResult, ResultSummary } from './types.js';
 
-/** Newest first: by when tug made each result, which its undo record remembers (commit dates are deterministic, not real). */
+/**
+ * Newest first: by when tug last changed each result, which the operation log and undo records remember (commit
+ * dates are deterministic, not real). A log that cannot be read only loses the step counts, never the list.
+ */
 export async function listResults(repo: Repo, session: Session): Promise<ResultSummary[]> {
-  const branches = await listResultBranches(repo);
+  const [branches, log] = await Promise.all([listResultBranches(repo), readLog(session).catch(() => [])]);
   const summaries = await Promise.all(
     branches.map(async (r): Promise<ResultSummary> => {
+      const steps = log.filter((e) => e.branch === r.branch);
       const record = await readJson<UndoRecord>(path.join(session.paths.undo, `${undoTokenFor(r.commit)}.json`)).catch(() => undefined);
       return {
         branch: r.branch,
@@ -25,7 +30,8 @@ export async function listResults(repo: Repo, session: Session): Promise<ResultS
         base: baseOf(r),
         files: fileCount(r.body),
         verification: r.trailers['Tug-Verification'] ?? '?',
-        createdAt: record?.created_at ?? new Date(r.time * 1000).toISOString(),
+        createdAt: steps.at(-1)?.time ?? record?.created_at ?? new Date(r.time * 1000).toISOString(),
+        steps: steps.length,
       };
     }),
   );

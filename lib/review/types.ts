@@ -14,8 +14,10 @@ export interface ResultSummary {
   files: number;
   /** The Tug-Verification trailer, e.g. `passed (tests)`. */
   verification: string;
-  /** When tug made the result (from its undo record), else the commit's date; ISO 8601. */
+  /** When tug last changed the branch (operation log, else its undo record), else the commit's date; ISO 8601. */
   createdAt: string;
+  /** How many logged operations built the branch (several when an agent's edits accumulated with `onto`). */
+  steps: number;
 }
 
 export interface ReviewFile {

@@ -32,6 +32,7 @@ export const SAMPLE_SUMMARY: ResultSummary = {
   files: 2,
   verification: 'passed (syntax)',
   createdAt: '2024-01-01T00:00:00.000Z',
+  steps: 1,
 };
 
 export interface Call {
