@@ -26,6 +26,25 @@ export interface CheckSpec {
 /** Output kept per check: the tail, where failures usually are. */
 export const OUTPUT_LIMIT = 32_000;
 
+/** Waits for a child started with `detached: true`; past `ms` its whole process group is killed, not just the child. */
+export async function withTimeLimit<R>(child: Promise<R> & { pid?: number | undefined; kill(signal: NodeJS.Signals): boolean }, ms: number): Promise<{ result: R; timedOut: boolean }> {
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  }, ms);
+  try {
+    return { result: await child, timedOut };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
   const started = Date.now();
   const [file, ...args] = spec.argv;
@@ -38,20 +57,7 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
     detached: true,
     cleanup: true,
   });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    // The check runs in its own process group; kill all of it, not just the direct child.
-    if (child.pid !== undefined) {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }
-  }, spec.timeoutMs);
-  const result = await child;
-  clearTimeout(timer);
+  const { result, timedOut } = await withTimeLimit(child, spec.timeoutMs);
   const output = tail(String(result.all ?? ''));
   const failedToStart = result.failed && result.exitCode === undefined && !timedOut;
   return {

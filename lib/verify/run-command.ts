@@ -1,5 +1,6 @@
 // Runs an agent's shell command in a sandbox: `sh -c`, its own process group killed whole on timeout, stdout and stderr kept apart.
 import { execa } from 'execa';
+import { withTimeLimit } from './run-check.js';
 
 export interface CommandSpec {
   command: string;
@@ -34,18 +35,7 @@ export async function runShellCommand(spec: CommandSpec): Promise<CommandResult>
     detached: true,
     cleanup: true,
   });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      child.kill('SIGKILL');
-    }
-  }, spec.timeoutMs);
-  const result = await child;
-  clearTimeout(timer);
+  const { result, timedOut } = await withTimeLimit(child, spec.timeoutMs);
   const stdout = tail(String(result.stdout ?? ''));
   const stderr = tail(String(result.stderr ?? ''));
   const signal = result.signal ?? null;
