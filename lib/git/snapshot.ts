@@ -36,8 +36,13 @@ export interface TreeEntry {
 /** Every blob of a tree, recursively, with sizes; `git ls-tree -r -l -z` parsed. */
 export async function listTree(repo: Repo, tree: string, paths: readonly string[] = []): Promise<TreeEntry[]> {
   const out = await git(['ls-tree', '-r', '-l', '-z', '--full-tree', tree, '--', ...paths], { cwd: repo.root });
+  return parseLsTree(out.stdout);
+}
+
+/** `git ls-tree -l -z` output as entries (a tree's size is '-', read as 0). */
+function parseLsTree(stdout: string): TreeEntry[] {
   const entries: TreeEntry[] = [];
-  for (const record of out.stdout.split('\0')) {
+  for (const record of stdout.split('\0')) {
     if (!record) continue;
     const tab = record.indexOf('\t');
     const [mode, type, oid, size] = record.slice(0, tab).split(/ +/);
@@ -57,14 +62,7 @@ export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 /** The immediate children of a directory in a tree (`git ls-tree -l`, not recursive); '' is the root. */
 export async function listDirectoryEntries(repo: Repo, tree: string, dir: string): Promise<TreeEntry[]> {
   const out = await git(['ls-tree', '-l', '-z', '--full-tree', tree, ...(dir ? ['--', `${dir}/`] : [])], { cwd: repo.root });
-  const entries: TreeEntry[] = [];
-  for (const record of out.stdout.split('\0')) {
-    if (!record) continue;
-    const tab = record.indexOf('\t');
-    const [mode, type, oid, size] = record.slice(0, tab).split(/ +/);
-    entries.push({ mode: mode!, type: type!, oid: oid!, size: size === '-' ? 0 : Number(size), path: record.slice(tab + 1) });
-  }
-  return entries;
+  return parseLsTree(out.stdout);
 }
 
 /** The tree entries at exactly these paths (a file's blob, a directory's tree), without recursing. */
