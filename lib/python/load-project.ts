@@ -1,4 +1,5 @@
 // Loads every Python file of a snapshot into a resolved Project: file list, contents, facts (cached), modules, resolver.
+import path from 'node:path';
 import type { WarningJSON } from '../core/schemas.js';
 import { decodeText } from '../core/text.js';
 import { readBlobs } from '../git/objects.js';
@@ -30,7 +31,8 @@ export interface LoadedProject {
 type PythonSession = { dir: string; paths: { facts: string; workers: string } };
 
 function workerPlaces(session: PythonSession): WorkerPlaces {
-  return { workersDir: session.paths.workers };
+  // Beside the managed venv: like the venv's choice, it is no cache of the project and survives `tug clean --cache`.
+  return { workersDir: session.paths.workers, launchMemo: path.join(session.dir, 'python', 'launch.json') };
 }
 
 /**

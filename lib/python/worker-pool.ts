@@ -6,6 +6,7 @@ import { TugError } from '../core/errors.js';
 import type { Facts } from './facts.js';
 import { FactsCache } from './facts-cache.js';
 import { countWarm, onRelease } from '../ops/resources.js';
+import { launchFor } from './launcher.js';
 import { PythonWorker } from './worker.js';
 import { mark } from '../ops/timing.js';
 
@@ -65,13 +66,27 @@ interface Slot {
 const pool = new Map<string, Slot[]>();
 let workersStarted = 0;
 
-/** Where workers keep their pid files. */
+/** Where workers keep their files: pid files, and the memo of what a version manager's shim ran. */
 export interface WorkerPlaces {
   workersDir: string;
+  /** See launcher.ts. */
+  launchMemo?: string;
 }
 
-function startWorker(python: string, places: WorkerPlaces): Promise<PythonWorker> {
-  return PythonWorker.start({ python, script: WORKER_SCRIPT, pidFile: path.join(places.workersDir, `python-${process.pid}-${workersStarted++}.pid`) });
+async function startWorker(python: string, places: WorkerPlaces): Promise<PythonWorker> {
+  const options = (program: string) => ({
+    python: program,
+    script: WORKER_SCRIPT,
+    pidFile: path.join(places.workersDir, `python-${process.pid}-${workersStarted++}.pid`),
+  });
+  const launch = places.launchMemo ? await launchFor(python, places.launchMemo) : undefined;
+  if (!launch || launch.path === python) {
+    const worker = await PythonWorker.start(options(python));
+    void launch?.remember(worker.ready.executable).catch(() => undefined);
+    return worker;
+  }
+  // The interpreter the shim ran before; if it no longer starts, the shim decides again.
+  return PythonWorker.start(options(launch.path)).catch(() => PythonWorker.start(options(python)));
 }
 
 /** Starts workers until `count` are alive or starting, all at once, and returns those slots without waiting. */
