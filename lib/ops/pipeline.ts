@@ -57,6 +57,8 @@ export interface ChangeKind {
   tool?: string;
   /** The caller's arguments for the operation log (default: the options). */
   arguments?: Record<string, unknown>;
+  /** Starts slow preparations (a language worker) before the snapshot; not awaited, must not throw. */
+  warmUp?: (ws: Workspace) => void;
 }
 
 /** What a change is computed against: the snapshot, or the tip of the `onto` branch. */
@@ -85,6 +87,7 @@ export async function runChange(
     throw new TugError('InvalidArgument', 'onto and commit cannot be combined', { details: { argument: 'commit', reason: 'conflicts with onto' } });
   }
   return withWorkspace(options, { lock: true }, async (ws) => {
+    kind.warmUp?.(ws);
     const snapshot = await takeSnapshot(ws);
     try {
       await assertSnapshot(ws, snapshot, options.snapshot);

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { TugError } from '../core/errors.js';
 import { buildPatchSet } from '../core/patchset.js';
 import { SCHEMA_VERSION, type RunResponseJSON } from '../core/schemas.js';
+import { startPythonEarly } from '../python/load-project.js';
 import { planPythonRename, type RenamePlan, type RenameTarget } from '../python/rename-plan.js';
 import { resolveUserPath } from '../workspace/paths.js';
 import type { OperationContext } from './operation.js';
@@ -13,6 +14,7 @@ import { snapshotCommit, takeSnapshot, type Snapshot } from './snapshot-service.
 import { loadSourceFiles } from './source-files.js';
 import { withWorkspace, type Workspace } from './workspace.js';
 import { configFor, configuredPython } from './config.js';
+import { mark } from './timing.js';
 
 type Language = 'python' | 'rust';
 
@@ -57,8 +59,18 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
   });
 }
 
+/**
+ * A Python rename on an empty facts cache parses every file, and the interpreter takes longer to start than
+ * the snapshot takes: start it first. Fire and forget; the plan reports any problem with the interpreter.
+ */
+function warmUp(ws: Workspace, input: RenameOptions & { at: string }): void {
+  if (!/\.pyi?:\d+:\d+$/.test(input.at)) return;
+  const python = configFor(ws.repo, { python: input.python }).then(configuredPython);
+  startPythonEarly(ws.session, python).catch(() => undefined);
+}
+
 export async function runRename(input: z.infer<typeof renameInput>, context: OperationContext): Promise<RunResponseJSON> {
-  return runChange(input, { operation: 'rename-symbol', scope: 'rename' }, async (ws, snapshot) => {
+  return runChange(input, { operation: 'rename-symbol', scope: 'rename', warmUp: (ws) => warmUp(ws, input) }, async (ws, snapshot) => {
     const at = await target(ws, input.at);
     context.progress?.(at.language === 'rust' ? 'asking rust-analyzer' : 'analysing Python files');
     const proposal = await plan(ws, snapshot, at, input);
@@ -69,10 +81,15 @@ export async function runRename(input: z.infer<typeof renameInput>, context: Ope
 }
 
 export async function runAnalyzeImpact(input: z.infer<typeof analyzeImpactInput>): Promise<z.infer<typeof AnalyzeImpactResponse>> {
+  mark('analyze-impact called');
   return withWorkspace(input, { lock: false }, async (ws) => {
+    mark('workspace open');
+    warmUp(ws, input);
     const snapshot = await takeSnapshot(ws);
+    mark('snapshot taken');
     try {
       const result = await plan(ws, snapshot, await target(ws, input.at), input);
+      mark('rename planned');
       const references = [...result.references].sort((a, b) =>
         a.location.file < b.location.file ? -1 : a.location.file > b.location.file ? 1 : a.location.line - b.location.line || a.location.col - b.location.col,
       );

@@ -1,4 +1,5 @@
 // Loads every Python file of a snapshot into a resolved Project: file list, contents, facts (cached), modules, resolver.
+import path from 'node:path';
 import type { WarningJSON } from '../core/schemas.js';
 import { decodeText } from '../core/text.js';
 import { readBlobs } from '../git/objects.js';
@@ -8,7 +9,9 @@ import { resolvePython } from '../verify/python.js';
 import { buildModuleMap, sourceRoots } from './modules.js';
 import { Project } from './project.js';
 import { Resolver } from './references.js';
-import { factsFor, type SourceText } from './worker-pool.js';
+import { FactsCache } from './facts-cache.js';
+import { cachedFacts, factsFor, prestartWorkers, type SourceText, type WorkerPlaces } from './worker-pool.js';
+import { mark } from '../ops/timing.js';
 
 /** Paths never analysed even when committed: environments and vendored trees. */
 const EXCLUDED = /(^|\/)(\.venv|venv|\.tox|node_modules|site-packages|__pycache__|\.git)\//;
@@ -25,16 +28,39 @@ export interface LoadedProject {
   parsed: number;
 }
 
+type PythonSession = { dir: string; paths: { facts: string; workers: string } };
+
+function workerPlaces(session: PythonSession): WorkerPlaces {
+  // Beside the managed venv: like the venv's choice, it is no cache of the project and survives `tug clean --cache`.
+  return { workersDir: session.paths.workers, launchMemo: path.join(session.dir, 'python', 'launch.json') };
+}
+
+/**
+ * With no facts cached at all, every file will need the worker: start it now, so the interpreter starts while
+ * git snapshots, lists and reads the files instead of after. Never fails; a real start reports errors later.
+ */
+export async function startPythonEarly(session: PythonSession, python: string | undefined | Promise<string | undefined>): Promise<void> {
+  const [empty, explicit] = await Promise.all([new FactsCache(session.paths.facts).isEmpty(), python]);
+  if (!empty) return;
+  prestartWorkers(
+    resolvePython(explicit, session.dir).then((choice) => choice.path),
+    workerPlaces(session),
+  );
+}
+
 export async function loadPythonProject(
   repo: Repo,
-  session: { dir: string; paths: { facts: string; workers: string } },
+  session: PythonSession,
   tree: string,
   python: string | undefined,
 ): Promise<LoadedProject> {
-  const everything = await listTree(repo, tree);
+  const [everything] = await Promise.all([listTree(repo, tree), startPythonEarly(session, python)]);
+  mark('python: files listed');
   const allPaths = new Set(everything.map((e) => e.path));
   const entries = everything.filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path));
+  const cached = cachedFacts(session.paths.facts, entries.map((e) => e.oid));
   const blobs = await readBlobs(repo, entries.map((e) => e.oid));
+  mark('python: files read');
   const sources: SourceText[] = [];
   const bytesOf = new Map<string, Uint8Array>();
   const skipped = new Map<string, string>();
@@ -51,7 +77,8 @@ export async function loadPythonProject(
     bytesOf.set(entry.path, bytes);
   }
   const interpreter = async () => (await resolvePython(python, session.dir)).path;
-  const { facts, parsed } = await factsFor({ python: interpreter, cacheDir: session.paths.facts, workersDir: session.paths.workers, files: sources });
+  const { facts, parsed } = await factsFor({ python: interpreter, cacheDir: session.paths.facts, ...workerPlaces(session), files: sources, cached });
+  mark(`python: facts ready (${parsed} parsed)`);
   const modules = buildModuleMap([...facts.keys()], sourceRoots([...facts.keys()], repo.prefix));
   const project = new Project(modules, facts);
   return { project, resolver: new Resolver(project), bytesOf, allPaths, skipped, warnings, parsed };

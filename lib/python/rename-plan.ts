@@ -10,6 +10,7 @@ import { assertPythonIdentifier } from './identifiers.js';
 import { entityKey, type Entity, type Project } from './project.js';
 import { nameOf, requireRenamable, type Occurrence } from './references.js';
 import { loadPythonProject } from './load-project.js';
+import { mark } from '../ops/timing.js';
 
 export interface RenameTarget {
   file: string;
@@ -71,6 +72,7 @@ export async function planPythonRename(
   const entity = requireRenamable(resolver.entityAt(info, offset), where);
   const oldName = nameOf(entity);
   const occurrences = resolver.occurrences(entity);
+  mark('python: occurrences found');
   const conflicts = findConflicts(resolver, entity, occurrences, newName);
   if (newName !== oldName && conflicts.length > 0) {
     throw new TugError('NameConflict', `renaming ${oldName} to ${newName} would change what ${conflicts.length} name(s) refer to`, {

@@ -6,7 +6,9 @@ import { TugError } from '../core/errors.js';
 import type { Facts } from './facts.js';
 import { FactsCache } from './facts-cache.js';
 import { countWarm, onRelease } from '../ops/resources.js';
+import { launchFor } from './launcher.js';
 import { PythonWorker } from './worker.js';
+import { mark } from '../ops/timing.js';
 
 export const WORKER_SCRIPT = fileURLToPath(new URL('../../../python-worker/tug_worker.py', import.meta.url));
 
@@ -16,90 +18,201 @@ export interface SourceText {
   text: string;
 }
 
-export interface FactsRequest {
+export interface FactsRequest extends WorkerPlaces {
   /** Resolved only when some file is not cached: a fully warm run never starts Python. */
   python: () => Promise<string>;
   cacheDir: string;
-  workersDir: string;
   files: readonly SourceText[];
+  /** The cache lookup, when the caller started it early (alongside reading the files). */
+  cached?: Promise<CachedFacts>;
   maxWorkers?: number;
+}
+
+/** The facts text the cache has for a set of blobs, and the set's pack key. */
+export interface CachedFacts {
+  key: string;
+  lines: Map<string, string>;
+}
+
+/** Looks the blobs up in the facts cache; needs only their ids, so it can run while git reads the contents. */
+export async function cachedFacts(cacheDir: string, oids: readonly string[]): Promise<CachedFacts> {
+  const key = FactsCache.key(oids);
+  return { key, lines: await new FactsCache(cacheDir).lookup(key) };
 }
 
 interface BatchResult {
   results: Array<{ path: string; ok: boolean; facts?: Facts; error?: { code: string; message: string; details?: Record<string, unknown> } }>;
 }
 
-const BATCH = 40;
+/** Files per request: small enough that a worker which starts late still takes a share. */
+const BATCH = 25;
+/**
+ * A second worker pays for its start-up (~0.1 s of a core, more through a version manager's shim) only with
+ * this many files to parse: measured on 2 cores, it did not pay for itself at 200 small files.
+ */
+const FILES_PER_EXTRA_WORKER = 400;
+
+/** A worker that is starting or started; a failed start is remembered so the caller that needs it sees the error. */
+interface Slot {
+  started: Promise<PythonWorker>;
+  worker?: PythonWorker;
+  failed?: boolean;
+}
 
 /**
  * Workers stay alive for the life of the process: a daemon or MCP server answers the next request with
  * warm interpreters. Short-lived callers (the CLI) end them with shutdownWorkers().
  */
-const pool = new Map<string, PythonWorker[]>();
+const pool = new Map<string, Slot[]>();
+let workersStarted = 0;
 
-async function workersFor(python: string, count: number, workersDir: string): Promise<PythonWorker[]> {
-  const alive = (pool.get(python) ?? []).filter((w) => w.alive);
-  while (alive.length < count) {
-    alive.push(await PythonWorker.start({ python, script: WORKER_SCRIPT, pidFile: path.join(workersDir, `python-${process.pid}-${alive.length}.pid`) }));
+/** Where workers keep their files: pid files, and the memo of what a version manager's shim ran. */
+export interface WorkerPlaces {
+  workersDir: string;
+  /** See launcher.ts. */
+  launchMemo?: string;
+}
+
+async function startWorker(python: string, places: WorkerPlaces): Promise<PythonWorker> {
+  const options = (program: string) => ({
+    python: program,
+    script: WORKER_SCRIPT,
+    pidFile: path.join(places.workersDir, `python-${process.pid}-${workersStarted++}.pid`),
+  });
+  const launch = places.launchMemo ? await launchFor(python, places.launchMemo) : undefined;
+  if (!launch || launch.path === python) {
+    const worker = await PythonWorker.start(options(python));
+    void launch?.remember(worker.ready.executable).catch(() => undefined);
+    return worker;
   }
-  pool.set(python, alive);
+  // The interpreter the shim ran before; if it no longer starts, the shim decides again.
+  return PythonWorker.start(options(launch.path)).catch(() => PythonWorker.start(options(python)));
+}
+
+/** Starts workers until `count` are alive or starting, all at once, and returns those slots without waiting. */
+function ensureWorkers(python: string, count: number, places: WorkerPlaces): Slot[] {
+  const slots = (pool.get(python) ?? []).filter((s) => !s.failed && (s.worker === undefined || s.worker.alive));
+  while (slots.length < count) {
+    mark('python: starting a worker');
+    const slot: Slot = { started: startWorker(python, places) };
+    slot.started.then(
+      (worker) => (slot.worker = worker),
+      () => (slot.failed = true),
+    );
+    slots.push(slot);
+  }
+  pool.set(python, slots);
   onRelease(shutdownWorkers);
-  countWarm('python_workers', () => [...pool.values()].flat().filter((w) => w.alive).length);
-  return alive.slice(0, count);
+  countWarm('python_workers', () => [...pool.values()].flat().filter((s) => s.worker?.alive).length);
+  return slots.slice(0, count);
+}
+
+/**
+ * Starts a worker ahead of need, e.g. while git lists and reads the files, when the caller expects facts to be
+ * parsed. Never fails: if the start goes wrong, factsFor starts again and reports the error then.
+ */
+export function prestartWorkers(python: Promise<string>, places: WorkerPlaces, count = 1): void {
+  python.then(
+    (p) => {
+      for (const slot of ensureWorkers(p, count, places)) slot.started.catch(() => undefined);
+    },
+    () => undefined,
+  );
 }
 
 export async function shutdownWorkers(): Promise<void> {
   const all = [...pool.values()].flat();
   pool.clear();
-  await Promise.all(all.map((w) => w.shutdown()));
+  await Promise.all(all.map(async (slot) => (await slot.started.catch(() => undefined))?.shutdown()));
 }
 
 export async function factsFor(request: FactsRequest): Promise<{ facts: Map<string, Facts>; parsed: number }> {
   const cache = new FactsCache(request.cacheDir);
+  const { key, lines: cached } = await (request.cached ?? cachedFacts(request.cacheDir, request.files.map((f) => f.oid)));
   const facts = new Map<string, Facts>();
   const missing: SourceText[] = [];
-  const cached = await Promise.all(request.files.map((file) => cache.get<Facts>(file.oid)));
-  request.files.forEach((file, i) => {
-    const hit = cached[i];
+  for (const file of request.files) {
+    const text = cached.get(file.oid);
+    let hit: Facts | undefined;
+    if (text !== undefined) {
+      // Two paths with the same content share one entry; give each its own objects all the same.
+      try {
+        hit = JSON.parse(text) as Facts;
+      } catch {
+        hit = undefined;
+      }
+    }
     if (hit) facts.set(file.path, hit);
     else missing.push(file);
-  });
-  if (missing.length === 0) return { facts, parsed: 0 };
-  const count = Math.max(1, Math.min(request.maxWorkers ?? os.availableParallelism(), 2, Math.ceil(missing.length / BATCH)));
-  const python = await request.python();
-  const workers = await workersFor(python, count, request.workersDir);
-  if (!workers[0]!.ready.libcst) {
-    // Facts alone would not need it, but the Python adapter's structural rewrites do: say so up front.
-    throw new TugError('LibCSTNotAvailable', `LibCST is not importable by ${python}`, {
-      details: { python_path: python, remedy: `${python} -m pip install libcst, or pass --python / run \`tug toolchain python setup\` with an interpreter that has it` },
-    });
   }
-  const writes: Array<Promise<void>> = [];
-  try {
-    const queue = [...missing];
-    await Promise.all(
-      workers.map(async (worker) => {
-        for (let batch = queue.splice(0, BATCH); batch.length > 0; batch = queue.splice(0, BATCH)) {
-          const reply = await worker.request<BatchResult>('facts_batch', { files: batch.map((f) => ({ path: f.path, content: f.text })) }, 120_000);
-          for (const [i, result] of reply.results.entries()) {
-            const source = batch[i]!;
-            if (!result.ok || !result.facts) {
-              const details = result.error?.details ?? {};
-              throw new TugError('SourceSyntaxError', `${source.path}:${details['line'] ?? '?'}: ${result.error?.message ?? 'cannot parse'}`, {
-                details: { file: source.path, line: details['line'] ?? null, col: details['col'] ?? null, message: result.error?.message ?? '' },
-              });
-            }
-            facts.set(source.path, result.facts);
-            writes.push(cache.put(source.oid, result.facts));
+  if (missing.length === 0) {
+    if (cached.size !== new Set(request.files.map((f) => f.oid)).size) await cache.store(key, subset(cached, request.files));
+    return { facts, parsed: 0 };
+  }
+  mark(`python: cache looked up (${missing.length} to parse)`);
+  const wanted = Math.ceil(missing.length / FILES_PER_EXTRA_WORKER);
+  const count = Math.max(1, Math.min(request.maxWorkers ?? os.availableParallelism(), 2, wanted));
+  const python = await request.python();
+  // Whichever worker is ready first starts on the queue; a later one takes what is left.
+  const slots = ensureWorkers(python, count, request);
+  const queue = [...missing];
+  const fresh = new Map<string, string>();
+  const work = async (slot: Slot, first: boolean) => {
+    let worker: PythonWorker;
+    try {
+      worker = await slot.started;
+    } catch (error) {
+      // The first worker's start failure is the caller's error; a spare that fails just leaves the queue to it.
+      if (first) throw error;
+      return;
+    }
+    mark('python: worker ready');
+    if (!worker.ready.libcst) {
+      // Facts alone would not need it, but the Python adapter's structural rewrites do: say so up front.
+      throw new TugError('LibCSTNotAvailable', `LibCST is not importable by ${python}`, {
+        details: { python_path: python, remedy: `${python} -m pip install libcst, or pass --python / run \`tug toolchain python setup\` with an interpreter that has it` },
+      });
+    }
+    // Two requests in flight, so the worker starts on the next batch while this process reads the last reply.
+    const lane = async () => {
+      for (let batch = queue.splice(0, BATCH); batch.length > 0; batch = queue.splice(0, BATCH)) {
+        const reply = await worker.request<BatchResult>('facts_batch', { files: batch.map((f) => ({ path: f.path, content: f.text })) }, 120_000);
+        for (const [i, result] of reply.results.entries()) {
+          const source = batch[i]!;
+          if (!result.ok || !result.facts) {
+            const details = result.error?.details ?? {};
+            throw new TugError('SourceSyntaxError', `${source.path}:${details['line'] ?? '?'}: ${result.error?.message ?? 'cannot parse'}`, {
+              details: { file: source.path, line: details['line'] ?? null, col: details['col'] ?? null, message: result.error?.message ?? '' },
+            });
           }
+          facts.set(source.path, result.facts);
+          if (!fresh.has(source.oid)) fresh.set(source.oid, JSON.stringify(result.facts));
         }
-      }),
-    );
+      }
+    };
+    await Promise.all([lane(), lane()]);
+  };
+  try {
+    await Promise.all(slots.map((slot, i) => work(slot, i === 0)));
   } catch (error) {
     // A worker that failed mid-batch may be in any state: start clean next time.
-    await Promise.all(workers.map((w) => w.shutdown()));
+    await Promise.all(slots.map(async (s) => (await s.started.catch(() => undefined))?.shutdown()));
     throw error;
   }
-  await Promise.all(writes);
-  return { facts, parsed: missing.length };
+  mark('python: parsed');
+  await cache.store(key, subset(new Map([...cached, ...fresh]), request.files));
+  // In the callers' file order whatever order the workers answered in, as on a warm run.
+  const ordered = new Map<string, Facts>();
+  for (const file of request.files) ordered.set(file.path, facts.get(file.path)!);
+  return { facts: ordered, parsed: missing.length };
+}
+
+/** The pack of exactly this file set: entries of other sets are left to their own packs. */
+function subset(lines: Map<string, string>, files: readonly SourceText[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const file of [...files].sort((a, b) => (a.oid < b.oid ? -1 : a.oid > b.oid ? 1 : 0))) {
+    const line = lines.get(file.oid);
+    if (line !== undefined) out.set(file.oid, line);
+  }
+  return out;
 }

@@ -11,6 +11,8 @@ export interface WorkerReady {
   python: string;
   libcst: string | null;
   pid: number;
+  /** sys.executable: the interpreter itself, also when a version manager's shim started it. */
+  executable?: string;
 }
 
 export interface WorkerOptions {

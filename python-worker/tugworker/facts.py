@@ -1,6 +1,8 @@
 # Facts of one Python file: parse with the stdlib ast (fast), walk scopes, resolve every name use, describe expressions.
 import ast
 import builtins
+import re
+import sys
 
 from tugworker.positions import Positions
 from tugworker.scopes import ScopeWalker, _Iteration
@@ -68,7 +70,49 @@ def extract_facts(content):
 
 
 def _comments(data, positions):
-    """Comment tokens with byte spans (tokenize columns count characters, so convert per line)."""
+    """Comments with byte spans."""
+    if b"#" not in data:
+        return []
+    found = _scanned_comments(data)
+    return found if found is not None else _tokenized_comments(data, positions)
+
+
+# Line breaks other than \n and \r\n, which str.splitlines honours but tokenize does not.
+_ODD_BREAKS = (b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9")
+
+# A comment, or a whole string literal (so that a `#` inside one is skipped). String prefixes need no care:
+# they are letters, and where a literal ends does not depend on them (in raw strings too, a backslash keeps
+# the next quote from ending it). An unterminated literal cannot occur, as the file parsed.
+_COMMENT_OR_STRING = re.compile(
+    rb"#[^\r\n]*"
+    rb"|'''[^'\\]*(?:(?:\\(?:\r\n|.)|'(?!''))[^'\\]*)*'''"
+    rb'|"""[^"\\]*(?:(?:\\(?:\r\n|.)|"(?!""))[^"\\]*)*"""'
+    rb"|'[^'\\\r\n]*(?:\\(?:\r\n|.)[^'\\\r\n]*)*'"
+    rb'|"[^"\\\r\n]*(?:\\(?:\r\n|.)[^"\\\r\n]*)*"',
+    re.DOTALL,
+)
+
+
+def _scanned_comments(data):
+    """Comments from one regex scan for comments and string literals, several times faster than the tokenize
+    module before Python 3.12; the file parsed, so outside literals a `#` always starts a comment. None (use
+    the tokenizer) from 3.12 on, where an f-string may nest quotes of its own kind, for line breaks that the
+    tokenizer counts differently, and when the file may declare an encoding other than UTF-8."""
+    if sys.version_info >= (3, 12):
+        return None
+    if any(b in data for b in _ODD_BREAKS) or data.count(b"\r") != data.count(b"\r\n"):
+        return None
+    if b"coding" in b"\n".join(data.split(b"\n", 2)[:2]):
+        return None
+    comments = []
+    for match in _COMMENT_OR_STRING.finditer(data):
+        if data[match.start()] == 0x23:
+            comments.append({"span": [match.start(), match.end()], "text": match.group().decode("utf-8")})
+    return comments
+
+
+def _tokenized_comments(data, positions):
+    """Comment tokens from the tokenizer (its columns count characters, so convert per line)."""
     import io
     import tokenize
 

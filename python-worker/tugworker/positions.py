@@ -1,5 +1,6 @@
 # Byte offsets for ast positions: ast columns count UTF-8 bytes per line, tug wants absolute offsets into the file.
 import re
+from bisect import bisect_right
 
 BOM = b"\xef\xbb\xbf"
 
@@ -10,22 +11,18 @@ class Positions:
         # ast positions on line 1 are counted after a BOM; the file offsets include it.
         self.bom = 3 if data.startswith(BOM) else 0
         self.starts = [0]
-        for index, byte in enumerate(data):
-            if byte == 0x0A:
-                self.starts.append(index + 1)
+        index = data.find(b"\n")
+        while index >= 0:
+            self.starts.append(index + 1)
+            index = data.find(b"\n", index + 1)
 
     def offset(self, line, col):
         base = self.starts[line - 1] if line - 1 < len(self.starts) else len(self.data)
         return base + col + (self.bom if line == 1 else 0)
 
     def line_col(self, offset):
-        lo, hi = 0, len(self.starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
+        # The last line start at or before offset (offsets before 0 clamp to line 1).
+        lo = max(bisect_right(self.starts, offset) - 1, 0)
         return lo + 1, offset - self.starts[lo] + 1
 
     def node_span(self, node):
@@ -35,19 +32,46 @@ class Positions:
         return self.data[start:end].decode("utf-8", "replace")
 
     def find_name(self, name, start, end=None, after=None):
-        """Span of identifier `name` in [start, end), optionally after a keyword such as `def`."""
-        end = len(self.data) if end is None else end
+        """Span of identifier `name` in [start, end), optionally after a keyword such as `def` (`after` is
+        literal text, matched at a word boundary and followed by whitespace).
+
+        A plain scan rather than a regex per call: names are nearly all distinct, so compiling a pattern for
+        each one cost more than parsing the file."""
+        data = self.data
+        end = len(data) if end is None else end
         encoded = name.encode("utf-8")
-        prefix = (rb"\b" + after.encode() + rb"\s+") if after else b""
-        pattern = re.compile(prefix + rb"(?<![\w])(" + re.escape(encoded) + rb")(?![\w])")
-        match = pattern.search(self.data, start, end)
-        if not match:
-            return None
-        return [match.start(1), match.end(1)]
+        size = len(encoded)
+        keyword = after.encode() if after else b""
+        at = data.find(encoded, start, end)
+        while at >= 0:
+            stop = at + size
+            # Word characters are ASCII ones, as in a bytes regex; nothing past `end` counts, as with endpos.
+            if (at == 0 or data[at - 1] not in _WORD) and (stop >= end or data[stop] not in _WORD):
+                if not keyword or self._after_keyword(at, keyword, start):
+                    return [at, stop]
+            at = data.find(encoded, at + 1, end)
+        return None
+
+    def _after_keyword(self, at, keyword, start):
+        """Whether `keyword` plus at least one whitespace byte ends right at `at`, starting at or after `start`."""
+        data = self.data
+        gap = at
+        while gap > 0 and data[gap - 1] in _SPACE:
+            gap -= 1
+        begin = gap - len(keyword)
+        if gap == at or begin < start or data[begin:gap] != keyword:
+            return False
+        # `\b` before the keyword: a change between word and non-word characters.
+        before = begin > 0 and data[begin - 1] in _WORD
+        return before != (data[begin] in _WORD)
 
     def loc(self, span):
         line, col = self.line_col(span[0])
         return {"span": span, "line": line, "col": col}
+
+
+_WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_SPACE = frozenset(b" \t\n\r\f\v")
 
 
 def string_content_span(positions, node):

@@ -81,7 +81,7 @@ def serve(stdin, stdout):
         stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
         stdout.flush()
 
-    send({"type": "ready", "protocol": PROTOCOL, "python": "%d.%d.%d" % sys.version_info[:3], "libcst": libcst_version(), "pid": os.getpid()})
+    send({"type": "ready", "protocol": PROTOCOL, "python": "%d.%d.%d" % sys.version_info[:3], "libcst": libcst_version(), "pid": os.getpid(), "executable": sys.executable})
     for line in stdin:
         if not line.strip():
             continue

@@ -260,7 +260,7 @@ class ScopeWalker(ast.NodeVisitor):
             self.visit(pattern)
         if node.rest:
             start, end = self.pos.node_span(node)
-            span = self.pos.find_name(node.rest, start, end, after=r"\*\*")
+            span = self.pos.find_name(node.rest, start, end, after="**")
             if span:
                 self.bind(node.rest, span, "match_target")
 

@@ -1,0 +1,79 @@
+// Version-manager shims (pyenv, asdf, mise) are shell scripts that cost ~80 ms per Python start: remember what a shim ran, and run that directly while nothing that steers the shim has changed.
+import { open, readFile, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { writeJson } from '../session/files.js';
+
+/** Files by which version managers pick an interpreter, looked for in the working directory and its parents. */
+const LOCAL_FILES = ['.python-version', '.tool-versions', '.mise.toml', 'mise.toml', '.mise.local.toml', '.rtx.toml'];
+
+/** Their global counterparts. */
+function globalFiles(): string[] {
+  const home = os.homedir();
+  const pyenvRoot = process.env['PYENV_ROOT'] ?? path.join(home, '.pyenv');
+  return [path.join(pyenvRoot, 'version'), path.join(home, '.tool-versions'), path.join(home, '.config', 'mise', 'config.toml')];
+}
+
+/** Environment variables that steer the shims (or the search for them). */
+const STEERING_ENV = /^(PATH|VIRTUAL_ENV|CONDA_PREFIX|(PYENV|ASDF|MISE|RTX)_.*)$/;
+
+interface Memo {
+  shim: string;
+  executable: string;
+  fingerprint: string;
+}
+
+/**
+ * Everything a shim's choice depends on: the shim itself, the working directory, the steering variables, and
+ * the version files (by modification time and size) from here to the root and in the home directory.
+ */
+async function fingerprint(shim: string): Promise<string> {
+  const dirs: string[] = [];
+  for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
+    dirs.push(dir);
+    if (path.dirname(dir) === dir) break;
+  }
+  const files = [shim, ...dirs.flatMap((dir) => LOCAL_FILES.map((name) => path.join(dir, name))), ...globalFiles()];
+  const stamps = await Promise.all(files.map((file) => stat(file).then((s) => `${s.mtimeMs}:${s.size}`, () => '-')));
+  const env = Object.keys(process.env)
+    .filter((name) => STEERING_ENV.test(name))
+    .sort()
+    .map((name) => `${name}=${process.env[name]}`);
+  return JSON.stringify({ cwd: process.cwd(), env, files: files.map((file, i) => `${file}=${stamps[i]}`) });
+}
+
+/** Whether `file` is a script (`#!`), as shims are; a real interpreter (or a symlink to one) is left alone. */
+async function isScript(file: string): Promise<boolean> {
+  const handle = await open(file, 'r').catch(() => null);
+  if (!handle) return false;
+  try {
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(2), 0, 2, 0);
+    return bytesRead === 2 && buffer.toString('latin1') === '#!';
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface Launch {
+  /** The program to start. */
+  path: string;
+  /** Records what the shim ran (the worker's sys.executable) for next time; nothing to do when no shim ran. */
+  remember(executable: string | undefined): Promise<void>;
+}
+
+/** How to start `python`: what the shim ran last time when nothing that steers it has changed, else `python` itself. */
+export async function launchFor(python: string, memoFile: string): Promise<Launch> {
+  const direct: Launch = { path: python, remember: async () => undefined };
+  if (!(await isScript(python))) return direct;
+  const [memo, current] = await Promise.all([readFile(memoFile, 'utf8').then((text) => JSON.parse(text) as Memo, () => undefined), fingerprint(python)]);
+  if (memo && memo.shim === python && memo.fingerprint === current && (await stat(memo.executable).then((s) => s.isFile(), () => false))) {
+    return { path: memo.executable, remember: async () => undefined };
+  }
+  return {
+    path: python,
+    remember: async (executable) => {
+      if (!executable || executable === python || !path.isAbsolute(executable)) return;
+      await writeJson(memoFile, { shim: python, executable, fingerprint: current } satisfies Memo);
+    },
+  };
+}
