@@ -31,15 +31,19 @@ export function assertTerminal(io: CliIO, json: boolean, command: string): void 
   }
 }
 
+/** Set by lib/cli/bundle-loader.ts for the bundled CLI, whose code V8 restores from its cache without a way to run `import()`. */
+declare const __tugImport: ((url: string) => Promise<unknown>) | undefined;
+
 /**
  * The TUI lives in dist/ui (ink + react), loaded by URL so neither the esbuild bundle nor `tug --version`
  * ever loads it. dist/lib/cli and dist/lib/cli-bundle sit at the same depth, so the URL works from both.
  */
 export async function openReview(settings: ReviewSettings, branch: string | undefined): Promise<number> {
   if (process.env['NO_COLOR']) process.env['FORCE_COLOR'] = '0';
+  const importUrl = typeof __tugImport === 'function' ? __tugImport : (url: string) => import(url);
   const [{ createReviewKernel }, tui] = await Promise.all([
     import('../review/kernel.js'),
-    import(new URL('../../ui/main.js', import.meta.url).href) as Promise<ReviewTui>,
+    importUrl(new URL('../../ui/main.js', import.meta.url).href) as Promise<ReviewTui>,
   ]);
   const options: ReviewTuiOptions = { createKernel: (progress) => createReviewKernel({ ...settings, progress }), branch };
   await tui.runReview(options);
