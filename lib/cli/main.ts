@@ -209,6 +209,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .fail((message, error) => {
       throw error instanceof TugError ? error : new TugError('InvalidArgument', message || String(error), { details: { argument: 'argv', reason: message || String(error) } });
     });
+  skipHelpCache(cli);
   try {
     await cli.parseAsync();
   } catch (error) {
@@ -219,6 +220,16 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     if (!io.longLived) await stopHelpers();
   }
   return exitCode;
+}
+
+/**
+ * yargs renders the whole help text after running any subcommand, in case the handler asks for it; tug's handlers never
+ * do (failures go through `.fail`), and measuring every help line's width cost each command ~10 ms. Internal API, hence
+ * the guards: without it yargs behaves as before.
+ */
+function skipHelpCache(cli: unknown): void {
+  const usage = (cli as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: unknown } } }).getInternalMethods?.().getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
 }
 
 /** Warm helpers live as long as their process; a one-shot command ends them so it can exit. */
