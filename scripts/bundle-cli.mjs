@@ -5,6 +5,27 @@ import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/**
+ * string-width (yargs' and cliui's copies) builds an emoji RegExp and an Intl.Segmenter when it is loaded, ~20 ms that
+ * only help text needs. Each import of it becomes a stub that loads the real module, the same version the importer
+ * would have got, on the first call.
+ */
+const lazyStringWidth = {
+  name: 'lazy-string-width',
+  setup(bundle) {
+    bundle.onResolve({ filter: /^string-width$/ }, (args) => {
+      if (args.pluginData === 'real') return undefined;
+      // Relative, so the bundle names no directory of the machine that built it.
+      return { path: path.relative(ROOT, args.resolveDir), namespace: 'lazy-string-width' };
+    });
+    bundle.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({
+      contents: "let real;\nexport default function stringWidth(text, options) {\n  real ??= require('string-width').default;\n  return real(text, options);\n}\n",
+      resolveDir: path.resolve(ROOT, args.path),
+      pluginData: 'real',
+    }));
+  },
+};
+
 await build({
   entryPoints: [path.join(ROOT, 'dist/lib/cli/main.js')],
   outfile: path.join(ROOT, 'dist/lib/cli-bundle/main.cjs'),
@@ -15,6 +36,7 @@ await build({
   // The loader passes the bundle's own file URL under this name, so `new URL(..., import.meta.url)` finds package.json,
   // python-worker/ and ui/ as it does from dist/lib/cli/.
   define: { 'import.meta.url': '__tugImportMetaUrl' },
+  plugins: [lazyStringWidth],
   // Without comments and indentation the bundle is a quarter smaller and pure ASCII, which the loader decodes several
   // times faster than UTF-8. Names stay, so a TUG_DEBUG backtrace still reads.
   minifyWhitespace: true,
