@@ -1,9 +1,10 @@
-// How a cold `tug` process starts: the code-cached CLI bundle prints what the library returns, and bad caches are replaced.
+// How a cold `tug` process starts: the code-cached CLI bundle prints what the library returns, bad caches are replaced, and HEAD is read without git where it can be.
 import test from 'ava';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { findOperation } from '../lib/index.js';
+import { readHead, discoverRepo } from '../lib/git/repo.js';
 import { tug } from './helpers/cli.js';
 import { makeRepo } from './helpers/repo.js';
 
@@ -62,5 +63,27 @@ test('a code cache of another build, or a damaged one, is ignored and replaced; 
   t.deepEqual(await cacheFiles(off), []);
   await rm(cacheHome, { recursive: true, force: true });
   await rm(off, { recursive: true, force: true });
+  await repo.cleanup();
+});
+
+test('HEAD is read the same way git reads it: attached, detached, unborn, and in a linked worktree', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n' });
+  const head = async (dir: string) => readHead(await discoverRepo(dir));
+  const commit = await repo.git('rev-parse', 'HEAD');
+  const tree = await repo.git('rev-parse', 'HEAD^{tree}');
+
+  t.deepEqual(await head(repo.root), { oid: commit, ref: 'refs/heads/main', tree, time: 1700000000 });
+
+  await repo.git('checkout', '-q', '--detach');
+  t.deepEqual(await head(repo.root), { oid: commit, ref: null, tree, time: 1700000000 });
+
+  await repo.git('checkout', '-q', '--orphan', 'fresh');
+  t.deepEqual(await head(repo.root), { oid: null, ref: 'refs/heads/fresh', tree: null, time: null });
+
+  await repo.git('checkout', '-q', 'main');
+  const linked = path.join(repo.root, '..', `${path.basename(repo.root)}-linked`);
+  await repo.git('worktree', 'add', '-q', '-b', 'side', linked);
+  t.deepEqual(await head(linked), { oid: commit, ref: 'refs/heads/side', tree, time: 1700000000 });
+  await repo.git('worktree', 'remove', '--force', linked);
   await repo.cleanup();
 });

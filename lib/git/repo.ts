@@ -1,5 +1,5 @@
 // Finds the git repository around a directory and reads where HEAD points, once per command.
-import { realpath, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import { git } from './run-git.js';
@@ -59,17 +59,28 @@ async function discoverUncached(dir: string): Promise<Repo> {
 }
 
 export async function readHead(repo: Repo): Promise<HeadState> {
-  const [ref, log] = await Promise.all([
-    git(['symbolic-ref', '-q', 'HEAD'], { cwd: repo.root, allowFailure: true }),
-    git(['log', '-1', '--format=%H %T %ct', 'HEAD'], { cwd: repo.root, allowFailure: true }),
-  ]);
+  const [ref, log] = await Promise.all([headRef(repo), git(['log', '-1', '--format=%H %T %ct', 'HEAD'], { cwd: repo.root, allowFailure: true })]);
   const [oid, tree, time] = log.exitCode === 0 ? log.stdout.trim().split(' ') : [];
   return {
     oid: oid ?? null,
-    ref: ref.exitCode === 0 ? ref.stdout.trim() : null,
+    ref,
     tree: tree ?? null,
     time: time === undefined ? null : Number(time),
   };
+}
+
+/**
+ * The branch HEAD is attached to, or null when detached: read from the HEAD file, which saves a git process per command.
+ * Anything but the two plain forms (`ref: <name>` and an object id) is left to `git symbolic-ref`, e.g. the placeholder
+ * a reftable repository keeps there.
+ */
+async function headRef(repo: Repo): Promise<string | null> {
+  const text = await readFile(path.join(repo.gitDir, 'HEAD'), 'utf8').catch(() => '');
+  const attached = /^ref: (refs\/[^\s]+)\n?$/.exec(text);
+  if (attached && attached[1] !== 'refs/heads/.invalid') return attached[1]!;
+  if (/^([0-9a-f]{40}|[0-9a-f]{64})\n?$/.test(text)) return null;
+  const out = await git(['symbolic-ref', '-q', 'HEAD'], { cwd: repo.root, allowFailure: true });
+  return out.exitCode === 0 ? out.stdout.trim() : null;
 }
 
 export async function resolveCommit(repo: Repo, rev: string): Promise<string | null> {
