@@ -39,7 +39,7 @@ test('only lib/git, the verification runner and the language adapters spawn proc
     const text = await readFile(path.join(ROOT, file), 'utf8');
     const spawns = imports(text).some((s) => s === 'execa' || s === 'node:child_process');
     if (spawns) t.true(['lib/git/', 'lib/verify/', 'lib/python/', 'lib/rust/', 'lib/daemon/'].some((dir) => file.startsWith(dir)), `${file} spawns processes`);
-    if (/execa\(\s*'git'/.test(text)) t.true(file.startsWith('lib/git/'), `${file} runs git`);
+    if (/\b(execa|spawn|spawnSync|execFile|execFileSync)\(\s*'git'/.test(text)) t.true(file.startsWith('lib/git/'), `${file} runs git`);
   }
 });
 
