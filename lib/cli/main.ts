@@ -5,6 +5,7 @@ import yargs from 'yargs';
 import { asTugError, TugError } from '../core/errors.js';
 import type { Operation } from '../ops/operation.js';
 import { parseInput } from '../ops/operation.js';
+import { discoverRepoEarly } from '../git/repo.js';
 import { findOperation } from '../ops/registry.js';
 import { releaseResources } from '../ops/resources.js';
 import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
@@ -15,6 +16,8 @@ import { changeInputOf, changeOptions, commonInput, joinDashValues, pick, readPa
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  // Most commands open the repository around the caller's directory: git finds it while yargs and the operation load.
+  const dropEarlyRepo = opensRepoInCwd(argv) ? discoverRepoEarly(io.cwd) : undefined;
   let mode: OutputMode = outputMode(argv.includes('--json'), io);
   const common = (args: Args) => commonInput(args, io);
   const changeInput = (args: Args) => changeInputOf(args, io);
@@ -217,9 +220,17 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     writeError(tugError, mode, io);
     return tugError.exitCode;
   } finally {
+    dropEarlyRepo?.();
     if (!io.longLived) await stopHelpers();
   }
   return exitCode;
+}
+
+/** Commands that work on the repository of the current directory; help, version and the long-lived servers do not. */
+function opensRepoInCwd(argv: readonly string[]): boolean {
+  const command = argv.find((a) => !a.startsWith('-'));
+  if (command === undefined || ['mcp', 'daemon', 'completion'].includes(command)) return false;
+  return !argv.some((a) => ['--help', '-h', '--version', '-C'].includes(a) || a.startsWith('--workspace'));
 }
 
 /**

@@ -28,8 +28,33 @@ export interface HeadState {
 /** Long-lived processes (the daemon, the MCP server) ask for the same directories again and again. */
 const discovered = new Map<string, Repo>();
 
+/** Discoveries started before anyone asked (see discoverRepoEarly), by directory. */
+const early = new Map<string, Promise<Repo>>();
+
+/**
+ * Starts discovering the repository around `workspace` now, so git answers while the caller does other work; the next
+ * discoverRepo of that directory takes this answer, errors included. The returned function drops an answer nobody took,
+ * so a long-lived process never serves a stale one.
+ */
+export function discoverRepoEarly(workspace: string): () => void {
+  const dir = path.resolve(workspace);
+  if (!discovered.has(dir) && !early.has(dir)) {
+    const pending = discoverUncached(dir);
+    pending.catch(() => undefined);
+    early.set(dir, pending);
+  }
+  return () => early.delete(dir);
+}
+
 export async function discoverRepo(workspace: string): Promise<Repo> {
   const dir = path.resolve(workspace);
+  const pending = early.get(dir);
+  if (pending) {
+    early.delete(dir);
+    const repo = await pending;
+    discovered.set(dir, repo);
+    return repo;
+  }
   const known = discovered.get(dir);
   if (known && (await stat(known.gitDir).catch(() => null))?.isDirectory()) return known;
   const repo = await discoverUncached(dir);
