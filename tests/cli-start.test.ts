@@ -1,4 +1,4 @@
-// How a cold `tug` process starts: the code-cached CLI bundle prints what the library returns, bad caches are replaced, and HEAD is read without git where it can be.
+// How a cold `tug` process starts: the lean `tug snapshot`, the code-cached CLI bundle and its cache, and HEAD read without git where it can be.
 import test from 'ava';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -7,6 +7,9 @@ import { findOperation } from '../lib/index.js';
 import { readHead, discoverRepo } from '../lib/git/repo.js';
 import { tug } from './helpers/cli.js';
 import { makeRepo } from './helpers/repo.js';
+
+/** `-C .` names the directory tug runs in anyway, and takes the full CLI rather than the lean start of a bare `tug snapshot`. */
+const FULL_SNAPSHOT = ['snapshot', '--json', '-C', '.'];
 
 async function cacheFiles(cacheHome: string): Promise<string[]> {
   return (await readdir(path.join(cacheHome, 'tug')).catch(() => [])).filter((name) => name.endsWith('.v8cache'));
@@ -19,14 +22,14 @@ test('the first cold run writes the code cache; later runs use it and print exac
   const cacheHome = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
   const env = { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1' };
 
-  const first = await tug(repo.root, ['snapshot', '--json'], { env });
+  const first = await tug(repo.root, FULL_SNAPSHOT, { env });
   t.is(first.exitCode, 0, first.stderr);
   const [file] = await cacheFiles(cacheHome);
   t.truthy(file, 'no code cache written');
   const written = await readFile(path.join(cacheHome, 'tug', file!));
   t.regex(written.subarray(0, 65).toString('latin1'), /^[0-9a-f]{64}\n$/);
 
-  const second = await tug(repo.root, ['snapshot', '--json'], { env });
+  const second = await tug(repo.root, FULL_SNAPSHOT, { env });
   t.is(second.stdout, first.stdout);
   t.deepEqual(await readFile(path.join(cacheHome, 'tug', file!)), written, 'a usable cache is not rewritten');
 
@@ -41,28 +44,55 @@ test('a code cache of another build, or a damaged one, is ignored and replaced; 
   const repo = await makeRepo({ 'a.py': 'x = 1\n' });
   const cacheHome = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
   const env = { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1' };
-  const good = await tug(repo.root, ['snapshot', '--json'], { env });
+  const good = await tug(repo.root, FULL_SNAPSHOT, { env });
   t.is(good.exitCode, 0, good.stderr);
   const [file] = await cacheFiles(cacheHome);
   const cachePath = path.join(cacheHome, 'tug', file!);
   const key = (await readFile(cachePath)).subarray(0, 65);
 
   await writeFile(cachePath, `${'0'.repeat(64)}\nnot V8 data`);
-  const otherBuild = await tug(repo.root, ['snapshot', '--json'], { env });
+  const otherBuild = await tug(repo.root, FULL_SNAPSHOT, { env });
   t.is(otherBuild.stdout, good.stdout);
   t.deepEqual((await readFile(cachePath)).subarray(0, 65), key, 'the cache of another build was not replaced');
 
   await writeFile(cachePath, Buffer.concat([key, Buffer.from('damaged bytes that V8 must reject')]));
-  const damaged = await tug(repo.root, ['snapshot', '--json'], { env });
+  const damaged = await tug(repo.root, FULL_SNAPSHOT, { env });
   t.is(damaged.stdout, good.stdout);
   t.true((await readFile(cachePath)).length > 1000, 'the damaged cache was not replaced');
 
   const off = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
-  const uncached = await tug(repo.root, ['snapshot', '--json'], { env: { XDG_CACHE_HOME: off, TUG_NO_DAEMON: '1', TUG_CODE_CACHE: '0' } });
+  const uncached = await tug(repo.root, FULL_SNAPSHOT, { env: { XDG_CACHE_HOME: off, TUG_NO_DAEMON: '1', TUG_CODE_CACHE: '0' } });
   t.is(uncached.stdout, good.stdout);
   t.deepEqual(await cacheFiles(off), []);
   await rm(cacheHome, { recursive: true, force: true });
   await rm(off, { recursive: true, force: true });
+  await repo.cleanup();
+});
+
+test('a bare `tug snapshot` (the lean start) prints what the full CLI prints, errors included, and loads no bundle', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n', '.gitignore': '*.log\n' });
+  await repo.write('a.py', 'x = 2\n');
+  await repo.write('new.py', 'y = 3\n');
+  await repo.write('debug.log', 'ignored\n');
+  const cacheHome = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
+  const env = { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1' };
+  const full = await tug(repo.root, FULL_SNAPSHOT, { env });
+  await rm(path.join(cacheHome, 'tug'), { recursive: true, force: true });
+  for (const args of [['snapshot'], ['snapshot', '--json'], ['--json', 'snapshot']]) {
+    const lean = await tug(repo.root, args, { env });
+    t.is(lean.exitCode, 0, lean.stderr);
+    t.is(lean.stdout, full.stdout, args.join(' '));
+  }
+  t.deepEqual(await cacheFiles(cacheHome), [], 'the lean start compiled the CLI bundle');
+
+  const outside = await mkdtemp(path.join(os.tmpdir(), 'tug-not-a-repo-'));
+  const leanError = await tug(outside, ['snapshot'], { env });
+  const fullError = await tug(outside, FULL_SNAPSHOT, { env });
+  t.is(leanError.exitCode, fullError.exitCode);
+  t.is(leanError.json.error.code, 'NotAGitRepository');
+  t.is(leanError.stdout, fullError.stdout);
+  await rm(outside, { recursive: true, force: true });
+  await rm(cacheHome, { recursive: true, force: true });
   await repo.cleanup();
 });
 

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
+import type { CliIO } from './io.js';
 
 /** Built by `npm run build` next to dist/lib/cli/, so paths relative to `import.meta.url` resolve as they do in the plain modules. */
 const BUNDLE = fileURLToPath(new URL('../cli-bundle/main.cjs', import.meta.url));
@@ -20,7 +21,7 @@ const WRAPPER_PARAMS = 'exports, require, module, __filename, __dirname, __tugIm
 const importModule = (url: string): Promise<unknown> => import(url);
 
 export interface BundledCli {
-  main(argv: readonly string[]): Promise<number>;
+  main(argv: readonly string[], io?: CliIO): Promise<number>;
   /** Writes the code cache when this process had none it could use; call it once the command ran, so the cache holds what it compiled. */
   saveCodeCache(): void;
 }

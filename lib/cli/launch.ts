@@ -1,16 +1,26 @@
 // What bin/tug and bin/git-tug run: the repository's daemon when one serves the command, else the CLI in this process, bundled and code-cached when the build made the bundle.
 import { tryDaemon } from '../daemon/client.js';
 import { loadBundledCli } from './bundle-loader.js';
+import { processIO } from './io.js';
+import { isLeanSnapshot, leanSnapshot } from './lean-snapshot.js';
 
 export async function launch(argv: readonly string[]): Promise<number> {
   const forwarded = await tryDaemon(argv);
   if (forwarded !== null) return forwarded;
+  const io = processIO();
+  if (isLeanSnapshot(argv, io)) {
+    const json = await leanSnapshot(io);
+    if (json !== null) {
+      io.out(json);
+      return 0;
+    }
+  }
   const bundled = loadBundledCli();
   if (!bundled) {
     const plain = await import('./main.js');
-    return plain.main(argv);
+    return plain.main(argv, io);
   }
-  const code = await bundled.main(argv);
+  const code = await bundled.main(argv, io);
   bundled.saveCodeCache();
   return code;
 }
