@@ -1,4 +1,4 @@
-// Bundles the compiled CLI (dist/lib/cli/main.js) into one CommonJS file that bin/tug compiles through V8's code cache (lib/cli/bundle-loader.ts).
+// Bundles the compiled CLI (dist/lib/cli/main.js) into one CommonJS file that bin/tug compiles through V8's code cache (lib/cli/bundle-loader.ts), and what bin/tug runs first (launch.js) into another.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -39,6 +39,27 @@ await build({
   plugins: [lazyStringWidth],
   // Without comments and indentation the bundle is a quarter smaller and pure ASCII, which the loader decodes several
   // times faster than UTF-8. Names stay, so a TUG_DEBUG backtrace still reads.
+  minifyWhitespace: true,
+  charset: 'ascii',
+  logLevel: 'warning',
+});
+
+/**
+ * bin/tug's first step: the daemon client, the code-cache loader and the lean `tug snapshot` as one small CommonJS
+ * file. Node 20 loads ES modules one by one through its asynchronous loader, and those ~20 small modules took longer
+ * than the snapshot's own git calls. It shares no state with main.cjs (the lean snapshot prints a string and hands over
+ * nothing else), so the two may each hold a copy of a module.
+ */
+await build({
+  entryPoints: [path.join(ROOT, 'dist/lib/cli/launch.js')],
+  outfile: path.join(ROOT, 'dist/lib/cli-bundle/launch.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  // Same depth as dist/lib/cli/, so the loader's `new URL('../cli-bundle/main.cjs', import.meta.url)` holds.
+  define: { 'import.meta.url': '__tugLaunchUrl' },
+  banner: { js: "var __tugLaunchUrl = require('node:url').pathToFileURL(__filename).href;" },
   minifyWhitespace: true,
   charset: 'ascii',
   logLevel: 'warning',

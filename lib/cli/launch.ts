@@ -1,6 +1,6 @@
-// What bin/tug and bin/git-tug run: the repository's daemon when one serves the command, else the CLI in this process, bundled and code-cached when the build made the bundle.
+// What bin/tug and bin/git-tug run (bundled as dist/lib/cli-bundle/launch.cjs): the repository's daemon when one serves the command, else the CLI in this process, bundled and code-cached when the build made the bundle.
 import { tryDaemon } from '../daemon/client.js';
-import { loadBundledCli } from './bundle-loader.js';
+import { loadBundledCli, type BundledCli } from './bundle-loader.js';
 import { processIO } from './io.js';
 import { isLeanSnapshot, leanSnapshot } from './lean-snapshot.js';
 
@@ -17,7 +17,8 @@ export async function launch(argv: readonly string[]): Promise<number> {
   }
   const bundled = loadBundledCli();
   if (!bundled) {
-    const plain = await import('./main.js');
+    // By URL, so bundling this file (scripts/bundle-cli.mjs) does not pull the whole CLI in.
+    const plain = (await import(new URL('../cli/main.js', import.meta.url).href)) as { main: BundledCli['main'] };
     return plain.main(argv, io);
   }
   const code = await bundled.main(argv, io);
