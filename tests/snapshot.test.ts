@@ -1,6 +1,6 @@
 // `tug snapshot` against real repositories: tree ids, what is included, and that nothing of the user's changes.
 import test from 'ava';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { makeRepo, repoState } from './helpers/repo.js';
@@ -72,5 +72,33 @@ test('--snapshot with a stale id is SnapshotMismatch (exit 4) listing the change
   t.deepEqual(run.json.error.details.changed_files, ['b.py', 'c.py']);
   t.is(await repoState(repo), before);
   t.is(await repo.readText('a.py'), 'def f():\n    pass\n');
+  await repo.cleanup();
+});
+
+test('a same-size edit made in the second the index was written is in the snapshot (racily clean entry)', async (t) => {
+  const repo = await makeRepo({ 'b.py': 'x = 1\n' });
+  const file = path.join(repo.root, 'b.py');
+  const index = path.join(repo.root, '.git', 'index');
+  // One whole second in the past for the file, its cached stat and the index: git can only tell by content.
+  const past = new Date((Math.floor(Date.now() / 1000) - 100) * 1000);
+  let sameCtime = false;
+  for (let attempt = 0; attempt < 5 && !sameCtime; attempt++) {
+    await repo.write('b.py', 'x = 1\n');
+    await utimes(file, past, past);
+    await repo.git('add', 'b.py');
+    const cached = Math.floor((await stat(file)).ctimeMs / 1000);
+    await utimes(index, past, past);
+    await repo.write('b.py', 'x = 2\n');
+    await utimes(file, past, past);
+    sameCtime = Math.floor((await stat(file)).ctimeMs / 1000) === cached;
+  }
+  t.true(sameCtime, 'could not make the edit within one second');
+  t.is(await repo.git('--no-optional-locks', 'status', '--porcelain'), ' M b.py', 'git itself sees the edit');
+  const before = await repoState(repo);
+  const run = await tug(repo.root, ['snapshot']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.true(run.json.dirty);
+  t.is(await repo.git('rev-parse', `${run.json.snapshot_id}:b.py`), await repo.git('hash-object', 'b.py'));
+  t.is(await repoState(repo), before);
   await repo.cleanup();
 });

@@ -1,4 +1,5 @@
 // Where the CLI reads and writes: the real process, or a client of `tug daemon` whose output travels over a socket.
+import { isatty } from 'node:tty';
 
 export interface CliIO {
   cwd: string;
@@ -19,8 +20,9 @@ export function processIO(): CliIO {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
-    stderrIsTTY: Boolean(process.stderr.isTTY),
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    // Asking the descriptors rather than process.stdin/stderr: those streams are built on first use, a few ms for a pipe.
+    stderrIsTTY: isatty(2),
+    stdinIsTTY: isatty(0),
     columns: process.stdout.columns,
   };
 }

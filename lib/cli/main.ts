@@ -5,6 +5,7 @@ import yargs from 'yargs';
 import { asTugError, TugError } from '../core/errors.js';
 import type { Operation } from '../ops/operation.js';
 import { parseInput } from '../ops/operation.js';
+import { discoverRepoEarly } from '../git/repo.js';
 import { findOperation } from '../ops/registry.js';
 import { releaseResources } from '../ops/resources.js';
 import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
@@ -15,6 +16,8 @@ import { changeInputOf, changeOptions, commonInput, joinDashValues, pick, readPa
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  // Most commands open the repository around the caller's directory: git finds it while yargs and the operation load.
+  const dropEarlyRepo = opensRepoInCwd(argv) ? discoverRepoEarly(io.cwd) : undefined;
   let mode: OutputMode = outputMode(argv.includes('--json'), io);
   const common = (args: Args) => commonInput(args, io);
   const changeInput = (args: Args) => changeInputOf(args, io);
@@ -209,6 +212,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .fail((message, error) => {
       throw error instanceof TugError ? error : new TugError('InvalidArgument', message || String(error), { details: { argument: 'argv', reason: message || String(error) } });
     });
+  skipHelpCache(cli);
   try {
     await cli.parseAsync();
   } catch (error) {
@@ -216,9 +220,27 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     writeError(tugError, mode, io);
     return tugError.exitCode;
   } finally {
+    dropEarlyRepo?.();
     if (!io.longLived) await stopHelpers();
   }
   return exitCode;
+}
+
+/** Commands that work on the repository of the current directory; help, version and the long-lived servers do not. */
+function opensRepoInCwd(argv: readonly string[]): boolean {
+  const command = argv.find((a) => !a.startsWith('-'));
+  if (command === undefined || ['mcp', 'daemon', 'completion'].includes(command)) return false;
+  return !argv.some((a) => ['--help', '-h', '--version', '-C'].includes(a) || a.startsWith('--workspace'));
+}
+
+/**
+ * yargs renders the whole help text after running any subcommand, in case the handler asks for it; tug's handlers never
+ * do (failures go through `.fail`), and measuring every help line's width cost each command ~10 ms. Internal API, hence
+ * the guards: without it yargs behaves as before.
+ */
+function skipHelpCache(cli: unknown): void {
+  const usage = (cli as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: unknown } } }).getInternalMethods?.().getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
 }
 
 /** Warm helpers live as long as their process; a one-shot command ends them so it can exit. */

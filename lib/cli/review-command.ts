@@ -31,6 +31,9 @@ export function assertTerminal(io: CliIO, json: boolean, command: string): void 
   }
 }
 
+/** Set by lib/cli/bundle-loader.ts for the bundled CLI, whose code V8 restores from its cache without a way to run `import()`. */
+declare const __tugImport: ((url: string) => Promise<unknown>) | undefined;
+
 /**
  * The TUI lives in dist/ui (ink + react), loaded by URL so neither the esbuild bundle nor `tug --version`
  * ever loads it. dist/lib/cli and dist/lib/cli-bundle sit at the same depth, so the URL works from both.
@@ -51,7 +54,8 @@ async function loadTui(): Promise<ReviewTui> {
   const hidden = ['CI', 'CONTINUOUS_INTEGRATION'].flatMap((name) => (name in process.env ? [[name, process.env[name]] as const] : []));
   for (const [name] of hidden) delete process.env[name];
   try {
-    return (await import(new URL('../../ui/main.js', import.meta.url).href)) as ReviewTui;
+    const importUrl = typeof __tugImport === 'function' ? __tugImport : (url: string) => import(url);
+    return (await importUrl(new URL('../../ui/main.js', import.meta.url).href)) as ReviewTui;
   } finally {
     for (const [name, value] of hidden) process.env[name] = value;
   }

@@ -1,8 +1,9 @@
 // The JSON contract (seed §26.0.7 plus SPEC's git block) as zod schemas; outputs are parsed through them, which also fixes key order.
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from './errors.js';
+import { SCHEMA_VERSION } from './schema-version.js';
 
-export const SCHEMA_VERSION = '1';
+export { SCHEMA_VERSION };
 
 export const Oid = z.string().regex(/^[0-9a-f]{40}$/, 'a 40-hex git object id');
 

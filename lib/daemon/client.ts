@@ -1,4 +1,5 @@
 // The thin side of `tug daemon`: forwards a command to a running daemon without loading the CLI, or says it could not.
+import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { envFingerprint, findCommonDir, socketPathFor } from './address.js';
 
@@ -23,6 +24,8 @@ export async function tryDaemon(argv: readonly string[]): Promise<number | null>
   } catch {
     return null;
   }
+  // No socket file, no daemon: answering here spares a connection attempt that can only fail.
+  if (!existsSync(socket)) return null;
   return new Promise<number | null>((resolve) => {
     const connection = net.createConnection(socket);
     let buffer = '';

@@ -1,5 +1,5 @@
 // Finds the git repository around a directory and reads where HEAD points, once per command.
-import { realpath, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import { git } from './run-git.js';
@@ -28,8 +28,33 @@ export interface HeadState {
 /** Long-lived processes (the daemon, the MCP server) ask for the same directories again and again. */
 const discovered = new Map<string, Repo>();
 
+/** Discoveries started before anyone asked (see discoverRepoEarly), by directory. */
+const early = new Map<string, Promise<Repo>>();
+
+/**
+ * Starts discovering the repository around `workspace` now, so git answers while the caller does other work; the next
+ * discoverRepo of that directory takes this answer, errors included. The returned function drops an answer nobody took,
+ * so a long-lived process never serves a stale one.
+ */
+export function discoverRepoEarly(workspace: string): () => void {
+  const dir = path.resolve(workspace);
+  if (!discovered.has(dir) && !early.has(dir)) {
+    const pending = discoverUncached(dir);
+    pending.catch(() => undefined);
+    early.set(dir, pending);
+  }
+  return () => early.delete(dir);
+}
+
 export async function discoverRepo(workspace: string): Promise<Repo> {
   const dir = path.resolve(workspace);
+  const pending = early.get(dir);
+  if (pending) {
+    early.delete(dir);
+    const repo = await pending;
+    discovered.set(dir, repo);
+    return repo;
+  }
   const known = discovered.get(dir);
   if (known && (await stat(known.gitDir).catch(() => null))?.isDirectory()) return known;
   const repo = await discoverUncached(dir);
@@ -59,17 +84,28 @@ async function discoverUncached(dir: string): Promise<Repo> {
 }
 
 export async function readHead(repo: Repo): Promise<HeadState> {
-  const [ref, log] = await Promise.all([
-    git(['symbolic-ref', '-q', 'HEAD'], { cwd: repo.root, allowFailure: true }),
-    git(['log', '-1', '--format=%H %T %ct', 'HEAD'], { cwd: repo.root, allowFailure: true }),
-  ]);
+  const [ref, log] = await Promise.all([headRef(repo), git(['log', '-1', '--format=%H %T %ct', 'HEAD'], { cwd: repo.root, allowFailure: true })]);
   const [oid, tree, time] = log.exitCode === 0 ? log.stdout.trim().split(' ') : [];
   return {
     oid: oid ?? null,
-    ref: ref.exitCode === 0 ? ref.stdout.trim() : null,
+    ref,
     tree: tree ?? null,
     time: time === undefined ? null : Number(time),
   };
+}
+
+/**
+ * The branch HEAD is attached to, or null when detached: read from the HEAD file, which saves a git process per command.
+ * Anything but the two plain forms (`ref: <name>` and an object id) is left to `git symbolic-ref`, e.g. the placeholder
+ * a reftable repository keeps there.
+ */
+async function headRef(repo: Repo): Promise<string | null> {
+  const text = await readFile(path.join(repo.gitDir, 'HEAD'), 'utf8').catch(() => '');
+  const attached = /^ref: (refs\/[^\s]+)\n?$/.exec(text);
+  if (attached && attached[1] !== 'refs/heads/.invalid') return attached[1]!;
+  if (/^([0-9a-f]{40}|[0-9a-f]{64})\n?$/.test(text)) return null;
+  const out = await git(['symbolic-ref', '-q', 'HEAD'], { cwd: repo.root, allowFailure: true });
+  return out.exitCode === 0 ? out.stdout.trim() : null;
 }
 
 export async function resolveCommit(repo: Repo, rev: string): Promise<string | null> {

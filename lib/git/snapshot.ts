@@ -1,5 +1,5 @@
 // Computes the workspace snapshot as a git tree without touching the user's index, HEAD or refs.
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, rm, stat, utimes } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Repo } from './repo.js';
@@ -13,9 +13,7 @@ export async function writeSnapshotTree(repo: Repo, scratchDir: string): Promise
   await mkdir(scratchDir, { recursive: true });
   const indexFile = path.join(scratchDir, `index-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    await copyFile(path.join(repo.gitDir, 'index'), indexFile).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
+    await copyIndex(path.join(repo.gitDir, 'index'), indexFile);
     const env = { GIT_INDEX_FILE: indexFile };
     await git(['add', '-A', '--ignore-errors', '--', '.'], { cwd: repo.root, env });
     return await gitText(['write-tree'], { cwd: repo.root, env });
@@ -23,6 +21,20 @@ export async function writeSnapshotTree(repo: Repo, scratchDir: string): Promise
     await rm(indexFile, { force: true });
     await rm(`${indexFile}.lock`, { force: true });
   }
+}
+
+/**
+ * The copy keeps the index's modification time: git re-reads an entry whose file changed in the same second as the
+ * index was written ("racily clean") only by comparing with that time, and a copy dated now hid such same-size edits.
+ */
+async function copyIndex(from: string, to: string): Promise<void> {
+  const info = await stat(from).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (!info) return;
+  await copyFile(from, to);
+  await utimes(to, info.atime, info.mtime);
 }
 
 export interface TreeEntry {

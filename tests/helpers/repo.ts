@@ -60,7 +60,8 @@ export async function repoState(repo: TestRepo): Promise<string> {
   const index = await readFile(path.join(repo.root, '.git', 'index')).catch(() => Buffer.alloc(0));
   const head = await readFile(path.join(repo.root, '.git', 'HEAD'), 'utf8');
   const refs = await repo.git('for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads', 'refs/tags');
-  const status = await repo.git('status', '--porcelain=v1', '--untracked-files=all');
+  // Without --no-optional-locks, status may refresh and rewrite the very index this compares (a racily clean entry).
+  const status = await repo.git('--no-optional-locks', 'status', '--porcelain=v1', '--untracked-files=all');
   const files = await repo.git('ls-files', '-s', '--cached', '--others', '--exclude-standard');
   return JSON.stringify({ index: index.toString('base64'), head, refs, status, files });
 }

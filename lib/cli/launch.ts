@@ -1,0 +1,27 @@
+// What bin/tug and bin/git-tug run (bundled as dist/lib/cli-bundle/launch.cjs): the repository's daemon when one serves the command, else the CLI in this process, bundled and code-cached when the build made the bundle.
+import { tryDaemon } from '../daemon/client.js';
+import { loadBundledCli, type BundledCli } from './bundle-loader.js';
+import { processIO } from './io.js';
+import { isLeanSnapshot, leanSnapshot } from './lean-snapshot.js';
+
+export async function launch(argv: readonly string[]): Promise<number> {
+  const forwarded = await tryDaemon(argv);
+  if (forwarded !== null) return forwarded;
+  const io = processIO();
+  if (isLeanSnapshot(argv, io)) {
+    const json = await leanSnapshot(io);
+    if (json !== null) {
+      io.out(json);
+      return 0;
+    }
+  }
+  const bundled = loadBundledCli();
+  if (!bundled) {
+    // By URL, so bundling this file (scripts/bundle-cli.mjs) does not pull the whole CLI in.
+    const plain = (await import(new URL('../cli/main.js', import.meta.url).href)) as { main: BundledCli['main'] };
+    return plain.main(argv, io);
+  }
+  const code = await bundled.main(argv, io);
+  bundled.saveCodeCache();
+  return code;
+}

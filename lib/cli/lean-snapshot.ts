@@ -1,0 +1,25 @@
+// A bare `tug snapshot` printing JSON starts without the CLI bundle: no yargs and no zod to load, which was most of its cold time next to git's.
+import type { CliIO } from './io.js';
+
+/**
+ * Only `tug snapshot` and `tug snapshot --json` when the output is JSON; any other flag, and a terminal's summary, take
+ * the full CLI.
+ */
+export function isLeanSnapshot(argv: readonly string[], io: CliIO): boolean {
+  const rest = argv.filter((a) => a !== '--json');
+  return rest.length === 1 && rest[0] === 'snapshot' && argv.length - rest.length <= 1 && (argv.includes('--json') || !io.stdoutIsTTY);
+}
+
+/**
+ * The JSON the full CLI would print, from the same code (lib/ops/snapshot-run.ts, which the snapshot operation runs
+ * too), or null when anything failed: the full CLI then runs the command again and reports the error its usual way.
+ * Nothing is lost by running twice: a snapshot takes no lock and changes nothing of the user's.
+ */
+export async function leanSnapshot(io: CliIO): Promise<string | null> {
+  try {
+    const { runSnapshot } = await import('../ops/snapshot-run.js');
+    return `${JSON.stringify(await runSnapshot({ workspace: io.cwd }), null, 2)}\n`;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,66 @@
+// Bundles the compiled CLI (dist/lib/cli/main.js) into one CommonJS file that bin/tug compiles through V8's code cache (lib/cli/bundle-loader.ts), and what bin/tug runs first (launch.js) into another.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * string-width (yargs' and cliui's copies) builds an emoji RegExp and an Intl.Segmenter when it is loaded, ~20 ms that
+ * only help text needs. Each import of it becomes a stub that loads the real module, the same version the importer
+ * would have got, on the first call.
+ */
+const lazyStringWidth = {
+  name: 'lazy-string-width',
+  setup(bundle) {
+    bundle.onResolve({ filter: /^string-width$/ }, (args) => {
+      if (args.pluginData === 'real') return undefined;
+      // Relative, so the bundle names no directory of the machine that built it.
+      return { path: path.relative(ROOT, args.resolveDir), namespace: 'lazy-string-width' };
+    });
+    bundle.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({
+      contents: "let real;\nexport default function stringWidth(text, options) {\n  real ??= require('string-width').default;\n  return real(text, options);\n}\n",
+      resolveDir: path.resolve(ROOT, args.path),
+      pluginData: 'real',
+    }));
+  },
+};
+
+await build({
+  entryPoints: [path.join(ROOT, 'dist/lib/cli/main.js')],
+  outfile: path.join(ROOT, 'dist/lib/cli-bundle/main.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  // The loader passes the bundle's own file URL under this name, so `new URL(..., import.meta.url)` finds package.json,
+  // python-worker/ and ui/ as it does from dist/lib/cli/.
+  define: { 'import.meta.url': '__tugImportMetaUrl' },
+  plugins: [lazyStringWidth],
+  // Without comments and indentation the bundle is a quarter smaller and pure ASCII, which the loader decodes several
+  // times faster than UTF-8. Names stay, so a TUG_DEBUG backtrace still reads.
+  minifyWhitespace: true,
+  charset: 'ascii',
+  logLevel: 'warning',
+});
+
+/**
+ * bin/tug's first step: the daemon client, the code-cache loader and the lean `tug snapshot` as one small CommonJS
+ * file. Node 20 loads ES modules one by one through its asynchronous loader, and those ~20 small modules took longer
+ * than the snapshot's own git calls. It shares no state with main.cjs (the lean snapshot prints a string and hands over
+ * nothing else), so the two may each hold a copy of a module.
+ */
+await build({
+  entryPoints: [path.join(ROOT, 'dist/lib/cli/launch.js')],
+  outfile: path.join(ROOT, 'dist/lib/cli-bundle/launch.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  // Same depth as dist/lib/cli/, so the loader's `new URL('../cli-bundle/main.cjs', import.meta.url)` holds.
+  define: { 'import.meta.url': '__tugLaunchUrl' },
+  banner: { js: "var __tugLaunchUrl = require('node:url').pathToFileURL(__filename).href;" },
+  minifyWhitespace: true,
+  charset: 'ascii',
+  logLevel: 'warning',
+});

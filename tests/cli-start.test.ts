@@ -1,0 +1,119 @@
+// How a cold `tug` process starts: the lean `tug snapshot`, the code-cached CLI bundle and its cache, and HEAD read without git where it can be.
+import test from 'ava';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { findOperation } from '../lib/index.js';
+import { readHead, discoverRepo } from '../lib/git/repo.js';
+import { tug } from './helpers/cli.js';
+import { makeRepo } from './helpers/repo.js';
+
+/** `-C .` names the directory tug runs in anyway, and takes the full CLI rather than the lean start of a bare `tug snapshot`. */
+const FULL_SNAPSHOT = ['snapshot', '--json', '-C', '.'];
+
+async function cacheFiles(cacheHome: string): Promise<string[]> {
+  return (await readdir(path.join(cacheHome, 'tug')).catch(() => [])).filter((name) => name.endsWith('.v8cache'));
+}
+
+test('the first cold run writes the code cache; later runs use it and print exactly what the library returns', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n' });
+  await repo.write('a.py', 'x = 2\n');
+  await repo.write('new.py', 'y = 3\n');
+  const cacheHome = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
+  const env = { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1' };
+
+  const first = await tug(repo.root, FULL_SNAPSHOT, { env });
+  t.is(first.exitCode, 0, first.stderr);
+  const [file] = await cacheFiles(cacheHome);
+  t.truthy(file, 'no code cache written');
+  const written = await readFile(path.join(cacheHome, 'tug', file!));
+  t.regex(written.subarray(0, 65).toString('latin1'), /^[0-9a-f]{64}\n$/);
+
+  const second = await tug(repo.root, FULL_SNAPSHOT, { env });
+  t.is(second.stdout, first.stdout);
+  t.deepEqual(await readFile(path.join(cacheHome, 'tug', file!)), written, 'a usable cache is not rewritten');
+
+  const operation = findOperation('tug_snapshot')!;
+  const library = await operation.execute(operation.input.parse({ workspace: repo.root }), {});
+  t.is(second.stdout, JSON.stringify(library, null, 2), 'the CLI prints the library result as JSON (the helper drops the final newline)');
+  await rm(cacheHome, { recursive: true, force: true });
+  await repo.cleanup();
+});
+
+test('a code cache of another build, or a damaged one, is ignored and replaced; TUG_CODE_CACHE=0 writes none', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n' });
+  const cacheHome = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
+  const env = { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1' };
+  const good = await tug(repo.root, FULL_SNAPSHOT, { env });
+  t.is(good.exitCode, 0, good.stderr);
+  const [file] = await cacheFiles(cacheHome);
+  const cachePath = path.join(cacheHome, 'tug', file!);
+  const key = (await readFile(cachePath)).subarray(0, 65);
+
+  await writeFile(cachePath, `${'0'.repeat(64)}\nnot V8 data`);
+  const otherBuild = await tug(repo.root, FULL_SNAPSHOT, { env });
+  t.is(otherBuild.stdout, good.stdout);
+  t.deepEqual((await readFile(cachePath)).subarray(0, 65), key, 'the cache of another build was not replaced');
+
+  await writeFile(cachePath, Buffer.concat([key, Buffer.from('damaged bytes that V8 must reject')]));
+  const damaged = await tug(repo.root, FULL_SNAPSHOT, { env });
+  t.is(damaged.stdout, good.stdout);
+  t.true((await readFile(cachePath)).length > 1000, 'the damaged cache was not replaced');
+
+  const off = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
+  const uncached = await tug(repo.root, FULL_SNAPSHOT, { env: { XDG_CACHE_HOME: off, TUG_NO_DAEMON: '1', TUG_CODE_CACHE: '0' } });
+  t.is(uncached.stdout, good.stdout);
+  t.deepEqual(await cacheFiles(off), []);
+  await rm(cacheHome, { recursive: true, force: true });
+  await rm(off, { recursive: true, force: true });
+  await repo.cleanup();
+});
+
+test('a bare `tug snapshot` (the lean start) prints what the full CLI prints, errors included, and loads no bundle', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n', '.gitignore': '*.log\n' });
+  await repo.write('a.py', 'x = 2\n');
+  await repo.write('new.py', 'y = 3\n');
+  await repo.write('debug.log', 'ignored\n');
+  const cacheHome = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
+  const env = { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1' };
+  const full = await tug(repo.root, FULL_SNAPSHOT, { env });
+  await rm(path.join(cacheHome, 'tug'), { recursive: true, force: true });
+  for (const args of [['snapshot'], ['snapshot', '--json'], ['--json', 'snapshot']]) {
+    const lean = await tug(repo.root, args, { env });
+    t.is(lean.exitCode, 0, lean.stderr);
+    t.is(lean.stdout, full.stdout, args.join(' '));
+  }
+  t.deepEqual(await cacheFiles(cacheHome), [], 'the lean start compiled the CLI bundle');
+
+  const outside = await mkdtemp(path.join(os.tmpdir(), 'tug-not-a-repo-'));
+  const leanError = await tug(outside, ['snapshot'], { env });
+  const fullError = await tug(outside, FULL_SNAPSHOT, { env });
+  t.is(leanError.exitCode, fullError.exitCode);
+  t.is(leanError.json.error.code, 'NotAGitRepository');
+  t.is(leanError.stdout, fullError.stdout);
+  await rm(outside, { recursive: true, force: true });
+  await rm(cacheHome, { recursive: true, force: true });
+  await repo.cleanup();
+});
+
+test('HEAD is read the same way git reads it: attached, detached, unborn, and in a linked worktree', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n' });
+  const head = async (dir: string) => readHead(await discoverRepo(dir));
+  const commit = await repo.git('rev-parse', 'HEAD');
+  const tree = await repo.git('rev-parse', 'HEAD^{tree}');
+
+  t.deepEqual(await head(repo.root), { oid: commit, ref: 'refs/heads/main', tree, time: 1700000000 });
+
+  await repo.git('checkout', '-q', '--detach');
+  t.deepEqual(await head(repo.root), { oid: commit, ref: null, tree, time: 1700000000 });
+
+  await repo.git('checkout', '-q', '--orphan', 'fresh');
+  t.deepEqual(await head(repo.root), { oid: null, ref: 'refs/heads/fresh', tree: null, time: null });
+
+  await repo.git('checkout', '-q', 'main');
+  const linked = path.join(repo.root, '..', `${path.basename(repo.root)}-linked`);
+  await repo.git('worktree', 'add', '-q', '-b', 'side', linked);
+  t.deepEqual(await head(linked), { oid: commit, ref: 'refs/heads/side', tree, time: 1700000000 });
+  await repo.git('worktree', 'remove', '--force', linked);
+  await repo.cleanup();
+});
