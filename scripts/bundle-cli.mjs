@@ -1,4 +1,5 @@
 // Bundles the compiled CLI (dist/lib/cli/main.js) into one CommonJS file that bin/tug compiles through V8's code cache (lib/cli/bundle-loader.ts), and what bin/tug runs first (launch.js) into another.
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -25,6 +26,9 @@ const lazyStringWidth = {
     }));
   },
 };
+
+// Files of an earlier build (another layout, split chunks) must not linger next to the new ones.
+rmSync(path.join(ROOT, 'dist/lib/cli-bundle'), { recursive: true, force: true });
 
 await build({
   entryPoints: [path.join(ROOT, 'dist/lib/cli/main.js')],

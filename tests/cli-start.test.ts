@@ -11,6 +11,11 @@ import { makeRepo } from './helpers/repo.js';
 /** `-C .` names the directory tug runs in anyway, and takes the full CLI rather than the lean start of a bare `tug snapshot`. */
 const FULL_SNAPSHOT = ['snapshot', '--json', '-C', '.'];
 
+/** The cache file's first line: the key, then the commands it has seen. */
+function headerOf(bytes: Buffer): string {
+  return bytes.subarray(0, bytes.indexOf(0x0a) + 1).toString('latin1');
+}
+
 async function cacheFiles(cacheHome: string): Promise<string[]> {
   return (await readdir(path.join(cacheHome, 'tug')).catch(() => [])).filter((name) => name.endsWith('.v8cache'));
 }
@@ -27,11 +32,21 @@ test('the first cold run writes the code cache; later runs use it and print exac
   const [file] = await cacheFiles(cacheHome);
   t.truthy(file, 'no code cache written');
   const written = await readFile(path.join(cacheHome, 'tug', file!));
-  t.regex(written.subarray(0, 65).toString('latin1'), /^[0-9a-f]{64}\n$/);
+  t.regex(headerOf(written), /^[0-9a-f]{64} snapshot\n$/);
 
   const second = await tug(repo.root, FULL_SNAPSHOT, { env });
   t.is(second.stdout, first.stdout);
   t.deepEqual(await readFile(path.join(cacheHome, 'tug', file!)), written, 'a usable cache is not rewritten');
+
+  // Another command compiles code the cache lacks: the cache is made again, from both commands' code, once.
+  const status = await tug(repo.root, ['session', 'status', '--json'], { env });
+  t.is(status.exitCode, 0, status.stderr);
+  const both = await readFile(path.join(cacheHome, 'tug', file!));
+  t.regex(headerOf(both), /^[0-9a-f]{64} session,snapshot\n$/);
+  t.true(both.length > written.length, 'the new cache holds more compiled code');
+  await tug(repo.root, FULL_SNAPSHOT, { env });
+  await tug(repo.root, ['session', 'status', '--json'], { env });
+  t.deepEqual(await readFile(path.join(cacheHome, 'tug', file!)), both, 'commands the cache has seen do not rewrite it');
 
   const operation = findOperation('tug_snapshot')!;
   const library = await operation.execute(operation.input.parse({ workspace: repo.root }), {});
@@ -48,12 +63,12 @@ test('a code cache of another build, or a damaged one, is ignored and replaced; 
   t.is(good.exitCode, 0, good.stderr);
   const [file] = await cacheFiles(cacheHome);
   const cachePath = path.join(cacheHome, 'tug', file!);
-  const key = (await readFile(cachePath)).subarray(0, 65);
+  const key = Buffer.from(headerOf(await readFile(cachePath)), 'latin1');
 
-  await writeFile(cachePath, `${'0'.repeat(64)}\nnot V8 data`);
+  await writeFile(cachePath, `${'0'.repeat(64)} snapshot\nnot V8 data`);
   const otherBuild = await tug(repo.root, FULL_SNAPSHOT, { env });
   t.is(otherBuild.stdout, good.stdout);
-  t.deepEqual((await readFile(cachePath)).subarray(0, 65), key, 'the cache of another build was not replaced');
+  t.deepEqual((await readFile(cachePath)).subarray(0, key.length), key, 'the cache of another build was not replaced');
 
   await writeFile(cachePath, Buffer.concat([key, Buffer.from('damaged bytes that V8 must reject')]));
   const damaged = await tug(repo.root, FULL_SNAPSHOT, { env });

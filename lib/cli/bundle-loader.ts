@@ -22,12 +22,15 @@ const importModule = (url: string): Promise<unknown> => import(url);
 
 export interface BundledCli {
   main(argv: readonly string[], io?: CliIO): Promise<number>;
-  /** Writes the code cache when this process had none it could use; call it once the command ran, so the cache holds what it compiled. */
+  /**
+   * Writes the code cache when this process had none it could use or ran a command the cache had not seen; call it
+   * once the command ran, so the cache holds what it compiled (what the cache gave it, and what it compiled itself).
+   */
   saveCodeCache(): void;
 }
 
 /** The bundled CLI, or null when the build did not make one (the caller then loads the plain modules). */
-export function loadBundledCli(env: NodeJS.ProcessEnv = process.env): BundledCli | null {
+export function loadBundledCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): BundledCli | null {
   let bytes: Buffer;
   try {
     bytes = readFileSync(BUNDLE);
@@ -37,7 +40,8 @@ export function loadBundledCli(env: NodeJS.ProcessEnv = process.env): BundledCli
   // V8 checks a cache against the source's length only, so the key names the exact bytes and the runtime that compiled them.
   const key = createHash('sha256').update(bytes).update(`\0${process.version}\0${process.arch}`).digest('hex');
   const cacheFile = codeCacheFile(env);
-  const cachedData = cacheFile ? readCodeCache(cacheFile, key) : undefined;
+  const cached = cacheFile ? readCodeCache(cacheFile, key) : undefined;
+  const cachedData = cached?.data;
   // The build writes ASCII, for which latin1 decoding is a plain copy into a one-byte string.
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const script = new vm.Script(`(function (${WRAPPER_PARAMS}) {${source}\n})`, { filename: BUNDLE, cachedData });
@@ -45,11 +49,17 @@ export function loadBundledCli(env: NodeJS.ProcessEnv = process.env): BundledCli
   script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, path.dirname(BUNDLE), pathToFileURL(BUNDLE).href, importModule);
   const main = module.exports.main;
   if (typeof main !== 'function') return null;
-  const stale = cacheFile !== null && (cachedData === undefined || script.cachedDataRejected === true);
+  // V8 compiles a function on its first call, and a cache holds only what had been compiled when it was made: a
+  // command the cache has not seen would otherwise compile its own code on every run.
+  const word = argv.find((a) => !a.startsWith('-')) ?? '';
+  const command = /^[a-z][a-z0-9_-]*$/i.test(word) ? word : '?';
+  const valid = cached !== undefined && script.cachedDataRejected !== true;
+  const seen = valid ? cached.commands : [];
+  const stale = cacheFile !== null && (!valid || (!seen.includes(command) && seen.length < MAX_COMMANDS));
   return {
     main,
     saveCodeCache: () => {
-      if (stale) writeCodeCache(cacheFile, key, script.createCachedData());
+      if (stale) writeCodeCache(cacheFile, key, [...seen, command].sort(), script.createCachedData());
     },
   };
 }
@@ -66,25 +76,33 @@ function codeCacheFile(env: NodeJS.ProcessEnv): string | null {
   return path.join(base, 'tug', `cli-${id}.v8cache`);
 }
 
-/** The file holds the key on its first line, then V8's bytes; any other key (another build or Node) means no cache. */
-function readCodeCache(file: string, key: string): Buffer | undefined {
+/** More distinct first words than tug has commands means they are typos; those do not earn a rewrite. */
+const MAX_COMMANDS = 40;
+
+/**
+ * The file's first line is the key and the commands the cache has seen, then V8's bytes follow; any other key
+ * (another build or Node) means no cache.
+ */
+function readCodeCache(file: string, key: string): { data: Buffer; commands: string[] } | undefined {
   let data: Buffer;
   try {
     data = readFileSync(file);
   } catch {
     return undefined;
   }
-  const header = `${key}\n`;
-  if (data.length <= header.length || data.toString('latin1', 0, header.length) !== header) return undefined;
-  return data.subarray(header.length);
+  const newline = data.indexOf(0x0a);
+  if (newline === -1 || newline + 1 >= data.length) return undefined;
+  const [found, commands = ''] = data.toString('latin1', 0, newline).split(' ');
+  if (found !== key) return undefined;
+  return { data: data.subarray(newline + 1), commands: commands.split(',') };
 }
 
 /** Best effort and atomic: a reader sees the old file or the whole new one, and a cache that cannot be written is simply not used. */
-function writeCodeCache(file: string, key: string, data: Buffer): void {
+function writeCodeCache(file: string, key: string, commands: string[], data: Buffer): void {
   const temp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(temp, Buffer.concat([Buffer.from(`${key}\n`, 'latin1'), data]));
+    writeFileSync(temp, Buffer.concat([Buffer.from(`${key} ${commands.join(',')}\n`, 'latin1'), data]));
     renameSync(temp, file);
   } catch {
     rmSync(temp, { force: true });

@@ -15,7 +15,7 @@ export async function launch(argv: readonly string[]): Promise<number> {
       return 0;
     }
   }
-  const bundled = loadBundledCli();
+  const bundled = loadBundledCli(argv);
   if (!bundled) {
     // By URL, so bundling this file (scripts/bundle-cli.mjs) does not pull the whole CLI in.
     const plain = (await import(new URL('../cli/main.js', import.meta.url).href)) as { main: BundledCli['main'] };
