@@ -20,6 +20,23 @@ print(json.dumps({"seconds": elapsed, "files": len(changed),
   "refs": sorted({(str(r.module_path.relative_to(root)), r.line, r.column + 1) for r in refs if r.module_path})}))
 `;
 
+// The same analysis inside one long-lived process with the facts cache filled: what an MCP client or a library user waits.
+const IN_PROCESS = `
+const [repo, at, to, runs] = process.argv.slice(1);
+const { findOperation } = await import(${JSON.stringify(new URL('../../dist/lib/index.js', import.meta.url).href)});
+const op = findOperation('tug_analyze_impact');
+const input = op.input.parse({ workspace: repo, operation: 'rename-symbol', at, to });
+await op.execute(input, {});
+const times = [];
+for (let i = 0; i < Number(runs); i++) {
+  const started = process.hrtime.bigint();
+  await op.execute(input, {});
+  times.push(Number(process.hrtime.bigint() - started) / 1e6);
+}
+process.stdout.write(JSON.stringify(times));
+process.exit(0);
+`;
+
 function generatePackage(dir) {
   mkdirSync(path.join(dir, 'pkg'), { recursive: true });
   writeFileSync(path.join(dir, 'pkg', '__init__.py'), '');
@@ -77,19 +94,20 @@ export function pythonBench(runs) {
       }
       return [median(warmTimes), median(coldTimes)];
     });
+    const inProcess = median(JSON.parse(timed('node', ['--input-type=module', '-e', IN_PROCESS, repo, at, subject.to, String(runs)]).stdout));
     const onlyTug = tugRefs.filter((r) => !jediRefs.includes(r));
     const onlyJedi = jediRefs.filter((r) => !tugRefs.includes(r));
-    return { name: subject.name, cold: median(cold), warm: median(warm), daemon, daemonCold, jedi: median(jedi), tugCount: tugRefs.length, jediCount: jediRefs.length, onlyTug, onlyJedi };
+    return { name: subject.name, cold: median(cold), warm: median(warm), daemon, daemonCold, inProcess, jedi: median(jedi), tugCount: tugRefs.length, jediCount: jediRefs.length, onlyTug, onlyJedi };
   });
 }
 
 export function pythonReport(results) {
   const lines = ['### Python rename: tug `analyze-impact` vs jedi (`get_references` + `rename`, fresh process each)', ''];
-  lines.push(row(['subject', 'tug cold (empty facts cache)', 'tug warm', 'daemon: empty cache', 'daemon: warm', 'jedi', 'cold / jedi', 'daemon cold / jedi', 'references tug / jedi']));
-  lines.push(row(['---', '---', '---', '---', '---', '---', '---', '---', '---']));
+  lines.push(row(['subject', 'tug cold (empty facts cache)', 'tug warm', 'daemon: empty cache', 'daemon: warm', 'in-process: warm', 'jedi', 'cold / jedi', 'daemon cold / jedi', 'references tug / jedi']));
+  lines.push(row(['---', '---', '---', '---', '---', '---', '---', '---', '---', '---']));
   for (const r of results) {
     lines.push(
-      row([r.name, fmt(r.cold), fmt(r.warm), fmt(r.daemonCold), fmt(r.daemon), fmt(r.jedi), `${(r.cold / r.jedi).toFixed(2)}×`, `${(r.daemonCold / r.jedi).toFixed(2)}×`, `${r.tugCount} / ${r.jediCount}`]),
+      row([r.name, fmt(r.cold), fmt(r.warm), fmt(r.daemonCold), fmt(r.daemon), fmt(r.inProcess), fmt(r.jedi), `${(r.cold / r.jedi).toFixed(2)}×`, `${(r.daemonCold / r.jedi).toFixed(2)}×`, `${r.tugCount} / ${r.jediCount}`]),
     );
   }
   lines.push('');
