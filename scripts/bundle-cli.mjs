@@ -30,22 +30,20 @@ const lazyStringWidth = {
 // Files of an earlier build (another layout, split chunks) must not linger next to the new ones.
 rmSync(path.join(ROOT, 'dist/lib/cli-bundle'), { recursive: true, force: true });
 
+/**
+ * Both bundles: CommonJS for Node 20. Without comments and indentation a bundle is a quarter smaller and pure ASCII,
+ * which the loader decodes several times faster than UTF-8; names stay, so a TUG_DEBUG backtrace still reads.
+ */
+const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, charset: 'ascii', logLevel: 'warning' };
+
 await build({
+  ...common,
   entryPoints: [path.join(ROOT, 'dist/lib/cli/main.js')],
   outfile: path.join(ROOT, 'dist/lib/cli-bundle/main.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
   // The loader passes the bundle's own file URL under this name, so `new URL(..., import.meta.url)` finds package.json,
   // python-worker/ and ui/ as it does from dist/lib/cli/.
   define: { 'import.meta.url': '__tugImportMetaUrl' },
   plugins: [lazyStringWidth],
-  // Without comments and indentation the bundle is a quarter smaller and pure ASCII, which the loader decodes several
-  // times faster than UTF-8. Names stay, so a TUG_DEBUG backtrace still reads.
-  minifyWhitespace: true,
-  charset: 'ascii',
-  logLevel: 'warning',
 });
 
 /**
@@ -55,16 +53,10 @@ await build({
  * nothing else), so the two may each hold a copy of a module.
  */
 await build({
+  ...common,
   entryPoints: [path.join(ROOT, 'dist/lib/cli/launch.js')],
   outfile: path.join(ROOT, 'dist/lib/cli-bundle/launch.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
   // Same depth as dist/lib/cli/, so the loader's `new URL('../cli-bundle/main.cjs', import.meta.url)` holds.
   define: { 'import.meta.url': '__tugLaunchUrl' },
   banner: { js: "var __tugLaunchUrl = require('node:url').pathToFileURL(__filename).href;" },
-  minifyWhitespace: true,
-  charset: 'ascii',
-  logLevel: 'warning',
 });

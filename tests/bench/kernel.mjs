@@ -1,7 +1,7 @@
 // Kernel benchmarks: snapshot of a 20,000-file repo against the bare git recipe, and fresh vs reused sandbox worktrees.
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cachedRepo, fmt, git, median, prng, row, timed, TUG, withDaemon } from './lib.mjs';
+import { cachedRepo, fmt, git, inProcessTimes, median, prng, row, timed, TUG, withDaemon } from './lib.mjs';
 
 const DIRS = 200;
 const FILES_PER_DIR = 100;
@@ -21,20 +21,6 @@ function generate(dir) {
   }
 }
 
-const IN_PROCESS = `
-const [repo, runs] = process.argv.slice(1);
-const { findOperation } = await import(${JSON.stringify(new URL('../../dist/lib/index.js', import.meta.url).href)});
-const op = findOperation('tug_snapshot');
-const input = op.input.parse({ workspace: repo });
-await op.execute(input, {});
-const times = [];
-for (let i = 0; i < Number(runs); i++) {
-  const started = process.hrtime.bigint();
-  await op.execute(input, {});
-  times.push(Number(process.hrtime.bigint() - started) / 1e6);
-}
-process.stdout.write(JSON.stringify(times));
-`;
 
 function bareRecipe(repo) {
   const index = path.join('/tmp', `tug-bench-index-${process.pid}`);
@@ -78,8 +64,7 @@ export function snapshotBench(runs) {
   }
   const files = Number(JSON.parse(timed('node', [TUG, 'snapshot', '--json'], { cwd: repo }).stdout).file_count);
   // The same operation inside one long-lived process (the MCP server, library users): no Node start-up, no module loading.
-  const inProcess = timed('node', ['--input-type=module', '-e', IN_PROCESS, repo, String(runs)]);
-  const lib = JSON.parse(inProcess.stdout);
+  const lib = inProcessTimes('tug_snapshot', { workspace: repo }, runs);
   const daemon = withDaemon(repo, () => {
     const times = [];
     for (let i = 0; i < runs; i++) times.push(timed('node', [TUG, 'snapshot', '--json'], { cwd: repo }).ms);

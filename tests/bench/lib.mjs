@@ -19,6 +19,30 @@ export function timed(command, args, options = {}) {
   return { ms, stdout: run.stdout, stderr: run.stderr, status: run.status };
 }
 
+const IN_PROCESS = `
+const [tool, input, runs] = process.argv.slice(1);
+const { findOperation } = await import(${JSON.stringify(new URL('../../dist/lib/index.js', import.meta.url).href)});
+const op = findOperation(tool);
+const parsed = op.input.parse(JSON.parse(input));
+await op.execute(parsed, {});
+const times = [];
+for (let i = 0; i < Number(runs); i++) {
+  const started = process.hrtime.bigint();
+  await op.execute(parsed, {});
+  times.push(Number(process.hrtime.bigint() - started) / 1e6);
+}
+process.stdout.write(JSON.stringify(times));
+process.exit(0);
+`;
+
+/**
+ * Milliseconds of each of `runs` calls of one operation inside a single Node process, after one call that warms it:
+ * no start-up and no module loading, what the MCP server or a library user waits.
+ */
+export function inProcessTimes(tool, input, runs) {
+  return JSON.parse(timed('node', ['--input-type=module', '-e', IN_PROCESS, tool, JSON.stringify(input), String(runs)]).stdout);
+}
+
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;

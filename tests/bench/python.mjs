@@ -1,7 +1,7 @@
 // Python rename benchmark: tug analyze-impact (cold and warm facts cache) against jedi's references/rename on the same symbol.
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cachedRepo, fmt, median, ROOT, row, timed, TUG, withDaemon } from './lib.mjs';
+import { cachedRepo, fmt, inProcessTimes, median, ROOT, row, timed, TUG, withDaemon } from './lib.mjs';
 
 const MODULES = 200;
 
@@ -18,23 +18,6 @@ changed = refactoring.get_changed_files()
 elapsed = time.perf_counter() - started
 print(json.dumps({"seconds": elapsed, "files": len(changed),
   "refs": sorted({(str(r.module_path.relative_to(root)), r.line, r.column + 1) for r in refs if r.module_path})}))
-`;
-
-// The same analysis inside one long-lived process with the facts cache filled: what an MCP client or a library user waits.
-const IN_PROCESS = `
-const [repo, at, to, runs] = process.argv.slice(1);
-const { findOperation } = await import(${JSON.stringify(new URL('../../dist/lib/index.js', import.meta.url).href)});
-const op = findOperation('tug_analyze_impact');
-const input = op.input.parse({ workspace: repo, operation: 'rename-symbol', at, to });
-await op.execute(input, {});
-const times = [];
-for (let i = 0; i < Number(runs); i++) {
-  const started = process.hrtime.bigint();
-  await op.execute(input, {});
-  times.push(Number(process.hrtime.bigint() - started) / 1e6);
-}
-process.stdout.write(JSON.stringify(times));
-process.exit(0);
 `;
 
 function generatePackage(dir) {
@@ -94,7 +77,8 @@ export function pythonBench(runs) {
       }
       return [median(warmTimes), median(coldTimes)];
     });
-    const inProcess = median(JSON.parse(timed('node', ['--input-type=module', '-e', IN_PROCESS, repo, at, subject.to, String(runs)]).stdout));
+    // The analysis inside one running process with the cache filled: what an MCP client or a library user waits.
+    const inProcess = median(inProcessTimes('tug_analyze_impact', { workspace: repo, operation: 'rename-symbol', at, to: subject.to }, runs));
     const onlyTug = tugRefs.filter((r) => !jediRefs.includes(r));
     const onlyJedi = jediRefs.filter((r) => !tugRefs.includes(r));
     return { name: subject.name, cold: median(cold), warm: median(warm), daemon, daemonCold, inProcess, jedi: median(jedi), tugCount: tugRefs.length, jediCount: jediRefs.length, onlyTug, onlyJedi };
