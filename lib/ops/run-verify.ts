@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { TugError } from '../core/errors.js';
 import { SCHEMA_VERSION, VerifyResponse } from '../core/schemas.js';
-import { listTree } from '../git/snapshot.js';
+import { listTreePaths } from '../git/snapshot.js';
 import { closeSandbox, openSandbox } from '../git/worktree.js';
 import { verify } from '../verify/verify.js';
 import type { OperationContext } from './operation.js';
@@ -17,7 +17,7 @@ export async function runVerifyOnly(input: z.infer<typeof verifyInput>, context:
     const snapshot = await takeSnapshot(ws);
     try {
       await assertSnapshot(ws, snapshot, input.snapshot);
-      const files = (await listTree(ws.repo, snapshot.tree)).filter((e) => e.type === 'blob' && e.mode !== '120000').map((e) => e.path);
+      const files = (await listTreePaths(ws.repo, snapshot.tree)).filter((e) => e.type === 'blob' && e.mode !== '120000').map((e) => e.path);
       const sandbox = await openSandbox(ws.repo, ws.session.dir, await snapshotCommit(ws, snapshot), 'reuse');
       const config = await configFor(ws.repo, input);
       context.progress?.(`verifying (${config.verify})`);

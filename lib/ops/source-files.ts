@@ -3,13 +3,13 @@ import { TugError } from '../core/errors.js';
 import type { SourceFile } from '../core/patchset.js';
 import { decodeText } from '../core/text.js';
 import { readBlobs } from '../git/objects.js';
-import { listTree } from '../git/snapshot.js';
+import { listTreePaths } from '../git/snapshot.js';
 import type { Repo } from '../git/repo.js';
 
 /** `allowBinary`: for moves and deletions, which never look inside the file. */
 export async function loadSourceFiles(repo: Repo, tree: string, paths: readonly string[], options: { allowBinary?: boolean } = {}): Promise<Map<string, SourceFile>> {
   const wanted = [...new Set(paths)].sort();
-  const entries = wanted.length === 0 ? [] : await listTree(repo, tree, wanted);
+  const entries = wanted.length === 0 ? [] : await listTreePaths(repo, tree, wanted);
   const byPath = new Map(entries.map((e) => [e.path, e]));
   for (const file of wanted) {
     const entry = byPath.get(file);

@@ -4,7 +4,7 @@ import type { WarningJSON } from '../core/schemas.js';
 import { decodeText } from '../core/text.js';
 import { readBlobs } from '../git/objects.js';
 import type { Repo } from '../git/repo.js';
-import { listTree } from '../git/snapshot.js';
+import { listTreePaths } from '../git/snapshot.js';
 import { resolvePython } from '../verify/python.js';
 import { buildModuleMap, sourceRoots } from './modules.js';
 import { Project } from './project.js';
@@ -54,7 +54,7 @@ export async function loadPythonProject(
   tree: string,
   python: string | undefined,
 ): Promise<LoadedProject> {
-  const [everything] = await Promise.all([listTree(repo, tree), startPythonEarly(session, python)]);
+  const [everything] = await Promise.all([listTreePaths(repo, tree), startPythonEarly(session, python)]);
   mark('python: files listed');
   const allPaths = new Set(everything.map((e) => e.path));
   const entries = everything.filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path));

@@ -9,7 +9,7 @@ import type { WarningJSON } from '../core/schemas.js';
 import { lineStarts, offsetOf, positionOf } from '../core/text.js';
 import { readBlobs } from '../git/objects.js';
 import type { Repo } from '../git/repo.js';
-import { listTree, type TreeEntry } from '../git/snapshot.js';
+import { listTreePaths, type TreePath } from '../git/snapshot.js';
 import { oldVersionWarning, requireRustAnalyzer } from './discovery.js';
 import { assertRustIdentifier } from './identifiers.js';
 import type { RustAnalyzer } from './lsp-client.js';
@@ -52,7 +52,7 @@ const decoder = new TextDecoder();
 
 export async function planRustRename(input: RustPlanInput): Promise<RustRenamePlan> {
   const { repo, target } = input;
-  const entries = await listTree(repo, input.tree);
+  const entries = await listTreePaths(repo, input.tree);
   const cargoRoot = await workspaceRoot(repo, entries, cargoRootOf(entries, target.file));
   const rustEntries = entries.filter((e) => e.path.endsWith('.rs') && e.type === 'blob' && within(e.path, cargoRoot) && !inTargetDir(e.path, cargoRoot));
   const blobs = await readBlobs(repo, rustEntries.map((e) => e.oid));
@@ -247,7 +247,7 @@ const SYMBOL_KINDS: Record<number, string> = {
 };
 
 /** Directory (repo-relative) of the Cargo workspace that owns `file`: the nearest Cargo.toml, or an enclosing [workspace]. */
-export function cargoRootOf(entries: readonly TreeEntry[], file: string): string {
+export function cargoRootOf(entries: readonly TreePath[], file: string): string {
   const manifests = new Set(entries.filter((e) => e.path === 'Cargo.toml' || e.path.endsWith('/Cargo.toml')).map((e) => path.posix.dirname(e.path)));
   const dirs: string[] = [];
   for (let dir = path.posix.dirname(file); ; dir = path.posix.dirname(dir)) {
@@ -262,8 +262,8 @@ export function cargoRootOf(entries: readonly TreeEntry[], file: string): string
 }
 
 /** A member crate belongs to the outermost enclosing Cargo.toml that declares [workspace]; rust-analyzer loads all of it. */
-async function workspaceRoot(repo: Repo, entries: readonly TreeEntry[], crate: string): Promise<string> {
-  const ancestors: TreeEntry[] = [];
+async function workspaceRoot(repo: Repo, entries: readonly TreePath[], crate: string): Promise<string> {
+  const ancestors: TreePath[] = [];
   for (let dir = crate; dir !== ''; ) {
     dir = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
     const manifest = entries.find((e) => e.path === (dir === '' ? 'Cargo.toml' : `${dir}/Cargo.toml`));
