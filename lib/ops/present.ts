@@ -1,13 +1,14 @@
 // Shapes results for output: deterministic ordering, and timings only when asked for (they differ run to run).
 import type { WarningJSON } from '../core/schemas.js';
 import type { Verification } from '../verify/verify.js';
+import { timingsWanted } from './timing.js';
 
 /**
  * Durations, and the output of checks that passed (test runners print timings), are left out unless
  * TUG_TIMINGS=1, so the same input gives byte-identical JSON. A failed check always carries its output.
  */
 export function presentVerification(verification: Verification): Verification {
-  if (process.env['TUG_TIMINGS'] === '1') return verification;
+  if (timingsWanted()) return verification;
   return {
     ...verification,
     checks: verification.checks.map(({ duration_ms: _duration, output, ...rest }) =>

@@ -1,7 +1,11 @@
-// TUG_TIMING=1: phase timestamps on stderr, for finding where an operation's time goes without a profiler.
-const enabled = Boolean(process.env['TUG_TIMING']);
+// TUG_TIMINGS=1, the one switch for timings: durations in the JSON (present.ts) and phase timestamps on stderr, for
+// finding where an operation's time goes without a profiler. Off, output is byte-identical run to run.
 
-/** Writes `tug timing <ms since the process started> <label>` to stderr when TUG_TIMING is set; otherwise nothing. */
+export function timingsWanted(): boolean {
+  return process.env['TUG_TIMINGS'] === '1';
+}
+
+/** Writes `tug timing <ms since the process started> <label>` to stderr when timings are wanted; otherwise nothing. */
 export function mark(label: string): void {
-  if (enabled) process.stderr.write(`tug timing ${performance.now().toFixed(1)} ${label}\n`);
+  if (timingsWanted()) process.stderr.write(`tug timing ${performance.now().toFixed(1)} ${label}\n`);
 }
