@@ -1,6 +1,7 @@
 // What `session status` reports and `clean` removes, read from the session dir, git's worktree list and refs.
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { forgetRecent } from '../core/memory.js';
 import { SCHEMA_VERSION } from '../core/schemas.js';
 import { deleteRef, listRefs } from '../git/refs.js';
 import { git } from '../git/run-git.js';
@@ -77,6 +78,7 @@ export async function clean(input: CommonInput & { workers?: boolean | undefined
       const facts = await removeDir(ws.session.paths.facts);
       const snaps = await removeDir(ws.session.paths.snapshots);
       await removeDir(ws.session.paths.scratch);
+      forgetRecent();
       removed.cache = facts || snaps;
     }
     if (all || input.sandboxes) removed.sandboxes = await removeAllSandboxes(ws.repo, ws.session.dir);

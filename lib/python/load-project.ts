@@ -1,6 +1,7 @@
 // Loads every Python file of a snapshot into a resolved Project: file list, contents, facts (cached), modules, resolver.
 import path from 'node:path';
 import type { WarningJSON } from '../core/schemas.js';
+import { Recent } from '../core/memory.js';
 import { decodeText } from '../core/text.js';
 import { readBlobs } from '../git/objects.js';
 import type { Repo } from '../git/repo.js';
@@ -48,12 +49,28 @@ export async function startPythonEarly(session: PythonSession, python: string | 
   );
 }
 
+/**
+ * Projects loaded lately, by repository, tree and prefix. Trees are immutable and a loaded project is never changed
+ * after it is built, so a long-lived process (daemon, MCP server) asked about the same tree again answers from memory.
+ */
+const recent = new Recent<Promise<LoadedProject>>(2);
+
 export async function loadPythonProject(
   repo: Repo,
   session: PythonSession,
   tree: string,
   python: string | undefined,
 ): Promise<LoadedProject> {
+  const key = [repo.commonDir, tree, repo.prefix, session.paths.facts].join('\0');
+  const known = recent.get(key);
+  if (known) return { ...(await known), parsed: 0 };
+  const loading = loadAfresh(repo, session, tree, python);
+  recent.set(key, loading);
+  loading.catch(() => recent.drop(key, loading));
+  return loading;
+}
+
+async function loadAfresh(repo: Repo, session: PythonSession, tree: string, python: string | undefined): Promise<LoadedProject> {
   const [everything] = await Promise.all([listTreePaths(repo, tree), startPythonEarly(session, python)]);
   mark('python: files listed');
   const allPaths = new Set(everything.map((e) => e.path));
