@@ -1,7 +1,9 @@
 // `tug daemon`: a resident process the CLI forwards to, with output, exit codes and environment checks identical to a cold run.
 import test from 'ava';
+import { execa } from 'execa';
+import path from 'node:path';
 import { makeRepo } from './helpers/repo.js';
-import { patchset, tug } from './helpers/cli.js';
+import { patchset, tug, TUG_BIN } from './helpers/cli.js';
 
 const SOURCE = { 'pkg/__init__.py': '', 'pkg/core.py': 'def f(x):\n    return x\n', 'main.py': 'from pkg.core import f\nprint(f(1))\n' };
 const ENV = { TUG_LOCK_TIMEOUT_MS: '2000' };
@@ -33,4 +35,76 @@ test('commands forwarded to the daemon print exactly what a cold run prints, exi
   }
   t.false((await tug(repo.root, ['daemon', 'status'], { env: ENV })).json.daemon.running);
   await repo.cleanup();
+});
+
+const AUTO = { ...ENV, TUG_DAEMON_AUTOSTART: '1' };
+
+async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test('a project command starts the daemon on its own, and the next call is served by it with the same output', async (t) => {
+  const repo = await makeRepo(SOURCE);
+  try {
+    const args = ['analyze-impact', 'rename-symbol', '--at', 'pkg/core.py:1:5', '--to', 'g'];
+    const first = await tug(repo.root, args, { env: AUTO });
+    t.is(first.exitCode, 0, first.stderr);
+    t.is(first.stderr, '', 'no note when stderr is not a terminal');
+    const status = await until(() => tug(repo.root, ['daemon', 'status'], { env: AUTO }), (s) => s.json?.daemon.running, 10_000);
+    t.true(status.json.daemon.running);
+    t.is(status.json.daemon.idle_seconds, 600, 'an auto-started daemon idles out after 10 minutes');
+    const second = await tug(repo.root, args, { env: AUTO });
+    t.is(second.stdout, first.stdout);
+    t.is((await tug(repo.root, ['daemon', 'status'], { env: AUTO })).json.daemon.requests, 1, 'the second call ran in the daemon');
+    // The daemon keeps the loaded project in memory by tree: an edit makes a new tree, never a stale answer.
+    await repo.write('main.py', 'from pkg.core import f\nprint(f(1), f(2))\n');
+    const edited = await tug(repo.root, args, { env: AUTO });
+    const editedHere = await tug(repo.root, args, { env: { ...AUTO, TUG_NO_DAEMON: '1' } });
+    t.is(edited.stdout, editedHere.stdout);
+    t.is(edited.json.references.length, first.json.references.length + 1);
+    const again = await tug(repo.root, ['daemon', 'status'], { env: AUTO });
+    t.is(again.json.daemon.pid, status.json.daemon.pid, 'a running daemon is not started twice');
+  } finally {
+    await tug(repo.root, ['daemon', 'stop'], { env: AUTO });
+    await repo.cleanup();
+  }
+});
+
+test('no daemon is started when turned off, in CI, for other commands, or after a usage error', async (t) => {
+  const { autoStartWanted } = await import('../lib/daemon/autostart.js');
+  const repo = await makeRepo(SOURCE);
+  const analyze = ['analyze-impact', 'rename-symbol', '--at', 'pkg/core.py:1:5', '--to', 'g'];
+  const env = (extra: Record<string, string>) => ({ PATH: process.env['PATH'], ...extra });
+  t.truthy(autoStartWanted(analyze, 0, repo.root, env({})));
+  t.truthy(autoStartWanted(['rename', 'pkg/core.py:1:5', 'g'], 3, repo.root, env({})), 'a failed rename still loaded the project');
+  t.truthy(autoStartWanted(analyze, 0, repo.root, env({ CI: 'true', TUG_DAEMON_AUTOSTART: '1' })));
+  t.is(autoStartWanted(analyze, 0, repo.root, env({ TUG_DAEMON_AUTOSTART: '0' })), null);
+  t.is(autoStartWanted(analyze, 0, repo.root, env({ TUG_NO_DAEMON: '1' })), null);
+  t.is(autoStartWanted(analyze, 0, repo.root, env({ CI: 'true' })), null);
+  t.is(autoStartWanted(['snapshot'], 0, repo.root, env({})), null);
+  t.is(autoStartWanted(['rename', 'pkg/core.py:1:5', 'class'], 2, repo.root, env({})), null);
+  t.is(autoStartWanted([...analyze, '-C', repo.root], 0, repo.root, env({})), null, 'another workspace than the current directory');
+  const outside = await makeRepo({});
+  await repo.cleanup();
+  t.is(autoStartWanted(analyze, 0, path.dirname(outside.root), env({})), null, 'outside a repository');
+  await outside.cleanup();
+});
+
+test('a daemon whose repository is deleted exits, and of two started at once one serves', async (t) => {
+  const repo = await makeRepo(SOURCE);
+  const spawnDaemon = () => execa('node', [TUG_BIN, 'daemon', 'run', '--idle-seconds', '60'], { cwd: repo.root, env: ENV, reject: false });
+  const daemons = [spawnDaemon(), spawnDaemon()];
+  const status = await until(() => tug(repo.root, ['daemon', 'status'], { env: ENV }), (s) => s.json?.daemon.running, 10_000);
+  t.true(status.json.daemon.running);
+  const exited = await Promise.race([Promise.any(daemons).then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 12_000))]);
+  t.true(exited, 'the daemon that lost the race exits');
+  t.true((await tug(repo.root, ['daemon', 'status'], { env: ENV })).json.daemon.running, 'the other one still serves');
+  await repo.cleanup();
+  const ends = await Promise.race([Promise.all(daemons).then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 12_000))]);
+  t.true(ends, 'no daemon outlives its repository by more than a few seconds');
 });

@@ -12,6 +12,7 @@ export async function daemonCommand(
   workspace: string,
   sessionDir: string | undefined,
   run: (argv: readonly string[], io: CliIO) => Promise<number>,
+  idleSeconds?: number,
 ): Promise<Record<string, unknown>> {
   const { discoverRepo } = await import('../git/repo.js');
   const repo = await discoverRepo(workspace);
@@ -25,10 +26,12 @@ export async function daemonCommand(
     const reply = await controlDaemon(commonDir, 'stop');
     return envelope({ running: false, stopped: reply !== null });
   }
+  const idle = idleSeconds ?? Number(process.env['TUG_DAEMON_IDLE_SECONDS'] ?? 1800);
+  if (!Number.isFinite(idle) || idle <= 0) throw new TugError('InvalidArgument', 'the idle time must be a positive number of seconds', { details: { idle_seconds: idle } });
   if (action === 'start') {
     const existing = await controlDaemon(commonDir, 'status');
     if (existing) return envelope({ running: true, already_running: true, ...(existing['status'] as object) });
-    const started = await launchDaemon(commonDir, repo.root);
+    const started = await launchDaemon(commonDir, repo.root, idle);
     if (!started) throw new TugError('InternalError', 'the daemon did not come up within 10 s', { details: { workspace: repo.root } });
     return envelope({ running: true, already_running: false, ...(started['status'] as object) });
   }
@@ -36,7 +39,7 @@ export async function daemonCommand(
   await serveDaemon({
     commonDir,
     pidFile: path.join(session, 'workers', 'daemon.pid'),
-    idleMs: Number(process.env['TUG_DAEMON_IDLE_SECONDS'] ?? 1800) * 1000,
+    idleMs: idle * 1000,
     run,
   });
   await new Promise(() => undefined);

@@ -1,4 +1,5 @@
 // What bin/tug and bin/git-tug run (bundled as dist/lib/cli-bundle/launch.cjs): the repository's daemon when one serves the command, else the CLI in this process, bundled and code-cached when the build made the bundle.
+import { autoStartDaemon, autoStartWanted } from '../daemon/autostart.js';
 import { tryDaemon } from '../daemon/client.js';
 import { loadBundledCli, type BundledCli } from './bundle-loader.js';
 import { processIO } from './io.js';
@@ -8,6 +9,13 @@ export async function launch(argv: readonly string[]): Promise<number> {
   const forwarded = await tryDaemon(argv);
   if (forwarded !== null) return forwarded;
   const io = processIO();
+  const code = await runHere(argv, io);
+  const script = process.argv[1];
+  if (script && autoStartWanted(argv, code, process.cwd(), process.env)) autoStartDaemon(script, io.stderrIsTTY, io.err);
+  return code;
+}
+
+async function runHere(argv: readonly string[], io: ReturnType<typeof processIO>): Promise<number> {
   if (isLeanSnapshot(argv, io)) {
     const json = await leanSnapshot(io);
     if (json !== null) {

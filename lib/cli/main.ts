@@ -193,12 +193,13 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       (y) =>
         y
           .positional('action', { choices: ['start', 'status', 'stop', 'run'] as const, describe: 'run serves in the foreground (start uses it)' })
+          .option('idle-seconds', { type: 'number', describe: 'with start or run: exit after this long without a command (default $TUG_DAEMON_IDLE_SECONDS, else 1800)' })
           .example('tug daemon start', '')
           .example('tug daemon stop', ''),
       async (a) => {
         const { daemonCommand } = await import('./daemon-command.js');
         const c = common(a);
-        const result = await daemonCommand(String(a['action']), c.workspace, c.session_dir, main);
+        const result = await daemonCommand(String(a['action']), c.workspace, c.session_dir, main, a['idle-seconds'] as number | undefined);
         if (mode.json) writeJson(result, io);
         else io.out(`${JSON.stringify(result['daemon'])}\n`);
       },

@@ -5,8 +5,9 @@ import { controlDaemon } from './server.js';
 
 const TUG_BIN = fileURLToPath(new URL('../../../bin/tug', import.meta.url));
 
-export async function launchDaemon(commonDir: string, workspace: string, waitMs = 10_000): Promise<Record<string, unknown> | null> {
-  const child = spawn(process.execPath, [TUG_BIN, 'daemon', 'run', '--workspace', workspace], { detached: true, stdio: 'ignore', env: process.env });
+export async function launchDaemon(commonDir: string, workspace: string, idleSeconds: number, waitMs = 10_000): Promise<Record<string, unknown> | null> {
+  const args = [TUG_BIN, 'daemon', 'run', '--workspace', workspace, '--idle-seconds', String(idleSeconds)];
+  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', env: process.env });
   child.unref();
   const deadline = Date.now() + waitMs;
   while (Date.now() < deadline) {

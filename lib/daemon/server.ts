@@ -1,10 +1,13 @@
 // `tug daemon run`: a resident process per repository that runs CLI commands with everything already loaded and warm.
+import { existsSync, statSync } from 'node:fs';
 import { chmod, rm, writeFile, mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { CliIO } from '../cli/io.js';
 import { envFingerprint, socketPathFor } from './address.js';
 import { warmHelpers } from '../ops/resources.js';
+
+const ORPHAN_CHECK_MS = 5_000;
 
 export interface DaemonOptions {
   commonDir: string;
@@ -40,7 +43,8 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
       const request = JSON.parse(buffer.slice(0, newline)) as Request;
       const send = (message: object) => connection.write(`${JSON.stringify(message)}\n`);
       if (request.control === 'status') {
-        send({ status: { pid: process.pid, uptime_seconds: Math.round((Date.now() - started) / 1000), requests: served, socket, warm: warmHelpers() } });
+        const uptime = Math.round((Date.now() - started) / 1000);
+        send({ status: { pid: process.pid, uptime_seconds: uptime, idle_seconds: options.idleMs / 1000, requests: served, socket, warm: warmHelpers() } });
         connection.end();
         return;
       }
@@ -74,17 +78,23 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
       });
     });
   });
-  const shutdown = async () => {
+  /** Leaves the socket and pid file alone when they are no longer its own (another daemon took over). */
+  const shutdown = async (owned = true) => {
     clearTimeout(idle);
     server.close();
-    await rm(socket, { force: true });
-    await rm(options.pidFile, { force: true });
+    if (owned) {
+      await rm(socket, { force: true });
+      await rm(options.pidFile, { force: true });
+    }
     process.exit(0);
   };
   const resetIdle = () => {
     clearTimeout(idle);
     idle = setTimeout(() => void shutdown(), options.idleMs);
   };
+  // Two callers can start a daemon at once (`tug daemon start`, or two commands starting one on their own): the
+  // later one leaves the socket to the one already answering.
+  if (await controlDaemon(options.commonDir, 'status')) process.exit(0);
   await rm(socket, { force: true });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -96,6 +106,12 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
   process.on('SIGTERM', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
   resetIdle();
+  // A repository deleted under it (a temporary clone) or a socket removed by someone else: nobody can reach it any more.
+  const ours = statSync(socket).ino;
+  setInterval(() => {
+    if (statSync(socket, { throwIfNoEntry: false })?.ino !== ours) void shutdown(false);
+    else if (!existsSync(options.commonDir)) void shutdown();
+  }, ORPHAN_CHECK_MS).unref();
 }
 
 /** Sends a control message (status, stop) to a running daemon; null when none answers. */

@@ -86,6 +86,17 @@ export function row(cells) {
 export const fmt = (ms) => `${ms >= 1000 ? (ms / 1000).toFixed(2) + ' s' : Math.round(ms) + ' ms'}`;
 
 /** Runs `body` while a `tug daemon` serves `repo`, and stops it afterwards. */
+/** Waits (up to 10 s) until the repository's daemon answers, e.g. after a command started one on its own. */
+export function waitForDaemon(repo, options = {}) {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const status = JSON.parse(timed('node', [TUG, 'daemon', 'status', '--json'], { cwd: repo, ...options }).stdout);
+    if (status.daemon.running) return;
+    spawnSync('sleep', ['0.1']);
+  }
+  throw new Error(`no daemon came up in ${repo}`);
+}
+
 export function withDaemon(repo, body) {
   timed('node', [TUG, 'daemon', 'start', '--json'], { cwd: repo });
   try {

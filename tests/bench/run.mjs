@@ -5,6 +5,9 @@ import { kernelReport, snapshotBench, startupBench, worktreeBench } from './kern
 import { pythonBench, pythonReport } from './python.mjs';
 import { rustBench, rustReport } from './rust.mjs';
 
+// Every process measured is a fresh one unless a section asks for a daemon: none starts on its own.
+process.env['TUG_DAEMON_AUTOSTART'] = '0';
+
 const quick = process.argv.includes('--quick');
 // `--only=kernel|python|rust` runs one section (the others take minutes).
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
