@@ -55,8 +55,10 @@ test('a project command starts the daemon on its own, and the next call is serve
     const first = await tug(repo.root, args, { env: AUTO });
     t.is(first.exitCode, 0, first.stderr);
     t.is(first.stderr, '', 'no note when stderr is not a terminal');
-    const status = await until(() => tug(repo.root, ['daemon', 'status'], { env: AUTO }), (s) => s.json?.daemon.running, 10_000);
+    const status = await until(() => tug(repo.root, ['daemon', 'status'], { env: AUTO }), (s) => s.json?.daemon.warm?.python_projects === 1, 10_000);
     t.true(status.json.daemon.running);
+    t.is(status.json.daemon.warm.python_projects, 1, 'it loaded the project of the command that started it');
+    t.is(status.json.daemon.requests, 0);
     t.is(status.json.daemon.idle_seconds, 600, 'an auto-started daemon idles out after 10 minutes');
     const second = await tug(repo.root, args, { env: AUTO });
     t.is(second.stdout, first.stdout);

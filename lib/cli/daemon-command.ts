@@ -5,14 +5,14 @@ import { TugError } from '../core/errors.js';
 import { SCHEMA_VERSION } from '../core/schemas.js';
 import { launchDaemon } from '../daemon/launch.js';
 import { controlDaemon, serveDaemon } from '../daemon/server.js';
-import type { CliIO } from './io.js';
+import type { AnalysisTarget, CliIO } from './io.js';
 
 export async function daemonCommand(
   action: string,
   workspace: string,
   sessionDir: string | undefined,
   run: (argv: readonly string[], io: CliIO) => Promise<number>,
-  idleSeconds?: number,
+  options: { idleSeconds?: number | undefined; warmUp?: string | undefined } = {},
 ): Promise<Record<string, unknown>> {
   const { discoverRepo } = await import('../git/repo.js');
   const repo = await discoverRepo(workspace);
@@ -26,7 +26,7 @@ export async function daemonCommand(
     const reply = await controlDaemon(commonDir, 'stop');
     return envelope({ running: false, stopped: reply !== null });
   }
-  const idle = idleSeconds ?? Number(process.env['TUG_DAEMON_IDLE_SECONDS'] ?? 1800);
+  const idle = options.idleSeconds ?? Number(process.env['TUG_DAEMON_IDLE_SECONDS'] ?? 1800);
   if (!Number.isFinite(idle) || idle <= 0) throw new TugError('InvalidArgument', 'the idle time must be a positive number of seconds', { details: { idle_seconds: idle } });
   if (action === 'start') {
     const existing = await controlDaemon(commonDir, 'status');
@@ -41,7 +41,23 @@ export async function daemonCommand(
     pidFile: path.join(session, 'workers', 'daemon.pid'),
     idleMs: idle * 1000,
     run,
+    ...(options.warmUp === undefined ? {} : { warmUp: () => warmUp(workspace, options.warmUp!) }),
   });
   await new Promise(() => undefined);
   return envelope({ running: false });
+}
+
+/**
+ * Analyses the rename target of the command that started the daemon, output discarded: the project (Python facts,
+ * an indexed rust-analyzer) is then loaded before the next call arrives. Read-only; any failure is ignored.
+ */
+async function warmUp(workspace: string, targetJson: string): Promise<void> {
+  try {
+    const target = JSON.parse(targetJson) as AnalysisTarget;
+    const { findOperation } = await import('../ops/registry.js');
+    const analyse = findOperation('analyze-impact')!;
+    await analyse.execute(analyse.input.parse({ ...target, workspace, operation: 'rename-symbol' }), {});
+  } catch {
+    // A target that no longer resolves warms nothing; the next real call reports its own errors.
+  }
 }

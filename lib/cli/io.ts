@@ -12,6 +12,16 @@ export interface CliIO {
   columns: number | undefined;
   /** True inside `tug daemon`: keep warm helpers (Python workers) alive after the command. */
   longLived?: boolean;
+  /** Told what a rename or analysis is about to load, so a daemon started after it can warm up on the same target. */
+  analysing?: (target: AnalysisTarget) => void;
+}
+
+/** The part of a rename that decides what gets loaded: the project around `at`, with these toolchains. */
+export interface AnalysisTarget {
+  at: string;
+  to: string;
+  python?: string;
+  rust_analyzer?: string;
 }
 
 export function processIO(): CliIO {

@@ -2,20 +2,21 @@
 import { autoStartDaemon, autoStartWanted } from '../daemon/autostart.js';
 import { tryDaemon } from '../daemon/client.js';
 import { loadBundledCli, type BundledCli } from './bundle-loader.js';
-import { processIO } from './io.js';
+import { processIO, type AnalysisTarget, type CliIO } from './io.js';
 import { isLeanSnapshot, leanSnapshot } from './lean-snapshot.js';
 
 export async function launch(argv: readonly string[]): Promise<number> {
   const forwarded = await tryDaemon(argv);
   if (forwarded !== null) return forwarded;
-  const io = processIO();
+  let target: AnalysisTarget | undefined;
+  const io: CliIO = { ...processIO(), analysing: (t) => (target = t) };
   const code = await runHere(argv, io);
   const script = process.argv[1];
-  if (script && autoStartWanted(argv, code, process.cwd(), process.env)) autoStartDaemon(script, io.stderrIsTTY, io.err);
+  if (script && autoStartWanted(argv, code, process.cwd(), process.env)) autoStartDaemon(script, target, io.stderrIsTTY, io.err);
   return code;
 }
 
-async function runHere(argv: readonly string[], io: ReturnType<typeof processIO>): Promise<number> {
+async function runHere(argv: readonly string[], io: CliIO): Promise<number> {
   if (isLeanSnapshot(argv, io)) {
     const json = await leanSnapshot(io);
     if (json !== null) {

@@ -10,7 +10,7 @@ import { findOperation } from '../ops/registry.js';
 import { releaseResources } from '../ops/resources.js';
 import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
 import { summarize } from './summary.js';
-import { processIO, type CliIO } from './io.js';
+import { processIO, type AnalysisTarget, type CliIO } from './io.js';
 import { changeInputOf, changeOptions, commonInput, joinDashValues, pick, readPatchset, renameOptions, textFlags, verifyOptions, type Args } from './args.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -29,7 +29,9 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       exitCode = await runThenReview(findOperation(name)!, await toInput(args), mode.json && Boolean(args['json']), io, name);
       return;
     }
-    exitCode = await execute(findOperation(name)!, await toInput(args), mode, name, io);
+    const input = await toInput(args);
+    if (name === 'analyze-impact' || name === 'rename-symbol') io.analysing?.(analysisTarget(input as Record<string, unknown>));
+    exitCode = await execute(findOperation(name)!, input, mode, name, io);
   };
   const cli = yargs(joinDashValues(argv))
     .scriptName('tug')
@@ -194,12 +196,16 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
         y
           .positional('action', { choices: ['start', 'status', 'stop', 'run'] as const, describe: 'run serves in the foreground (start uses it)' })
           .option('idle-seconds', { type: 'number', describe: 'with start or run: exit after this long without a command (default $TUG_DAEMON_IDLE_SECONDS, else 1800)' })
+          .option('warm-up', { type: 'string', hidden: true, describe: 'with run: JSON of a rename target to analyse once at start (what an auto-start passes)' })
           .example('tug daemon start', '')
           .example('tug daemon stop', ''),
       async (a) => {
         const { daemonCommand } = await import('./daemon-command.js');
         const c = common(a);
-        const result = await daemonCommand(String(a['action']), c.workspace, c.session_dir, main, a['idle-seconds'] as number | undefined);
+        const result = await daemonCommand(String(a['action']), c.workspace, c.session_dir, main, {
+          idleSeconds: a['idle-seconds'] as number | undefined,
+          warmUp: a['warm-up'] as string | undefined,
+        });
         if (mode.json) writeJson(result, io);
         else io.out(`${JSON.stringify(result['daemon'])}\n`);
       },
@@ -247,6 +253,11 @@ function skipHelpCache(cli: unknown): void {
 /** Warm helpers live as long as their process; a one-shot command ends them so it can exit. */
 async function stopHelpers(): Promise<void> {
   await releaseResources();
+}
+
+function analysisTarget(input: Record<string, unknown>): AnalysisTarget {
+  const text = (key: string) => (typeof input[key] === 'string' ? { [key]: input[key] as string } : {});
+  return { at: String(input['at']), to: String(input['to']), ...text('python'), ...text('rust_analyzer') };
 }
 
 async function execute(operation: Operation, rawInput: unknown, mode: OutputMode, command: string, io: CliIO): Promise<number> {

@@ -10,6 +10,10 @@ export class Recent<V> {
     clearers.add(() => this.entries.clear());
   }
 
+  get size(): number {
+    return this.entries.size;
+  }
+
   get(key: string): V | undefined {
     const value = this.entries.get(key);
     if (value !== undefined) {

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { findCommonDir, socketPathFor } from './address.js';
+import type { AnalysisTarget } from '../cli/io.js';
 import { forwardable } from './client.js';
 
 /** Commands that load a whole project (facts, rust-analyzer): what a resident process makes faster. */
@@ -29,9 +30,13 @@ export function autoStartWanted(argv: readonly string[], exitCode: number, cwd: 
   }
 }
 
-/** Spawns `tug daemon run` detached, with this process's environment (so it serves this caller's next commands). */
-export function autoStartDaemon(tugScript: string, stderrIsTTY: boolean, writeErr: (text: string) => void): void {
-  const child = spawn(process.execPath, [tugScript, 'daemon', 'run', '--idle-seconds', String(AUTO_IDLE_SECONDS)], {
+/**
+ * Spawns `tug daemon run` detached, with this process's environment (so it serves this caller's next commands), told
+ * the command's rename target so it loads that project before the next call comes.
+ */
+export function autoStartDaemon(tugScript: string, target: AnalysisTarget | undefined, stderrIsTTY: boolean, writeErr: (text: string) => void): void {
+  const args = [tugScript, 'daemon', 'run', '--idle-seconds', String(AUTO_IDLE_SECONDS), ...(target ? [`--warm-up=${JSON.stringify(target)}`] : [])];
+  const child = spawn(process.execPath, args, {
     detached: true,
     stdio: 'ignore',
     env: process.env,

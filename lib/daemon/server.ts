@@ -14,6 +14,8 @@ export interface DaemonOptions {
   pidFile: string;
   idleMs: number;
   run: (argv: readonly string[], io: CliIO) => Promise<number>;
+  /** Runs first, before any caller's command (which queues behind it). */
+  warmUp?: () => Promise<void>;
 }
 
 interface Request {
@@ -100,6 +102,7 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
     server.once('error', reject);
     server.listen(socket, () => resolve());
   });
+  if (options.warmUp) queue = options.warmUp().catch(() => undefined);
   await chmod(socket, 0o600);
   await mkdir(path.dirname(options.pidFile), { recursive: true });
   await writeFile(options.pidFile, `${process.pid}\n`);

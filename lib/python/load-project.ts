@@ -12,6 +12,7 @@ import { Project } from './project.js';
 import { Resolver } from './references.js';
 import { FactsCache } from './facts-cache.js';
 import { cachedFacts, factsFor, prestartWorkers, type SourceText, type WorkerPlaces } from './worker-pool.js';
+import { countWarm } from '../ops/resources.js';
 import { mark } from '../ops/timing.js';
 
 /** Paths never analysed even when committed: environments and vendored trees. */
@@ -54,6 +55,7 @@ export async function startPythonEarly(session: PythonSession, python: string | 
  * after it is built, so a long-lived process (daemon, MCP server) asked about the same tree again answers from memory.
  */
 const recent = new Recent<Promise<LoadedProject>>(2);
+countWarm('python_projects', () => recent.size);
 
 export async function loadPythonProject(
   repo: Repo,
