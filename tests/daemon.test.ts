@@ -110,3 +110,30 @@ test('a daemon whose repository is deleted exits, and of two started at once one
   const ends = await Promise.race([Promise.all(daemons).then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 12_000))]);
   t.true(ends, 'no daemon outlives its repository by more than a few seconds');
 });
+
+test('a daemon of an older build hands the command back and exits', async (t) => {
+  // A copy of the built tug, so making it look rebuilt leaves the daemons of the other tests alone.
+  const { cp, mkdtemp, rm, symlink, utimes } = await import('node:fs/promises');
+  const os = await import('node:os');
+  const project = path.join(path.dirname(TUG_BIN), '..');
+  const copy = await mkdtemp(path.join(os.tmpdir(), 'tug-copy-'));
+  for (const part of ['bin', 'dist', 'package.json']) await cp(path.join(project, part), path.join(copy, part), { recursive: true });
+  await symlink(path.join(project, 'node_modules'), path.join(copy, 'node_modules'));
+  const copyTug = (cwd: string, args: string[]) => execa('node', [path.join(copy, 'bin', 'tug'), ...args], { cwd, env: ENV, reject: false });
+  const status = async () => JSON.parse((await copyTug(repo.root, ['daemon', 'status'])).stdout).daemon;
+  const repo = await makeRepo(SOURCE);
+  try {
+    t.true(JSON.parse((await copyTug(repo.root, ['daemon', 'start'])).stdout).daemon.running);
+    const later = new Date(Date.now() + 1000);
+    await utimes(path.join(copy, 'dist', 'lib', 'cli', 'main.js'), later, later);
+    const run = await copyTug(repo.root, ['snapshot']);
+    t.is(run.exitCode, 0, run.stderr);
+    t.is(JSON.parse(run.stdout).status, 'ok', 'the command ran in-process');
+    const after = await until(status, (d) => !d.running, 5_000);
+    t.false(after.running, 'the stale daemon exited');
+  } finally {
+    await copyTug(repo.root, ['daemon', 'stop']);
+    await repo.cleanup();
+    await rm(copy, { recursive: true, force: true });
+  }
+});

@@ -34,3 +34,12 @@ export function findCommonDir(dir: string): string | null {
     if (path.dirname(current) === current) return null;
   }
 }
+
+/**
+ * Which build of tug this process runs: the modification times of the compiled CLI and its bundle. A daemon asked by
+ * a client of another build (tug was rebuilt or upgraded while it ran) is stale: it hands the command back and exits.
+ */
+export function buildId(): string {
+  const mtime = (relative: string) => statSync(new URL(relative, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  return `${mtime('../cli/main.js')}:${mtime('../cli-bundle/main.cjs')}`;
+}

@@ -1,7 +1,7 @@
 // The thin side of `tug daemon`: forwards a command to a running daemon without loading the CLI, or says it could not.
 import { existsSync } from 'node:fs';
 import net from 'node:net';
-import { envFingerprint, findCommonDir, socketPathFor } from './address.js';
+import { buildId, envFingerprint, findCommonDir, socketPathFor } from './address.js';
 
 /**
  * Arguments the daemon cannot serve: stdin input, help and version text (yargs prints those itself), long-lived and interactive commands,
@@ -43,6 +43,7 @@ export async function tryDaemon(argv: readonly string[]): Promise<number | null>
         argv,
         cwd: process.cwd(),
         env: envFingerprint(process.env),
+        build: buildId(),
         stdoutIsTTY: Boolean(process.stdout.isTTY),
         stderrIsTTY: Boolean(process.stderr.isTTY),
         columns: process.stdout.columns,

@@ -4,7 +4,7 @@ import { chmod, rm, writeFile, mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { CliIO } from '../cli/io.js';
-import { envFingerprint, socketPathFor } from './address.js';
+import { buildId, envFingerprint, socketPathFor } from './address.js';
 import { warmHelpers } from '../ops/resources.js';
 
 const ORPHAN_CHECK_MS = 5_000;
@@ -22,6 +22,7 @@ interface Request {
   argv: string[];
   cwd: string;
   env: string;
+  build?: string;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   columns?: number;
@@ -31,6 +32,7 @@ interface Request {
 export async function serveDaemon(options: DaemonOptions): Promise<void> {
   const socket = socketPathFor(options.commonDir);
   const fingerprint = envFingerprint(process.env);
+  const build = buildId();
   const started = Date.now();
   let served = 0;
   let queue: Promise<unknown> = Promise.resolve();
@@ -52,6 +54,12 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
       }
       if (request.control === 'stop') {
         send({ stopping: true });
+        connection.end();
+        void shutdown();
+        return;
+      }
+      if (request.build !== build) {
+        send({ fallback: true });
         connection.end();
         void shutdown();
         return;
