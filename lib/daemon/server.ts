@@ -5,6 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { CliIO } from '../cli/io.js';
 import { buildId, envFingerprint, socketPathFor } from './address.js';
+import { keepInMemory } from '../core/memory.js';
 import { warmHelpers } from '../ops/resources.js';
 
 const ORPHAN_CHECK_MS = 5_000;
@@ -14,7 +15,7 @@ export interface DaemonOptions {
   pidFile: string;
   idleMs: number;
   run: (argv: readonly string[], io: CliIO) => Promise<number>;
-  /** Runs first, before any caller's command (which queues behind it). */
+  /** Started as soon as the daemon listens, alongside the callers' commands. */
   warmUp?: () => Promise<void>;
 }
 
@@ -30,6 +31,7 @@ interface Request {
 }
 
 export async function serveDaemon(options: DaemonOptions): Promise<void> {
+  keepInMemory();
   const socket = socketPathFor(options.commonDir);
   const fingerprint = envFingerprint(process.env);
   const build = buildId();
@@ -110,7 +112,9 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
     server.once('error', reject);
     server.listen(socket, () => resolve());
   });
-  if (options.warmUp) queue = options.warmUp().catch(() => undefined);
+  // Beside the queue, not in it: a command that needs nothing of the warm-up (a snapshot, a patchset) must not wait
+  // for rust-analyzer to index; one that does shares the load in progress (the project memo, the server's own queue).
+  if (options.warmUp) void options.warmUp().catch(() => undefined);
   await chmod(socket, 0o600);
   await mkdir(path.dirname(options.pidFile), { recursive: true });
   await writeFile(options.pidFile, `${process.pid}\n`);
