@@ -1,13 +1,23 @@
 // Reads and writes git objects in bulk: one `cat-file --batch` for many blobs, commits with fixed identity and dates.
+import { keepsInMemory, Recent } from '../core/memory.js';
 import type { Repo } from './repo.js';
 import { git, gitBytes, gitText } from './run-git.js';
 
-/** Reads many objects in one git process; missing objects come back as undefined. */
+/** Blob contents kept by long-lived processes: an id names its content, so an entry never goes stale. */
+const rememberedBlobs = new Recent<Uint8Array>(64 * 1024 * 1024, (bytes) => bytes.byteLength);
+
+/** Reads many blobs in one git process; missing ones are left out. Callers share the bytes and must not change them. */
 export async function readBlobs(repo: Repo, oids: readonly string[]): Promise<Map<string, Uint8Array>> {
   const found = new Map<string, Uint8Array>();
-  if (oids.length === 0) return found;
-  const unique = [...new Set(oids)];
-  const raw = Buffer.from(await gitBytes(['cat-file', '--batch'], { cwd: repo.root, input: `${unique.join('\n')}\n` }));
+  const remember = keepsInMemory();
+  const wanted: string[] = [];
+  for (const oid of new Set(oids)) {
+    const known = remember ? rememberedBlobs.get(oid) : undefined;
+    if (known) found.set(oid, known);
+    else wanted.push(oid);
+  }
+  if (wanted.length === 0) return found;
+  const raw = Buffer.from(await gitBytes(['cat-file', '--batch'], { cwd: repo.root, input: `${wanted.join('\n')}\n` }));
   let at = 0;
   while (at < raw.length) {
     const newline = raw.indexOf(0x0a, at);
@@ -15,7 +25,10 @@ export async function readBlobs(repo: Repo, oids: readonly string[]): Promise<Ma
     at = newline + 1;
     if (header[1] === 'missing') continue;
     const size = Number(header[2]);
-    found.set(header[0]!, raw.subarray(at, at + size));
+    // Kept ones are copied out, so what stays in memory is the blob and not the whole batch it came in.
+    const bytes = remember ? Uint8Array.prototype.slice.call(raw, at, at + size) : raw.subarray(at, at + size);
+    found.set(header[0]!, bytes);
+    if (remember) rememberedBlobs.set(header[0]!, bytes);
     at += size + 1;
   }
   return found;

@@ -11,6 +11,7 @@ import {
   McpError,
   ErrorCode,
 } from '@modelcontextprotocol/sdk/types.js';
+import { keepInMemory } from '../core/memory.js';
 import { findOperation, operations } from '../ops/registry.js';
 import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources.js';
 import { callTool, describeTool } from './tools.js';
@@ -46,6 +47,7 @@ export function createMcpServer(defaultWorkspace: string): Server {
 }
 
 export async function serveStdio(defaultWorkspace: string): Promise<void> {
+  keepInMemory();
   const server = createMcpServer(defaultWorkspace);
   await server.connect(new StdioServerTransport());
   await new Promise<void>((resolve) => {
