@@ -97,9 +97,13 @@ test('no daemon is started when turned off, in CI, for other commands, or after 
   await outside.cleanup();
 });
 
-test('a daemon whose repository is deleted exits, and of two started at once one serves', async (t) => {
+test('a daemon whose repository is deleted exits, and of two started at once over a stale socket one serves', async (t) => {
   const repo = await makeRepo(SOURCE);
   const spawnDaemon = () => execa('node', [TUG_BIN, 'daemon', 'run', '--idle-seconds', '60'], { cwd: repo.root, env: ENV, reject: false });
+  // What a crashed daemon leaves behind: a socket file nobody answers on.
+  const { socketPathFor } = await import('../lib/daemon/address.js');
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(socketPathFor(path.join(repo.root, '.git')), '');
   const daemons = [spawnDaemon(), spawnDaemon()];
   const status = await until(() => tug(repo.root, ['daemon', 'status'], { env: ENV }), (s) => s.json?.daemon.running, 10_000);
   t.true(status.json.daemon.running);

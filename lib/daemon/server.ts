@@ -90,11 +90,14 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
       });
     });
   });
-  /** Leaves the socket and pid file alone when they are no longer its own (another daemon took over). */
+  /**
+   * Leaves the socket and pid file alone when they are no longer its own (another daemon took over); not even closing
+   * the server then, since closing a Unix socket server unlinks its path, which now names the other daemon's socket.
+   */
   const shutdown = async (owned = true) => {
     clearTimeout(idle);
-    server.close();
     if (owned) {
+      server.close();
       await rm(socket, { force: true });
       await rm(options.pidFile, { force: true });
     }
@@ -104,14 +107,36 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
     clearTimeout(idle);
     idle = setTimeout(() => void shutdown(), options.idleMs);
   };
-  // Two callers can start a daemon at once (`tug daemon start`, or two commands starting one on their own): the
-  // later one leaves the socket to the one already answering.
-  if (await controlDaemon(options.commonDir, 'status')) process.exit(0);
-  await rm(socket, { force: true });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socket, () => resolve());
-  });
+  // Two callers can start a daemon at once (`tug daemon start`, or two commands starting one on their own). Binding
+  // the socket decides: the kernel lets one bind, the other finds a daemon answering and leaves. A socket file nobody
+  // answers on is a crashed daemon's, removed before a second try.
+  let ours = 0;
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      const failed = (error: Error) => {
+        server.off('listening', listening);
+        reject(error);
+      };
+      const listening = () => {
+        server.off('error', failed);
+        ours = statSync(socket).ino;
+        resolve();
+      };
+      server.once('error', failed);
+      server.once('listening', listening);
+      server.listen(socket);
+    });
+  try {
+    await listen();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    if (await controlDaemon(options.commonDir, 'status')) process.exit(0);
+    await rm(socket, { force: true });
+    await listen().catch((again: NodeJS.ErrnoException) => {
+      if (again.code === 'EADDRINUSE') process.exit(0);
+      throw again;
+    });
+  }
   // Beside the queue, not in it: a command that needs nothing of the warm-up (a snapshot, a patchset) must not wait
   // for rust-analyzer to index; one that does shares the load in progress (the project memo, the server's own queue).
   if (options.warmUp) void options.warmUp().catch(() => undefined);
@@ -122,7 +147,6 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
   process.on('SIGINT', () => void shutdown());
   resetIdle();
   // A repository deleted under it (a temporary clone) or a socket removed by someone else: nobody can reach it any more.
-  const ours = statSync(socket).ino;
   setInterval(() => {
     if (statSync(socket, { throwIfNoEntry: false })?.ino !== ours) void shutdown(false);
     else if (!existsSync(options.commonDir)) void shutdown();
