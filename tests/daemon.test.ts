@@ -109,7 +109,12 @@ test('a daemon whose repository is deleted exits, and of two started at once ove
   t.true(status.json.daemon.running);
   const exited = await Promise.race([Promise.any(daemons).then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 12_000))]);
   t.true(exited, 'the daemon that lost the race exits');
-  t.true((await tug(repo.root, ['daemon', 'status'], { env: ENV })).json.daemon.running, 'the other one still serves');
+  const survivor = (await tug(repo.root, ['daemon', 'status'], { env: ENV })).json.daemon;
+  t.true(survivor.running, 'the other one still serves');
+  const { readFile } = await import('node:fs/promises');
+  const pidFile = path.join(repo.root, '.git', 'tug', 'workers', 'daemon.pid');
+  const named = await until(() => readFile(pidFile, 'utf8').catch(() => ''), (text) => text.trim() === String(survivor.pid), 8_000);
+  t.is(named.trim(), String(survivor.pid), 'the pid file names the daemon that serves');
   await repo.cleanup();
   const ends = await Promise.race([Promise.all(daemons).then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 12_000))]);
   t.true(ends, 'no daemon outlives its repository by more than a few seconds');

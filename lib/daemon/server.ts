@@ -1,5 +1,5 @@
 // `tug daemon run`: a resident process per repository that runs CLI commands with everything already loaded and warm.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { chmod, rm, writeFile, mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -150,7 +150,22 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
   setInterval(() => {
     if (statSync(socket, { throwIfNoEntry: false })?.ino !== ours) void shutdown(false);
     else if (!existsSync(options.commonDir)) void shutdown();
+    else claimPidFile(options.pidFile);
   }, ORPHAN_CHECK_MS).unref();
+}
+
+/** Two daemons that raced both wrote the pid file: the one serving makes sure it names itself. Never throws. */
+function claimPidFile(file: string): void {
+  try {
+    if (readFileSync(file, 'utf8').trim() === String(process.pid)) return;
+  } catch {
+    // Missing: written below.
+  }
+  try {
+    writeFileSync(file, `${process.pid}\n`);
+  } catch {
+    // The session dir is gone; the repository check ends this daemon soon.
+  }
 }
 
 /** Sends a control message (status, stop) to a running daemon; null when none answers. */
