@@ -11,8 +11,7 @@ export async function launch(argv: readonly string[]): Promise<number> {
   let target: AnalysisTarget | undefined;
   const io: CliIO = { ...processIO(), analysing: (t) => (target = t) };
   const code = await runHere(argv, io);
-  const script = process.argv[1];
-  if (script && autoStartWanted(argv, code, process.cwd(), process.env)) autoStartDaemon(script, target, io.stderrIsTTY, io.err);
+  if (autoStartWanted(argv, code, process.cwd(), process.env)) autoStartDaemon(target, io.stderrIsTTY, io.err);
   return code;
 }
 

@@ -1,6 +1,7 @@
 // Starting the repository's daemon unasked, after a command that loaded a Python or Rust project, so the next call is warm.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { findCommonDir, socketPathFor } from './address.js';
 import type { AnalysisTarget } from '../cli/io.js';
 import { forwardable } from './client.js';
@@ -30,19 +31,22 @@ export function autoStartWanted(argv: readonly string[], exitCode: number, cwd: 
   }
 }
 
+/** The launcher to run the daemon with (bin/tug; this file's depth is the same in dist/lib/daemon and the bundle). */
+const TUG_BIN = fileURLToPath(new URL('../../../bin/tug', import.meta.url));
+
 /**
- * Spawns `tug daemon run` detached, with this process's environment (so it serves this caller's next commands), told
- * the command's rename target so it loads that project before the next call comes.
+ * `tug daemon run` with these arguments, detached, with this process's environment (so it serves this caller's later
+ * commands): what `tug daemon start` and a start on its own both run.
  */
-export function autoStartDaemon(tugScript: string, target: AnalysisTarget | undefined, stderrIsTTY: boolean, writeErr: (text: string) => void): void {
-  const args = [tugScript, 'daemon', 'run', '--idle-seconds', String(AUTO_IDLE_SECONDS), ...(target ? [`--warm-up=${JSON.stringify(target)}`] : [])];
-  const child = spawn(process.execPath, args, {
-    detached: true,
-    stdio: 'ignore',
-    env: process.env,
-  });
+export function spawnDaemon(args: readonly string[]): void {
+  const child = spawn(process.execPath, [TUG_BIN, 'daemon', 'run', ...args], { detached: true, stdio: 'ignore', env: process.env });
   child.on('error', () => undefined);
   child.unref();
+}
+
+/** Starts the daemon told the command's rename target, so it loads that project before the next call comes. */
+export function autoStartDaemon(target: AnalysisTarget | undefined, stderrIsTTY: boolean, writeErr: (text: string) => void): void {
+  spawnDaemon(['--idle-seconds', String(AUTO_IDLE_SECONDS), ...(target ? [`--warm-up=${JSON.stringify(target)}`] : [])]);
   if (stderrIsTTY) {
     writeErr(
       `tug: started a resident tug for this repository so the next calls are fast (it stops after ${AUTO_IDLE_SECONDS / 60} idle minutes; ` +

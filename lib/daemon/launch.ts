@@ -1,14 +1,9 @@
-// Starting a daemon in the background: a detached `tug daemon run` that outlives the command that started it.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// `tug daemon start`: a detached `tug daemon run` that outlives the command that started it, waited for until it answers.
+import { spawnDaemon } from './autostart.js';
 import { controlDaemon } from './server.js';
 
-const TUG_BIN = fileURLToPath(new URL('../../../bin/tug', import.meta.url));
-
 export async function launchDaemon(commonDir: string, workspace: string, idleSeconds: number, waitMs = 10_000): Promise<Record<string, unknown> | null> {
-  const args = [TUG_BIN, 'daemon', 'run', '--workspace', workspace, '--idle-seconds', String(idleSeconds)];
-  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', env: process.env });
-  child.unref();
+  spawnDaemon(['--workspace', workspace, '--idle-seconds', String(idleSeconds)]);
   const deadline = Date.now() + waitMs;
   while (Date.now() < deadline) {
     const status = await controlDaemon(commonDir, 'status');

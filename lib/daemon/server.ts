@@ -60,15 +60,11 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
         void shutdown();
         return;
       }
-      if (request.build !== build) {
+      // Another environment runs in-process; another build also means this daemon is stale, so it leaves.
+      if (request.build !== build || request.env !== fingerprint) {
         send({ fallback: true });
         connection.end();
-        void shutdown();
-        return;
-      }
-      if (request.env !== fingerprint) {
-        send({ fallback: true });
-        connection.end();
+        if (request.build !== build) void shutdown();
         return;
       }
       resetIdle();

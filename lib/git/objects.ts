@@ -26,7 +26,7 @@ export async function readBlobs(repo: Repo, oids: readonly string[]): Promise<Ma
     if (header[1] === 'missing') continue;
     const size = Number(header[2]);
     // Kept ones are copied out, so what stays in memory is the blob and not the whole batch it came in.
-    const bytes = remember ? Uint8Array.prototype.slice.call(raw, at, at + size) : raw.subarray(at, at + size);
+    const bytes = remember ? Buffer.from(raw.subarray(at, at + size)) : raw.subarray(at, at + size);
     found.set(header[0]!, bytes);
     if (remember) rememberedBlobs.set(header[0]!, bytes);
     at += size + 1;
