@@ -43,6 +43,8 @@ export async function tryDaemon(argv: readonly string[]): Promise<number | null>
         argv,
         cwd: process.cwd(),
         env: envFingerprint(process.env),
+        // The commands the daemon runs for this request (verification) get this environment, not the daemon's own.
+        environment: process.env,
         build: buildId(),
         stdoutIsTTY: Boolean(process.stdout.isTTY),
         stderrIsTTY: Boolean(process.stderr.isTTY),

@@ -7,6 +7,7 @@ import type { CliIO } from '../cli/io.js';
 import { buildId, envFingerprint, socketPathFor } from './address.js';
 import { keepInMemory } from '../core/memory.js';
 import { warmHelpers } from '../ops/resources.js';
+import { withCallerEnvironment } from '../verify/sandbox-env.js';
 
 const ORPHAN_CHECK_MS = 5_000;
 
@@ -23,6 +24,8 @@ interface Request {
   argv: string[];
   cwd: string;
   env: string;
+  /** The client's whole environment: commands run for this request see it, never the daemon's. */
+  environment?: Record<string, string>;
   build?: string;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
@@ -79,7 +82,7 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
           columns: request.columns,
           longLived: true,
         };
-        const code = await options.run(request.argv, io).catch(() => 10);
+        const code = await withCallerEnvironment(request.environment ?? {}, () => options.run(request.argv, io)).catch(() => 10);
         served += 1;
         send({ exit: code });
         connection.end();

@@ -40,6 +40,7 @@ export async function verifyInSandbox(
       sessionDir: ws.session.dir,
       testCommand: config.test_command,
       typecheckCommand: config.typecheck_command,
+      allowEnv: config.allow_env,
       timeoutMs: config.timeout === undefined ? undefined : config.timeout * 1000,
     });
   } catch (error) {

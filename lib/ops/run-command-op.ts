@@ -32,7 +32,7 @@ export const runCommandOperation = defineOperation({
   tool: 'tug_run_command',
   agentName: 'run_command',
   description:
-    "Execute a shell command in a sandbox worktree of the current snapshot (never in the user's files; changes it makes are discarded). Returns stdout, stderr and exit_code; a non-zero exit or timeout also sets error. Secret-looking environment variables (*_TOKEN, *_KEY, *_SECRET, AWS_*, OPENAI_*, ANTHROPIC_*, GOOGLE_*) are not passed on unless tug.toml [run_command] allow_env lists them. Ignored files (node_modules, .venv) are not in the sandbox.",
+    "Execute a shell command in a sandbox worktree of the current snapshot (never in the user's files; changes it makes are discarded). Returns stdout, stderr and exit_code; a non-zero exit or timeout also sets error. The environment is an allowlist (PATH, HOME, LANG, LC_*, TERM, TMPDIR, USER, SHELL, PYTHON*, VIRTUAL_ENV, CONDA_PREFIX, CARGO_*, RUSTUP_*); other variables reach the command only when [run_command] allow_env in the user's config lists them. Ignored files (node_modules, .venv) are not in the sandbox.",
   input: runCommandInput,
   output: RunCommandResponse,
   // Not read-only: the sandbox keeps relative paths away from the user's files, but it is not a jail.

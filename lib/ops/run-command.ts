@@ -7,7 +7,7 @@ import { treeOf } from '../git/refs.js';
 import { resolveCommit } from '../git/repo.js';
 import { closeSandbox, openSandbox, type Sandbox } from '../git/worktree.js';
 import { runShellCommand } from '../verify/run-command.js';
-import { sandboxEnv } from '../verify/sandbox-env.js';
+import { callerEnvironment, sandboxEnv } from '../verify/sandbox-env.js';
 import { configFor } from './config.js';
 import { resolveDir, workspacePath } from './file-reads.js';
 import { appendLog, loggedArguments } from './op-log.js';
@@ -43,7 +43,7 @@ export async function runCommandTool(input: z.infer<typeof runCommandInput>) {
       throw new TugError('FileNotFound', `cwd ${input.cwd} is not a directory of the workspace`, { details: { path: input.cwd } });
     }
     const timeout = input.timeout ?? DEFAULT_COMMAND_TIMEOUT_S;
-    result = await runShellCommand({ command: input.command, cwd, env: sandboxEnv(process.env, config.allow_env).env, timeoutMs: timeout * 1000 });
+    result = await runShellCommand({ command: input.command, cwd, env: sandboxEnv(callerEnvironment(), config.allow_env).env, timeoutMs: timeout * 1000 });
     result = { ...result, ...(result.timed_out ? { error: `timed out after ${timeout}s; the command's process group was killed` } : result.exit_code !== 0 ? { error: `command exited with code ${result.exit_code}` } : {}) };
   } finally {
     await closeSandbox(ws.repo, sandbox as Sandbox, false);

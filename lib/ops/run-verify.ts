@@ -29,6 +29,7 @@ export async function runVerifyOnly(input: z.infer<typeof verifyInput>, context:
         sessionDir: ws.session.dir,
         testCommand: config.test_command,
         typecheckCommand: config.typecheck_command,
+        allowEnv: config.allow_env,
         timeoutMs: config.timeout === undefined ? undefined : config.timeout * 1000,
       }).finally(() => closeSandbox(ws.repo, sandbox, false));
       if (verification.status === 'failed') {

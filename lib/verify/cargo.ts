@@ -12,6 +12,8 @@ export interface CargoRequest {
   changedFiles: readonly string[];
   sessionDir?: string | undefined;
   timeoutMs: number;
+  /** The allowlisted environment the checks run with. */
+  baseEnv: Record<string, string>;
   /** A configured test command replaces `cargo test`. */
   testCommandConfigured: boolean;
 }
@@ -58,7 +60,7 @@ export async function cargoChecks(request: CargoRequest): Promise<CheckResult[]>
 }
 
 async function cargoStep(name: string, argv: string[], request: CargoRequest, env: Record<string, string>, manifest: string): Promise<CheckResult> {
-  const result = await runCheck({ name, argv, cwd: request.cwd, timeoutMs: request.timeoutMs, env });
+  const result = await runCheck({ name, argv, cwd: request.cwd, timeoutMs: request.timeoutMs, baseEnv: request.baseEnv, env });
   const parsed = parseCargoOutput(result.output ?? '', request.cwd, path.posix.dirname(manifest));
   const command = argv.map((a) => (a.startsWith(request.cwd) ? path.relative(request.cwd, a) || '.' : a));
   return { ...result, command, output: parsed.text, ...(parsed.errors.length > 0 ? { errors: parsed.errors } : {}) };

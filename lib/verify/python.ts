@@ -72,8 +72,8 @@ print(json.dumps(errors))
 sys.exit(1 if errors else 0)
 `;
 
-export async function checkPythonSyntax(python: string, cwd: string, files: readonly string[], timeoutMs: number): Promise<CheckResult> {
-  const result = await runCheck({ name: 'python-syntax', argv: [python, '-c', SYNTAX_SCRIPT, ...files], cwd, timeoutMs });
+export async function checkPythonSyntax(python: string, cwd: string, files: readonly string[], timeoutMs: number, baseEnv: Record<string, string>): Promise<CheckResult> {
+  const result = await runCheck({ name: 'python-syntax', argv: [python, '-c', SYNTAX_SCRIPT, ...files], cwd, timeoutMs, baseEnv });
   const command = [python, '-c', '<compile each file>', ...files];
   try {
     const errors = JSON.parse(result.output?.trim().split('\n').pop() ?? '[]') as CheckResult['errors'];

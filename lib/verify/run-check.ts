@@ -20,6 +20,8 @@ export interface CheckSpec {
   argv: string[];
   cwd: string;
   timeoutMs: number;
+  /** The allowlisted environment (sandboxEnv); variables here are added to it, nothing else of this process's is passed. */
+  baseEnv: Record<string, string>;
   env?: Record<string, string>;
 }
 
@@ -50,7 +52,8 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
   const [file, ...args] = spec.argv;
   const child = execa(file!, args, {
     cwd: spec.cwd,
-    env: { TUG_SANDBOX: '1', PYTHONDONTWRITEBYTECODE: '1', GIT_DIR: undefined, GIT_INDEX_FILE: undefined, GIT_WORK_TREE: undefined, ...spec.env },
+    env: { ...spec.baseEnv, TUG_SANDBOX: '1', PYTHONDONTWRITEBYTECODE: '1', ...spec.env },
+    extendEnv: false,
     all: true,
     reject: false,
     stdin: 'ignore',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { checkPythonSyntax, resolvePython } from './python.js';
 import { cargoChecks } from './cargo.js';
 import { runCheck, type CheckResult } from './run-check.js';
+import { callerEnvironment, sandboxEnv } from './sandbox-env.js';
 
 export const VERIFY_MODES = ['none', 'syntax', 'tests', 'typecheck'] as const;
 export type VerifyMode = (typeof VERIFY_MODES)[number];
@@ -21,6 +22,8 @@ export interface VerifyRequest {
   testCommand?: string[];
   typecheckCommand?: string[];
   timeoutMs?: number;
+  /** Extra variable names or globs the checks may see (user config, or a trusted repository's allow_env). */
+  allowEnv?: readonly string[];
 }
 
 export interface Verification {
@@ -34,31 +37,32 @@ export const DEFAULT_CHECK_TIMEOUT_MS = 300_000;
 export async function verify(request: VerifyRequest): Promise<Verification> {
   if (request.mode === 'none') return { status: 'skipped', mode: 'none', checks: [] };
   const timeoutMs = request.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  const baseEnv = sandboxEnv(callerEnvironment(), request.allowEnv ?? []).env;
   const checks: CheckResult[] = [];
   const pythonFiles = request.changedFiles.filter((f) => f.endsWith('.py') || f.endsWith('.pyi'));
   let python: string | undefined;
   const needPython = async () => (python ??= (await resolvePython(request.python, request.sessionDir)).path);
   if (pythonFiles.length > 0) {
     const present = await existing(request.cwd, pythonFiles);
-    if (present.length > 0) checks.push(await checkPythonSyntax(await needPython(), request.cwd, present, timeoutMs));
+    if (present.length > 0) checks.push(await checkPythonSyntax(await needPython(), request.cwd, present, timeoutMs, baseEnv));
   }
   const rust = request.changedFiles.some((f) => f.endsWith('.rs') || path.posix.basename(f) === 'Cargo.toml');
   if (rust) {
-    checks.push(...(await cargoChecks({ mode: request.mode, cwd: request.cwd, changedFiles: request.changedFiles, sessionDir: request.sessionDir, timeoutMs, testCommandConfigured: Boolean(request.testCommand) })));
+    checks.push(...(await cargoChecks({ mode: request.mode, cwd: request.cwd, changedFiles: request.changedFiles, sessionDir: request.sessionDir, timeoutMs, baseEnv, testCommandConfigured: Boolean(request.testCommand) })));
   }
   const cargoFailed = rust && checks.some((c) => c.status === 'failed');
   if ((request.mode === 'tests' || request.mode === 'typecheck') && !(rust && !request.testCommand) && !cargoFailed) {
     const argv = request.testCommand ?? (await detectTestCommand(request.cwd));
     checks.push(
       argv
-        ? await runCheck({ name: 'tests', argv: await template(argv, request.cwd, needPython), cwd: request.cwd, timeoutMs })
+        ? await runCheck({ name: 'tests', argv: await template(argv, request.cwd, needPython), cwd: request.cwd, timeoutMs, baseEnv })
         : skipped('tests', 'no test command configured or detected (pass --test-command)'),
     );
   }
   if (request.mode === 'typecheck' && !(rust && !request.typecheckCommand)) {
     checks.push(
       request.typecheckCommand
-        ? await runCheck({ name: 'typecheck', argv: await template(request.typecheckCommand, request.cwd, needPython), cwd: request.cwd, timeoutMs })
+        ? await runCheck({ name: 'typecheck', argv: await template(request.typecheckCommand, request.cwd, needPython), cwd: request.cwd, timeoutMs, baseEnv })
         : skipped('typecheck', 'no type checker configured (pass --typecheck-command)'),
     );
   }
