@@ -2,6 +2,12 @@
 import test from 'ava';
 import { makeRepo } from './helpers/repo.js';
 import { tug } from './helpers/cli.js';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+// A user config dir of our own (trust records live there), never the real one.
+process.env['XDG_CONFIG_HOME'] = await mkdtemp(path.join(os.tmpdir(), 'tug-config-test-'));
 
 const SOURCE = { 'app.py': 'def f():\n    return 1\n\nprint(f())\n' };
 const names = (run: { json: any }) => run.json.verification.checks.map((c: any) => c.name);
@@ -11,6 +17,7 @@ test('each layer overrides the one below it', async (t) => {
     ...SOURCE,
     'pyproject.toml': '[tool.tug]\nverify = "tests"\ntest_command = ["{python}", "-c", "print(1)"]\n',
   });
+  t.is((await tug(repo.root, ['trust'])).json.trust, 'trusted', 'test_command needs a trusted repository');
   const fromPyproject = await tug(repo.root, ['rename', 'app.py:1:5', 'g']);
   t.is(fromPyproject.exitCode, 0, fromPyproject.stdout);
   t.deepEqual(names(fromPyproject), ['python-syntax', 'tests']);

@@ -1,10 +1,15 @@
 // run_command (seed run_pty_cmd): a sandbox of the snapshot, never the user's tree; exit codes, timeouts and secrets.
 import test from 'ava';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { isSecretName, sandboxEnv } from '../lib/verify/sandbox-env.js';
 import { makeRepo, repoState } from './helpers/repo.js';
 import { call, isToolSuccess } from './helpers/tools.js';
+import { tug } from './helpers/cli.js';
+
+// A user config dir of our own (trust records live there), never the real one.
+process.env['XDG_CONFIG_HOME'] = await mkdtemp(path.join(os.tmpdir(), 'tug-run-command-test-'));
 
 test('run_command: exit_code 0 and stdout on success, in a sandbox that holds the snapshot (uncommitted files included)', async (t) => {
   const repo = await makeRepo({ 'a.txt': 'committed\n', 'sub/b.txt': 'b\n' });
@@ -56,6 +61,7 @@ test('run_command: variables outside the allowlist are dropped unless tug.toml a
     for (const name of names) t.false(out.stdout.includes(`${name}=`), name);
     t.true(out.stdout.includes('TUG_SANDBOX=1'));
     await writeFile(path.join(repo.root, 'tug.toml'), '[run_command]\nallow_env = ["AWS_PROFILE", "GOOGLE_*"]\n');
+    t.is((await tug(repo.root, ['trust'])).exitCode, 0, 'allow_env in the repository needs trust');
     const allowed = await call(repo, 'run_command', { command: 'env' });
     t.true(allowed.stdout.includes('AWS_PROFILE=value-of-AWS_PROFILE'));
     t.true(allowed.stdout.includes('GOOGLE_CLOUD_PROJECT='));

@@ -6,7 +6,7 @@ import { asTugError, TugError } from '../core/errors.js';
 import type { Operation } from '../ops/operation.js';
 import { parseInput } from '../ops/operation.js';
 import { discoverRepoEarly } from '../git/repo.js';
-import { findOperation } from '../ops/registry.js';
+import { findOperation, findUserOperation } from '../ops/registry.js';
 import { releaseResources } from '../ops/resources.js';
 import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
 import { summarize } from './summary.js';
@@ -179,6 +179,21 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       'Show one operation log entry by id or unique prefix',
       (y) => y.positional('id', { type: 'string', describe: 'Entry id (or a unique prefix)' }).example('tug show 3f2a', ''),
       run('show', (a) => ({ ...common(a), id: a['id'] })),
+    )
+    .command(
+      'trust',
+      "Trust this repository: let its tug.toml / [tool.tug] settings that run programs take effect (python_path, test_command, …)",
+      (y) =>
+        y
+          .option('revoke', { type: 'boolean', describe: 'Forget the trust of this repository' })
+          .option('status', { type: 'boolean', describe: 'Only show whether it is trusted and which settings need trust' })
+          .example('tug trust --status', '')
+          .example('tug trust', '')
+          .example('tug trust --revoke', ''),
+      async (a) => {
+        mode = outputMode(Boolean(a['json']), io);
+        exitCode = await execute(findUserOperation('trust')!, { workspace: common(a).workspace, ...pick(a, ['revoke', 'status']) }, mode, 'trust', io);
+      },
     )
     .command(
       'mcp',

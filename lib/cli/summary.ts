@@ -20,6 +20,7 @@ export function summarize(command: string, result: Json): string {
       .join('\n');
   }
   if (command === 'verify') return `verification ${result['verification'].status} (${result['verification'].mode})`;
+  if (command === 'trust') return trustSummary(result);
   return JSON.stringify(result, null, 2);
 }
 
@@ -44,5 +45,14 @@ function summarizeChange(result: Json): string {
   else lines.push(`  merge   git merge ${git.branch}`);
   lines.push(`  undo    tug undo ${result['undo_token']}`);
   for (const warning of result['warnings'] ?? []) lines.push(`  warning[${warning.code}]: ${warning.message}`);
+  return lines.join('\n');
+}
+
+function trustSummary(result: Json): string {
+  const settings: Json[] = result['settings'];
+  const state = { trusted: 'trusted', changed: 'NOT trusted (a setting changed since it was trusted; run tug trust again)', untrusted: 'NOT trusted' }[result['trust'] as string];
+  const lines = [`${result['repository']}: ${state}`];
+  if (settings.length === 0) lines.push('  no settings that need trust (trust still lets the default verification run the tests)');
+  for (const s of settings) lines.push(`  ${s['source']} ${s['key']} = ${JSON.stringify(s['value'])}`);
   return lines.join('\n');
 }

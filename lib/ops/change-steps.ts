@@ -36,7 +36,7 @@ export async function verifyInSandbox(
       mode: config.verify,
       cwd: sandbox.path,
       changedFiles: patch.files.filter((f) => f.status !== 'deleted').map((f) => f.newPath ?? f.path),
-      python: configuredPython(config),
+      python: configuredPython(config, 'verification'),
       sessionDir: ws.session.dir,
       testCommand: config.test_command,
       typecheckCommand: config.typecheck_command,

@@ -1,8 +1,12 @@
-// Project configuration: flags > TUG_* environment > tug.toml > pyproject.toml [tool.tug] > defaults, validated key by key.
+// Project configuration: flags > TUG_* environment > tug.toml > pyproject.toml [tool.tug] > user config > defaults, validated key by key.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { TugError } from '../core/errors.js';
+import type { WarningJSON } from '../core/schemas.js';
+import { gatedSettings, settingsHash, withoutGated, type GatedSetting } from '../trust/settings.js';
+import { trustState, userConfigDir, type TrustState } from '../trust/store.js';
+import { callerEnvironment } from '../verify/sandbox-env.js';
 
 const Argv = z.array(z.string()).min(1);
 
@@ -31,6 +35,10 @@ export interface ResolvedConfig {
   allow_env: string[];
   /** Where each value came from, for error messages and `session status`. */
   sources: Record<string, string>;
+  /** Whether the user trusted this repository (with its gated settings as they are now): `tug trust`. */
+  trust: TrustState;
+  /** Gated settings of the repository's files that were ignored because it is not trusted; one warning each. */
+  warnings: WarningJSON[];
 }
 
 export const DEFAULT_VERIFY = 'syntax';
@@ -76,19 +84,56 @@ function fromEnv(env: NodeJS.ProcessEnv): TugConfig {
   return validate(raw, 'environment (TUG_*)');
 }
 
+/** Sources that the repository controls: their gated settings need `tug trust`. */
+export const REPOSITORY_SOURCES = ['pyproject.toml [tool.tug]', 'tug.toml'];
+
+/** `config.toml` in the user's config dir: settings the user chose, so they always apply. */
+export function userConfigFile(): string {
+  return path.join(userConfigDir(), 'config.toml');
+}
+
+async function repositoryLayers(root: string): Promise<Array<[string, TugConfig]>> {
+  const pyproject = await readToml(path.join(root, 'pyproject.toml'));
+  const tool = (pyproject?.['tool'] as Record<string, unknown> | undefined)?.['tug'];
+  return [
+    ['pyproject.toml [tool.tug]', validate(tool, 'pyproject.toml [tool.tug]')],
+    ['tug.toml', validate(await readToml(path.join(root, 'tug.toml')), 'tug.toml')],
+  ];
+}
+
+/** The repository's settings that need trust, and their hash: what `tug trust` shows and records. */
+export async function repositorySettings(root: string): Promise<{ directory: string; settings: GatedSetting[]; hash: string }> {
+  const settings = gatedSettings(await repositoryLayers(root));
+  return { directory: path.resolve(root), settings, hash: settingsHash(settings) };
+}
+
+function untrustedWarning(setting: GatedSetting, state: TrustState): WarningJSON {
+  const why = state === 'changed' ? 'changed since you trusted this repository and is ignored' : 'is ignored: this repository is not trusted';
+  return {
+    code: 'UntrustedSetting',
+    message: `${setting.source} ${setting.key} ${why}; check it, then run \`tug trust\` to let it take effect`,
+    suggestion: 'tug trust',
+    details: { source: setting.source, key: setting.key, trust: state },
+  };
+}
+
 /** Merges the layers for the repository at `root`; `flags` are what the caller passed explicitly. */
 export async function resolveConfig(
   root: string,
   flags: { verify?: string | undefined; test_command?: string[] | undefined; typecheck_command?: string[] | undefined; timeout?: number | undefined; python?: string | undefined },
 ): Promise<ResolvedConfig> {
-  const pyproject = await readToml(path.join(root, 'pyproject.toml'));
-  const tool = (pyproject?.['tool'] as Record<string, unknown> | undefined)?.['tug'];
+  const repository = await repositoryLayers(root);
+  const gated = gatedSettings(repository);
+  const trust = await trustState(path.resolve(root), settingsHash(gated));
+  // An untrusted repository keeps its harmless settings; those that would run a program or widen the environment wait for `tug trust`.
+  const warnings = trust === 'trusted' ? [] : gated.map((setting) => untrustedWarning(setting, trust));
+  const userFile = userConfigFile();
   const layers: Array<[string, TugConfig]> = [
-    ['pyproject.toml [tool.tug]', validate(tool, 'pyproject.toml [tool.tug]')],
-    ['tug.toml', validate(await readToml(path.join(root, 'tug.toml')), 'tug.toml')],
-    ['environment', fromEnv(process.env)],
+    ['user config', validate(await readToml(userFile), `user config ${userFile}`)],
+    ...repository.map(([source, layer]): [string, TugConfig] => [source, trust === 'trusted' ? layer : withoutGated(layer)]),
+    ['environment', fromEnv(callerEnvironment())],
   ];
-  const out: ResolvedConfig = { verify: DEFAULT_VERIFY, allow_env: [], sources: { verify: 'default' } };
+  const out: ResolvedConfig = { verify: DEFAULT_VERIFY, allow_env: [], sources: { verify: 'default' }, trust, warnings };
   for (const [source, layer] of layers) {
     if (layer.verify) (out.verify = layer.verify), (out.sources['verify'] = source);
     if (layer.test_command) (out.test_command = layer.test_command), (out.sources['test_command'] = source);
@@ -105,16 +150,24 @@ export async function resolveConfig(
   return out;
 }
 
-/** The interpreter to pass as "explicit": a flag, else (unless TUG_PYTHON is set, which outranks files) the configured one. */
-export function configuredPython(config: ResolvedConfig): string | undefined {
+/**
+ * The interpreter to pass as "explicit": a flag, else (unless TUG_PYTHON is set, which outranks files) the configured one.
+ * Analysis (read-only operations and the planning of a change) never runs an interpreter a repository file names, trusted
+ * or not: only verification does, and only in a trusted repository.
+ */
+export function configuredPython(config: ResolvedConfig, use: 'analysis' | 'verification' = 'analysis'): string | undefined {
   if (config.sources['python_path'] === 'flag') return config.python_path;
-  return process.env['TUG_PYTHON'] ? undefined : config.python_path;
+  if (use === 'analysis' && REPOSITORY_SOURCES.includes(config.sources['python_path'] ?? '')) return undefined;
+  return callerEnvironment()['TUG_PYTHON'] ? undefined : config.python_path;
 }
 
 /** Resolves the configuration for a workspace (its directory inside the repository). */
 export async function configFor(
   repo: { root: string; prefix: string },
   flags: Parameters<typeof resolveConfig>[1],
+  warnings?: WarningJSON[],
 ): Promise<ResolvedConfig> {
-  return resolveConfig(path.join(repo.root, repo.prefix), flags);
+  const config = await resolveConfig(path.join(repo.root, repo.prefix), flags);
+  warnings?.push(...config.warnings);
+  return config;
 }

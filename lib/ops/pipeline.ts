@@ -107,7 +107,7 @@ async function runOnSnapshot(
   plan: Planner,
   reporter: Reporter,
 ): Promise<RunResponseJSON> {
-  const config = await configFor(ws.repo, options);
+  const config = await configFor(ws.repo, options, ws.warnings);
   const onto: OntoBranch | null = options.onto ? await resolveOnto(ws, options.onto, snapshot.head) : null;
   const proposal = await plan(ws, snapshot, { tree: onto?.tipTree ?? snapshot.tree, onto: onto?.branch ?? null });
   if (proposal.patch.files.length === 0) {

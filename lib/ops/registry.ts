@@ -17,6 +17,7 @@ import { analyzeImpactOperation, renameOperation } from './rename-op.js';
 import { cleanOperation, sessionStatusOperation } from './session-ops.js';
 import { snapshotOperation } from './snapshot-op.js';
 import { toolchainOperation } from './toolchain-op.js';
+import { trustOperation } from './trust-op.js';
 import { undoOperation } from './undo-op.js';
 import { verifyOperation } from './verify-op.js';
 
@@ -51,4 +52,14 @@ export const TOOL_ALIASES: Readonly<Record<string, string>> = { run_pty_cmd: 'ru
 export function findOperation(name: string): Operation | undefined {
   const wanted = TOOL_ALIASES[name] ?? name;
   return operations.find((op) => op.name === wanted || op.tool === wanted || op.agentName === wanted);
+}
+
+/**
+ * Operations only a person runs, from the CLI: `tug trust` decides what a repository may make tug run, so an agent
+ * (which may be following the repository's own instructions) must not reach it through MCP or the tool registry.
+ */
+export const userOperations: readonly Operation[] = [trustOperation] as readonly Operation[];
+
+export function findUserOperation(name: string): Operation | undefined {
+  return userOperations.find((op) => op.name === name);
 }

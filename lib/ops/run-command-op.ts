@@ -1,6 +1,6 @@
 // `run_command` (seed `run_pty_cmd`): run a shell command in a sandbox worktree of the snapshot; stdout, stderr, exit_code back.
 import { z } from 'zod';
-import { Oid, SCHEMA_VERSION } from '../core/schemas.js';
+import { Oid, SCHEMA_VERSION, Warning } from '../core/schemas.js';
 import { CommonFields, defineOperation } from './operation.js';
 
 export const runCommandInput = z
@@ -25,6 +25,7 @@ export const RunCommandResponse = z.object({
   timed_out: z.boolean(),
   truncated: z.boolean(),
   error: z.string().optional().describe('Present when the command failed or timed out, so "no error and exit_code 0" means success.'),
+  warnings: z.array(Warning).optional().describe("Settings of the repository's files that were ignored because it is not trusted (`tug trust`)."),
 });
 
 export const runCommandOperation = defineOperation({

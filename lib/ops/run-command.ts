@@ -31,7 +31,7 @@ export async function runCommandTool(input: z.infer<typeof runCommandInput>) {
       tree = await treeOf(ws.repo, resolved);
     } else commit = await snapshotCommit(ws, snapshot);
     const dir = await resolveDir(ws.repo, input.cwd, 'cwd');
-    const config = await configFor(ws.repo, {});
+    const config = await configFor(ws.repo, {}, ws.warnings);
     const sandbox = await openSandbox(ws.repo, ws.session.dir, commit, 'fresh');
     return { ws, tree, dir, config, sandbox };
   });
@@ -76,5 +76,6 @@ export async function runCommandTool(input: z.infer<typeof runCommandInput>) {
     timed_out: result.timed_out,
     truncated: result.truncated,
     ...('error' in result && result.error ? { error: result.error } : {}),
+    ...(ws.warnings.length > 0 ? { warnings: ws.warnings } : {}),
   };
 }
