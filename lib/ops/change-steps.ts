@@ -4,7 +4,7 @@ import { readRef, updateRef } from '../git/refs.js';
 import { closeSandbox, openSandbox, writeSandboxFiles, type SandboxMode } from '../git/worktree.js';
 import type { FileWrite } from '../workspace/apply.js';
 import { verify, type Verification } from '../verify/verify.js';
-import { configuredPython, type ResolvedConfig } from './config.js';
+import { verifySettings, type ResolvedConfig } from './config.js';
 import { saveUndoRecord, undoTokenFor, type UndoRecord } from './undo-records.js';
 import type { Workspace } from './workspace.js';
 
@@ -33,15 +33,10 @@ export async function verifyInSandbox(
     tree = await writeSandboxFiles(sandbox, sandboxWrites(patch));
     options.progress?.(`verifying (${config.verify})`);
     verification = await verify({
-      mode: config.verify,
+      ...verifySettings(config),
       cwd: sandbox.path,
       changedFiles: patch.files.filter((f) => f.status !== 'deleted').map((f) => f.newPath ?? f.path),
-      python: configuredPython(config, 'verification'),
       sessionDir: ws.session.dir,
-      testCommand: config.test_command,
-      typecheckCommand: config.typecheck_command,
-      allowEnv: config.allow_env,
-      timeoutMs: config.timeout === undefined ? undefined : config.timeout * 1000,
     });
   } catch (error) {
     await closeSandbox(ws.repo, sandbox, keep);

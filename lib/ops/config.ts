@@ -147,6 +147,8 @@ export async function resolveConfig(
   if (flags.typecheck_command) (out.typecheck_command = flags.typecheck_command), (out.sources['typecheck_command'] = 'flag');
   if (flags.timeout) (out.timeout = flags.timeout), (out.sources['timeout'] = 'flag');
   if (flags.python) (out.python_path = flags.python), (out.sources['python_path'] = 'flag');
+  // The default runs the project's tests only where the user trusted the repository: tests run its code.
+  if (out.sources['verify'] === 'default' && trust === 'trusted') (out.verify = 'tests'), (out.sources['verify'] = 'default (trusted repository)');
   return out;
 }
 
@@ -159,6 +161,19 @@ export function configuredPython(config: ResolvedConfig, use: 'analysis' | 'veri
   if (config.sources['python_path'] === 'flag') return config.python_path;
   if (use === 'analysis' && REPOSITORY_SOURCES.includes(config.sources['python_path'] ?? '')) return undefined;
   return callerEnvironment()['TUG_PYTHON'] ? undefined : config.python_path;
+}
+
+/** What verification takes from the configuration (the interpreter a trusted repository names included). */
+export function verifySettings(config: ResolvedConfig) {
+  return {
+    mode: config.verify,
+    python: configuredPython(config, 'verification'),
+    testCommand: config.test_command,
+    typecheckCommand: config.typecheck_command,
+    allowEnv: config.allow_env,
+    timeoutMs: config.timeout === undefined ? undefined : config.timeout * 1000,
+    testsNeedTrust: config.sources['verify'] === 'default',
+  };
 }
 
 /** Resolves the configuration for a workspace (its directory inside the repository). */

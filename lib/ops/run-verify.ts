@@ -10,7 +10,7 @@ import { presentVerification } from './present.js';
 import { assertSnapshot, snapshotCommit, takeSnapshot } from './snapshot-service.js';
 import type { verifyInput } from './verify-op.js';
 import { withWorkspace } from './workspace.js';
-import { configFor, configuredPython } from './config.js';
+import { configFor, verifySettings } from './config.js';
 
 export async function runVerifyOnly(input: z.infer<typeof verifyInput>, context: OperationContext): Promise<z.infer<typeof VerifyResponse>> {
   return withWorkspace(input, { lock: true }, async (ws) => {
@@ -21,17 +21,7 @@ export async function runVerifyOnly(input: z.infer<typeof verifyInput>, context:
       const sandbox = await openSandbox(ws.repo, ws.session.dir, await snapshotCommit(ws, snapshot), 'reuse');
       const config = await configFor(ws.repo, input, ws.warnings);
       context.progress?.(`verifying (${config.verify})`);
-      const verification = await verify({
-        mode: config.verify,
-        cwd: sandbox.path,
-        changedFiles: files,
-        python: configuredPython(config, 'verification'),
-        sessionDir: ws.session.dir,
-        testCommand: config.test_command,
-        typecheckCommand: config.typecheck_command,
-        allowEnv: config.allow_env,
-        timeoutMs: config.timeout === undefined ? undefined : config.timeout * 1000,
-      }).finally(() => closeSandbox(ws.repo, sandbox, false));
+      const verification = await verify({ ...verifySettings(config), cwd: sandbox.path, changedFiles: files, sessionDir: ws.session.dir }).finally(() => closeSandbox(ws.repo, sandbox, false));
       if (verification.status === 'failed') {
         throw new TugError('VerificationFailed', 'the workspace does not pass verification', { details: { verification: presentVerification(verification) } });
       }

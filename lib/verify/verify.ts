@@ -1,10 +1,11 @@
-// Verification of a sandbox: syntax of the changed files (Python compile, cargo check), then the project's tests, then a type checker, per --verify.
-import { access, readFile } from 'node:fs/promises';
+// Verification of a sandbox: syntax of the changed files (Python compile, cargo check), then the tests of every language the change touches, then a type checker, per --verify.
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { checkPythonSyntax, resolvePython } from './python.js';
 import { cargoChecks } from './cargo.js';
 import { runCheck, type CheckResult } from './run-check.js';
 import { callerEnvironment, sandboxEnv } from './sandbox-env.js';
+import { canImportPytest, detectPythonTests } from './test-runner.js';
 
 export const VERIFY_MODES = ['none', 'syntax', 'tests', 'typecheck'] as const;
 export type VerifyMode = (typeof VERIFY_MODES)[number];
@@ -24,6 +25,11 @@ export interface VerifyRequest {
   timeoutMs?: number;
   /** Extra variable names or globs the checks may see (user config, or a trusted repository's allow_env). */
   allowEnv?: readonly string[];
+  /**
+   * The mode is the default of a repository the user has not trusted: tests (the repository's code) do not run, and
+   * where the project has tests the result says so and how to run them.
+   */
+  testsNeedTrust?: boolean;
 }
 
 export interface Verification {
@@ -34,35 +40,45 @@ export interface Verification {
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 300_000;
 
+export const UNTRUSTED_TESTS_REASON =
+  "not run: the default verification runs the project's tests only in a repository you trusted (they run its code); run `tug trust`, or pass --verify tests";
+
+const isRust = (file: string) => file.endsWith('.rs') || path.posix.basename(file) === 'Cargo.toml';
+
 export async function verify(request: VerifyRequest): Promise<Verification> {
   if (request.mode === 'none') return { status: 'skipped', mode: 'none', checks: [] };
   const timeoutMs = request.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const baseEnv = sandboxEnv(callerEnvironment(), request.allowEnv ?? []).env;
+  const { cwd } = request;
   const checks: CheckResult[] = [];
   const pythonFiles = request.changedFiles.filter((f) => f.endsWith('.py') || f.endsWith('.pyi'));
   let python: string | undefined;
   const needPython = async () => (python ??= (await resolvePython(request.python, request.sessionDir)).path);
   if (pythonFiles.length > 0) {
-    const present = await existing(request.cwd, pythonFiles);
-    if (present.length > 0) checks.push(await checkPythonSyntax(await needPython(), request.cwd, present, timeoutMs, baseEnv));
+    const present = await existing(cwd, pythonFiles);
+    if (present.length > 0) checks.push(await checkPythonSyntax(await needPython(), cwd, present, timeoutMs, baseEnv));
   }
-  const rust = request.changedFiles.some((f) => f.endsWith('.rs') || path.posix.basename(f) === 'Cargo.toml');
-  if (rust) {
-    checks.push(...(await cargoChecks({ mode: request.mode, cwd: request.cwd, changedFiles: request.changedFiles, sessionDir: request.sessionDir, timeoutMs, baseEnv, testCommandConfigured: Boolean(request.testCommand) })));
+  // Each language the change touches brings its own tests: cargo test for a crate, the Python runner for the rest.
+  const rust = request.changedFiles.some(isRust);
+  const other = request.changedFiles.some((f) => !isRust(f));
+  const configuredTests = Boolean(request.testCommand);
+  if (rust) checks.push(...(await cargoChecks({ mode: request.mode, cwd, changedFiles: request.changedFiles, sessionDir: request.sessionDir, timeoutMs, baseEnv, testCommandConfigured: configuredTests })));
+  const runTests = request.mode === 'tests' || request.mode === 'typecheck';
+  if (runTests && request.testCommand) {
+    checks.push(await runCheck({ name: 'tests', argv: await template(request.testCommand, cwd, needPython), cwd, timeoutMs, baseEnv }));
+  } else if (runTests && other) {
+    const detected = await detectPythonTests(cwd, async () => canImportPytest(await needPython(), cwd, baseEnv));
+    if (detected && 'argv' in detected) checks.push(await runCheck({ name: 'tests', argv: await template(detected.argv, cwd, needPython), cwd, timeoutMs, baseEnv }));
+    else if (detected) checks.push(skipped('tests', detected.skip));
+    else if (!rust && (await exists(cwd, 'Cargo.toml'))) checks.push(await runCheck({ name: 'tests', argv: ['cargo', 'test', '--quiet'], cwd, timeoutMs, baseEnv }));
+    else if (!rust) checks.push(skipped('tests', 'no test command configured or detected (pass --test-command)'));
+  } else if (request.testsNeedTrust && request.mode === 'syntax' && (await hasTests(cwd, rust))) {
+    checks.push(skipped('tests', UNTRUSTED_TESTS_REASON));
   }
-  const cargoFailed = rust && checks.some((c) => c.status === 'failed');
-  if ((request.mode === 'tests' || request.mode === 'typecheck') && !(rust && !request.testCommand) && !cargoFailed) {
-    const argv = request.testCommand ?? (await detectTestCommand(request.cwd));
-    checks.push(
-      argv
-        ? await runCheck({ name: 'tests', argv: await template(argv, request.cwd, needPython), cwd: request.cwd, timeoutMs, baseEnv })
-        : skipped('tests', 'no test command configured or detected (pass --test-command)'),
-    );
-  }
-  if (request.mode === 'typecheck' && !(rust && !request.typecheckCommand)) {
+  if (request.mode === 'typecheck' && (request.typecheckCommand || other)) {
     checks.push(
       request.typecheckCommand
-        ? await runCheck({ name: 'typecheck', argv: await template(request.typecheckCommand, request.cwd, needPython), cwd: request.cwd, timeoutMs, baseEnv })
+        ? await runCheck({ name: 'typecheck', argv: await template(request.typecheckCommand, cwd, needPython), cwd, timeoutMs, baseEnv })
         : skipped('typecheck', 'no type checker configured (pass --typecheck-command)'),
     );
   }
@@ -70,13 +86,23 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
   return { status: failed ? 'failed' : 'passed', mode: request.mode, checks };
 }
 
+/** Whether the project has tests the untrusted default leaves out (detected without running anything). */
+async function hasTests(cwd: string, rust: boolean): Promise<boolean> {
+  if (rust || (await exists(cwd, 'Cargo.toml'))) return true;
+  return (await detectPythonTests(cwd, async () => true)) !== undefined;
+}
+
 function skipped(name: string, reason: string): CheckResult {
   return { name, status: 'skipped', reason, duration_ms: 0 };
 }
 
+async function exists(cwd: string, file: string): Promise<boolean> {
+  return access(path.join(cwd, file)).then(() => true, () => false);
+}
+
 async function existing(cwd: string, files: readonly string[]): Promise<string[]> {
   const present: string[] = [];
-  for (const file of files) if (await access(path.join(cwd, file)).then(() => true, () => false)) present.push(file);
+  for (const file of files) if (await exists(cwd, file)) present.push(file);
   return present;
 }
 
@@ -89,16 +115,3 @@ async function template(argv: readonly string[], cwd: string, python: () => Prom
   }
   return out;
 }
-
-/** Seed D11's detection order, plus cargo for Rust crates. */
-export async function detectTestCommand(cwd: string): Promise<string[] | undefined> {
-  const read = (name: string) => readFile(path.join(cwd, name), 'utf8').catch(() => '');
-  const exists = (name: string) => access(path.join(cwd, name)).then(() => true, () => false);
-  if ((await read('pyproject.toml')).includes('[tool.pytest')) return ['{python}', '-m', 'pytest', '-q'];
-  if (await exists('pytest.ini')) return ['{python}', '-m', 'pytest', '-q'];
-  if ((await read('setup.cfg')).includes('[tool:pytest]') || (await read('tox.ini')).includes('[pytest]')) return ['{python}', '-m', 'pytest', '-q'];
-  if (await exists('Cargo.toml')) return ['cargo', 'test', '--quiet'];
-  if (await exists('tests')) return ['{python}', '-m', 'pytest', '-q'];
-  return undefined;
-}
-

@@ -1,0 +1,49 @@
+// Finds how a project runs its Python tests (pytest config, a tests folder, unittest) without a configured command.
+import { access, readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { runCheck } from './run-check.js';
+
+export interface DetectedRunner {
+  /** argv with a {python} placeholder. */
+  argv: string[];
+  /** Why this runner: shown when it cannot run. */
+  because: string;
+}
+
+const PYTEST = ['{python}', '-m', 'pytest', '-q'];
+
+/**
+ * pytest when the project configures it (pyproject, pytest.ini, setup.cfg, tox.ini, a top-level conftest.py) or has
+ * a tests/ (or test/) folder and pytest is importable; else `unittest discover` over that folder. pytest reads its own
+ * config, so doctests the project enables there (`--doctest-modules`, `--doctest-glob`) run with it.
+ */
+export async function detectPythonTests(cwd: string, pytestImportable: () => Promise<boolean>): Promise<DetectedRunner | { skip: string } | undefined> {
+  const read = (name: string) => readFile(path.join(cwd, name), 'utf8').catch(() => '');
+  const exists = (name: string) => access(path.join(cwd, name)).then(() => true, () => false);
+  let configured: string | undefined;
+  if ((await read('pyproject.toml')).includes('[tool.pytest')) configured = 'pyproject.toml [tool.pytest]';
+  else if (await exists('pytest.ini')) configured = 'pytest.ini';
+  else if ((await read('setup.cfg')).includes('[tool:pytest]')) configured = 'setup.cfg [tool:pytest]';
+  else if ((await read('tox.ini')).includes('[pytest]')) configured = 'tox.ini [pytest]';
+  else if (await exists('conftest.py')) configured = 'conftest.py';
+  // A tests/ folder counts only with Python test modules in it: a Rust crate keeps its integration tests there too.
+  const folder = (await hasTestModules(path.join(cwd, 'tests'))) ? 'tests' : (await hasTestModules(path.join(cwd, 'test'))) ? 'test' : undefined;
+  if (!configured && !folder) return undefined;
+  if (await pytestImportable()) return { argv: PYTEST, because: configured ?? `${folder}/ folder` };
+  if (folder) {
+    return { argv: ['{python}', '-m', 'unittest', 'discover', '-s', folder, '-t', '.'], because: `${folder}/ folder, pytest not importable` };
+  }
+  return configured ? { skip: `${configured} configures pytest, but the interpreter cannot import it (install pytest, or pass --test-command)` } : undefined;
+}
+
+/** unittest discover with nothing to find exits non-zero on new Pythons; only run it where test modules exist. */
+async function hasTestModules(dir: string): Promise<boolean> {
+  const entries = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  return entries.some((entry) => /(^|\/)(test[^/]*|[^/]*_test)\.py$/.test(String(entry)));
+}
+
+/** Whether `python` can import pytest, asked in the sandbox (the project may vendor or pin it). */
+export async function canImportPytest(python: string, cwd: string, baseEnv: Record<string, string>): Promise<boolean> {
+  const result = await runCheck({ name: 'pytest-probe', argv: [python, '-c', 'import pytest'], cwd, timeoutMs: 60_000, baseEnv });
+  return result.status === 'passed';
+}
