@@ -8,7 +8,7 @@ export const runCommandInput = z
     ...CommonFields,
     command: z.string().min(1).describe('Shell command to execute (run with sh -c).'),
     cwd: z.string().optional().describe('Working directory (relative to the workspace, default: the workspace).'),
-    timeout: z.number().int().positive().max(3600).optional().describe('Timeout in seconds (default 120); the whole process group is killed.'),
+    timeout: z.number().int().positive().max(3600).optional().describe('Timeout in seconds (default 120); every process the command started is killed.'),
     ref: z.string().optional().describe('Run in a checkout of this branch or commit instead of the current snapshot (e.g. an onto branch).'),
   })
   .strict();
@@ -24,6 +24,15 @@ export const RunCommandResponse = z.object({
   stderr: z.string(),
   timed_out: z.boolean(),
   truncated: z.boolean(),
+  isolation: z
+    .object({
+      checkout: z.literal('separate-git-dir'),
+      confinement: z.enum(['bwrap', 'unshare', 'none']),
+      repository_read_only: z.boolean(),
+      network: z.boolean(),
+      process_tree: z.enum(['pid-namespace', 'process-walk']),
+    })
+    .describe('How the command was isolated: its own git dir always; bwrap adds a read-only repository and no network.'),
   error: z.string().optional().describe('Present when the command failed or timed out, so "no error and exit_code 0" means success.'),
   warnings: z.array(Warning).optional().describe("Settings of the repository's files that were ignored because it is not trusted (`tug trust`)."),
 });
@@ -33,7 +42,7 @@ export const runCommandOperation = defineOperation({
   tool: 'tug_run_command',
   agentName: 'run_command',
   description:
-    "Execute a shell command in a sandbox worktree of the current snapshot (never in the user's files; changes it makes are discarded). Returns stdout, stderr and exit_code; a non-zero exit or timeout also sets error. The environment is an allowlist (PATH, HOME, LANG, LC_*, TERM, TMPDIR, USER, SHELL, PYTHON*, VIRTUAL_ENV, CONDA_PREFIX, CARGO_*, RUSTUP_*); other variables reach the command only when [run_command] allow_env in the user's config lists them. Ignored files (node_modules, .venv) are not in the sandbox.",
+    "Execute a shell command in a throwaway checkout of the current snapshot with its own git directory (never in the user's files or refs; changes it makes are discarded). Where bubblewrap works, the user's repository is read-only and there is no network; `isolation` says what applied. Returns stdout, stderr and exit_code; a non-zero exit or timeout also sets error. The environment is an allowlist (PATH, HOME, LANG, LC_*, TERM, TMPDIR, USER, SHELL, PYTHON*, VIRTUAL_ENV, CONDA_PREFIX, CARGO_*, RUSTUP_*); other variables reach the command only when [run_command] allow_env in the user's config lists them. Ignored files (node_modules, .venv) are not in the sandbox.",
   input: runCommandInput,
   output: RunCommandResponse,
   // Not read-only: the sandbox keeps relative paths away from the user's files, but it is not a jail.

@@ -1,11 +1,12 @@
-// run_command: a shell command in a fresh sandbox worktree of the snapshot (or a ref), never in the user's tree, logged afterwards.
+// run_command: a shell command in a throwaway checkout of the snapshot (or a ref) with its own git dir, confined where the machine allows, logged afterwards.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import { SCHEMA_VERSION } from '../core/schemas.js';
 import { treeOf } from '../git/refs.js';
 import { resolveCommit } from '../git/repo.js';
-import { closeSandbox, openSandbox, type Sandbox } from '../git/worktree.js';
+import { openThrowawayCheckout, removeThrowawayCheckout } from '../git/checkout.js';
+import { availableConfinement } from '../verify/isolation.js';
 import { runShellCommand } from '../verify/run-command.js';
 import { callerEnvironment, sandboxEnv } from '../verify/sandbox-env.js';
 import { configFor } from './config.js';
@@ -19,7 +20,7 @@ import type { z } from 'zod';
 export const DEFAULT_COMMAND_TIMEOUT_S = 120;
 
 export async function runCommandTool(input: z.infer<typeof runCommandInput>) {
-  // The lock covers only setting up the sandbox: a fresh worktree per command, so a long test run blocks no edits.
+  // The lock covers only setting up the checkout: a fresh one per command, so a long test run blocks no edits.
   const prepared = await withWorkspace(input, { lock: true }, async (ws) => {
     const snapshot = await takeSnapshot(ws);
     let commit: string;
@@ -32,7 +33,7 @@ export async function runCommandTool(input: z.infer<typeof runCommandInput>) {
     } else commit = await snapshotCommit(ws, snapshot);
     const dir = await resolveDir(ws.repo, input.cwd, 'cwd');
     const config = await configFor(ws.repo, {}, ws.warnings);
-    const sandbox = await openSandbox(ws.repo, ws.session.dir, commit, 'fresh');
+    const sandbox = await openThrowawayCheckout(ws.repo, commit);
     return { ws, tree, dir, config, sandbox };
   });
   const { ws, tree, dir, config, sandbox } = prepared;
@@ -43,10 +44,12 @@ export async function runCommandTool(input: z.infer<typeof runCommandInput>) {
       throw new TugError('FileNotFound', `cwd ${input.cwd} is not a directory of the workspace`, { details: { path: input.cwd } });
     }
     const timeout = input.timeout ?? DEFAULT_COMMAND_TIMEOUT_S;
-    result = await runShellCommand({ command: input.command, cwd, env: sandboxEnv(callerEnvironment(), config.allow_env).env, timeoutMs: timeout * 1000 });
-    result = { ...result, ...(result.timed_out ? { error: `timed out after ${timeout}s; the command's process group was killed` } : result.exit_code !== 0 ? { error: `command exited with code ${result.exit_code}` } : {}) };
+    const confinement = await availableConfinement();
+    const readOnly = [...new Set([ws.repo.root, ws.repo.commonDir])];
+    result = await runShellCommand({ command: input.command, cwd, env: sandboxEnv(callerEnvironment(), config.allow_env).env, timeoutMs: timeout * 1000, confinement, readOnly });
+    result = { ...result, ...(result.timed_out ? { error: `timed out after ${timeout}s; every process the command started was killed` } : result.exit_code !== 0 ? { error: `command exited with code ${result.exit_code}` } : {}) };
   } finally {
-    await closeSandbox(ws.repo, sandbox as Sandbox, false);
+    await removeThrowawayCheckout(sandbox);
   }
   await withWorkspace(input, { lock: true }, (locked) =>
     appendLog(locked.session, {
@@ -75,6 +78,7 @@ export async function runCommandTool(input: z.infer<typeof runCommandInput>) {
     stderr: result.stderr,
     timed_out: result.timed_out,
     truncated: result.truncated,
+    isolation: result.isolation,
     ...('error' in result && result.error ? { error: result.error } : {}),
     ...(ws.warnings.length > 0 ? { warnings: ws.warnings } : {}),
   };

@@ -1,5 +1,6 @@
 // Runs one verification command with a time limit, its own process group, and captured output.
 import { execa } from 'execa';
+import { killRun, newRunId, RUN_MARKER } from './process-tree.js';
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped';
 
@@ -29,16 +30,23 @@ export interface CheckSpec {
 export const OUTPUT_LIMIT = 32_000;
 
 /** Waits for a child started with `detached: true`; past `ms` its whole process group is killed, not just the child. */
-export async function withTimeLimit<R>(child: Promise<R> & { pid?: number | undefined; kill(signal: NodeJS.Signals): boolean }, ms: number): Promise<{ result: R; timedOut: boolean }> {
+export async function withTimeLimit<R>(
+  child: Promise<R> & { pid?: number | undefined; kill(signal: NodeJS.Signals): boolean },
+  ms: number,
+  killRest?: () => Promise<unknown>,
+): Promise<{ result: R; timedOut: boolean }> {
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      child.kill('SIGKILL');
-    }
+    // The processes that left the group (setsid) first, while their parents still hold them, then the group itself.
+    void (killRest?.() ?? Promise.resolve()).finally(() => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    });
   }, ms);
   try {
     return { result: await child, timedOut };
@@ -50,9 +58,10 @@ export async function withTimeLimit<R>(child: Promise<R> & { pid?: number | unde
 export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
   const started = Date.now();
   const [file, ...args] = spec.argv;
+  const runId = newRunId();
   const child = execa(file!, args, {
     cwd: spec.cwd,
-    env: { ...spec.baseEnv, TUG_SANDBOX: '1', PYTHONDONTWRITEBYTECODE: '1', ...spec.env },
+    env: { ...spec.baseEnv, TUG_SANDBOX: '1', PYTHONDONTWRITEBYTECODE: '1', ...spec.env, [RUN_MARKER]: runId },
     extendEnv: false,
     all: true,
     reject: false,
@@ -60,7 +69,8 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
     detached: true,
     cleanup: true,
   });
-  const { result, timedOut } = await withTimeLimit(child, spec.timeoutMs);
+  const { result, timedOut } = await withTimeLimit(child, spec.timeoutMs, () => killRun(runId));
+  await killRun(runId);
   const output = tail(String(result.all ?? ''));
   const failedToStart = result.failed && result.exitCode === undefined && !timedOut;
   return {

@@ -1,5 +1,7 @@
-// Runs an agent's shell command in a sandbox: `sh -c`, its own process group killed whole on timeout, stdout and stderr kept apart.
+// Runs an agent's shell command in a sandbox: `sh -c` under the machine's confinement, every process it started killed at the end, stdout and stderr kept apart.
 import { execa } from 'execa';
+import { confine, type Confinement, type Isolation } from './isolation.js';
+import { killRun, newRunId, RUN_MARKER } from './process-tree.js';
 import { withTimeLimit } from './run-check.js';
 
 export interface CommandSpec {
@@ -7,6 +9,9 @@ export interface CommandSpec {
   cwd: string;
   env: Record<string, string>;
   timeoutMs: number;
+  confinement: Confinement;
+  /** Directories the command must not write (the user's repository) where the confinement can enforce it. */
+  readOnly: readonly string[];
 }
 
 export interface CommandResult {
@@ -16,6 +21,7 @@ export interface CommandResult {
   timed_out: boolean;
   truncated: boolean;
   signal: string | null;
+  isolation: Isolation;
 }
 
 /** Each stream keeps its tail past this many characters. */
@@ -25,9 +31,11 @@ export const STREAM_LIMIT = 100_000;
 export const TIMEOUT_EXIT = 124;
 
 export async function runShellCommand(spec: CommandSpec): Promise<CommandResult> {
-  const child = execa('sh', ['-c', spec.command], {
+  const runId = newRunId();
+  const { argv, isolation } = confine(spec.confinement, spec.command, spec.readOnly);
+  const child = execa(argv[0]!, argv.slice(1), {
     cwd: spec.cwd,
-    env: spec.env,
+    env: { ...spec.env, [RUN_MARKER]: runId },
     extendEnv: false,
     reject: false,
     stdin: 'ignore',
@@ -35,13 +43,15 @@ export async function runShellCommand(spec: CommandSpec): Promise<CommandResult>
     detached: true,
     cleanup: true,
   });
-  const { result, timedOut } = await withTimeLimit(child, spec.timeoutMs);
+  const { result, timedOut } = await withTimeLimit(child, spec.timeoutMs, () => killRun(runId));
+  // Nothing it started outlives the command: background children, setsid daemons and all.
+  await killRun(runId);
   const stdout = tail(String(result.stdout ?? ''));
   const stderr = tail(String(result.stderr ?? ''));
   const signal = result.signal ?? null;
   const signalNumber = signal ? ({ SIGKILL: 9, SIGTERM: 15, SIGINT: 2, SIGSEGV: 11, SIGABRT: 6 } as Record<string, number>)[signal] ?? 1 : 0;
   const exit = timedOut ? TIMEOUT_EXIT : (result.exitCode ?? (signal ? 128 + signalNumber : 127));
-  return { exit_code: exit, stdout: stdout.text, stderr: stderr.text, timed_out: timedOut, truncated: stdout.cut || stderr.cut, signal: timedOut ? 'SIGKILL' : signal };
+  return { exit_code: exit, stdout: stdout.text, stderr: stderr.text, timed_out: timedOut, truncated: stdout.cut || stderr.cut, signal: timedOut ? 'SIGKILL' : signal, isolation };
 }
 
 function tail(text: string): { text: string; cut: boolean } {
