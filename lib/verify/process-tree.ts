@@ -15,14 +15,16 @@ export function newRunId(): string {
  */
 export async function processesOfRun(id: string): Promise<number[]> {
   const needle = Buffer.from(`${RUN_MARKER}=${id}\0`);
-  const pids: number[] = [];
-  const entries = await readdir('/proc').catch(() => [] as string[]);
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    const environ = await readFile(`/proc/${entry}/environ`).catch(() => null);
-    if (environ && (environ.includes(needle) || environ.subarray(environ.length - needle.length + 1).equals(needle.subarray(0, -1)))) pids.push(Number(entry));
-  }
-  return pids;
+  const entries = (await readdir('/proc').catch(() => [] as string[])).filter((e) => /^\d+$/.test(e) && Number(e) !== process.pid);
+  const found = await Promise.all(
+    entries.map(async (entry) => {
+      const environ = await readFile(`/proc/${entry}/environ`).catch(() => null);
+      // The last variable has no trailing NUL.
+      const holds = environ && (environ.includes(needle) || environ.subarray(environ.length - needle.length + 1).equals(needle.subarray(0, -1)));
+      return holds ? Number(entry) : null;
+    }),
+  );
+  return found.filter((pid): pid is number => pid !== null);
 }
 
 /** SIGKILLs every process of the run, again until none is left (a fork racing the walk is caught by the next round). */

@@ -102,3 +102,15 @@ test('with bubblewrap the user repository is read-only and there is no network, 
   t.false(existsSync(path.join(root, 'planted')));
   await repo.cleanup();
 });
+
+test('a verification command that times out takes its setsid children with it', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n' });
+  const marks = await mkdtemp(path.join(os.tmpdir(), 'tug-isolation-marks-'));
+  const command = ['sh', '-c', `setsid sh -c 'sleep 3; touch ${path.join(marks, 'late')}' & sleep 60`];
+  const run = await tug(repo.root, ['verify', '--verify', 'tests', '--timeout', '1', '--test-command', JSON.stringify(command)], { env });
+  t.is(run.json?.error?.code, 'VerificationFailed', run.stdout + run.stderr);
+  t.true(run.json.error.details.verification.checks.find((c: { name: string }) => c.name === 'tests').timed_out);
+  await new Promise((resolve) => setTimeout(resolve, 4_500));
+  t.false(existsSync(path.join(marks, 'late')), 'the setsid child survived the timeout');
+  await repo.cleanup();
+});
