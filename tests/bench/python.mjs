@@ -2,6 +2,7 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cachedRepo, fmt, inProcessTimes, median, ROOT, row, timed, TUG, waitForDaemon } from './lib.mjs';
+import { mb, peakRss } from './rss.mjs';
 
 const MODULES = 200;
 
@@ -66,6 +67,9 @@ export function pythonBench(runs) {
       jedi.push(j.ms);
       jediRefs = JSON.parse(j.stdout).refs.map(([file, line, col]) => `${file}:${line}:${col}`);
     }
+    // Memory on a run of its own: the sampler's polling would otherwise slow the timed runs.
+    timed('node', [TUG, 'clean', '--cache', '--json'], { cwd: repo });
+    const coldRss = peakRss('node', [TUG, 'analyze-impact', 'rename-symbol', '--at', at, '--to', subject.to, '--json'], { cwd: repo });
     // What a user gets by default: the first call starts the repository's daemon, later calls are served by it.
     const auto = { env: { ...process.env, TUG_DAEMON_AUTOSTART: '1' } };
     const viaDaemon = () => timed('node', [TUG, 'analyze-impact', 'rename-symbol', '--at', at, '--to', subject.to, '--json'], { cwd: repo, ...auto });
@@ -90,17 +94,17 @@ export function pythonBench(runs) {
     const inProcess = median(inProcessTimes('tug_analyze_impact', { workspace: repo, operation: 'rename-symbol', at, to: subject.to }, runs));
     const onlyTug = tugRefs.filter((r) => !jediRefs.includes(r));
     const onlyJedi = jediRefs.filter((r) => !tugRefs.includes(r));
-    return { name: subject.name, cold: median(cold), warm: median(warm), daemon, daemonCold, inProcess, jedi: median(jedi), tugCount: tugRefs.length, jediCount: jediRefs.length, onlyTug, onlyJedi };
+    return { name: subject.name, cold: median(cold), warm: median(warm), daemon, daemonCold, inProcess, jedi: median(jedi), coldRss, tugCount: tugRefs.length, jediCount: jediRefs.length, onlyTug, onlyJedi };
   });
 }
 
 export function pythonReport(results) {
   const lines = ['### Python rename: tug `analyze-impact` vs jedi (`get_references` + `rename`, fresh process each)', ''];
-  lines.push(row(['subject', 'tug cold (empty facts cache)', 'tug warm', 'default, daemon: empty cache', 'default, daemon: warm', 'in-process: warm', 'jedi', 'cold / jedi', 'daemon cold / jedi', 'references tug / jedi']));
-  lines.push(row(['---', '---', '---', '---', '---', '---', '---', '---', '---', '---']));
+  lines.push(row(['subject', 'tug cold (empty facts cache)', 'tug warm', 'default, daemon: empty cache', 'default, daemon: warm', 'in-process: warm', 'jedi', 'cold / jedi', 'daemon cold / jedi', 'references tug / jedi', 'peak RSS cold (node + workers)']));
+  lines.push(row(['---', '---', '---', '---', '---', '---', '---', '---', '---', '---', '---']));
   for (const r of results) {
     lines.push(
-      row([r.name, fmt(r.cold), fmt(r.warm), fmt(r.daemonCold), fmt(r.daemon), fmt(r.inProcess), fmt(r.jedi), `${(r.cold / r.jedi).toFixed(2)}×`, `${(r.daemonCold / r.jedi).toFixed(2)}×`, `${r.tugCount} / ${r.jediCount}`]),
+      row([r.name, fmt(r.cold), fmt(r.warm), fmt(r.daemonCold), fmt(r.daemon), fmt(r.inProcess), fmt(r.jedi), `${(r.cold / r.jedi).toFixed(2)}×`, `${(r.daemonCold / r.jedi).toFixed(2)}×`, `${r.tugCount} / ${r.jediCount}`, mb(r.coldRss)]),
     );
   }
   lines.push('');

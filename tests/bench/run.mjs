@@ -3,6 +3,7 @@ import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { kernelReport, snapshotBench, startupBench, worktreeBench } from './kernel.mjs';
 import { pythonBench, pythonReport } from './python.mjs';
+import { largeBench, largeReport } from './python-large.mjs';
 import { rustBench, rustReport } from './rust.mjs';
 
 // Every process measured is a fresh one unless a section asks for a daemon: none starts on its own.
@@ -28,6 +29,8 @@ if (wanted('kernel')) {
 if (wanted('python')) {
   process.stderr.write('bench: python rename vs jedi…\n');
   sections.push(pythonReport(pythonBench(quick ? 2 : 3)));
+  process.stderr.write('bench: python cold analysis on a large repository vs ast.parse of every file…\n');
+  sections.push(largeReport(largeBench(quick ? 1 : 3)));
 }
 if (wanted('rust')) {
   process.stderr.write('bench: rust rename, cold vs warm daemon…\n');
