@@ -59,3 +59,18 @@ test('old packs are pruned; the newest ones stay', async (t) => {
   t.false(left.includes(`${keys[0]}.jsonl`));
   await rm(dir, { recursive: true, force: true });
 });
+
+test('a lookup that names the blobs it wants keeps only those lines of the newest pack, and all of its own', async (t) => {
+  const dir = await cacheDir();
+  const cache = new FactsCache(dir);
+  const whole = FactsCache.key([oid(1), oid(2), oid(3)]);
+  await cache.store(whole, new Map([[oid(1), facts(1)], [oid(2), facts(2)], [oid(3), facts(3)]]));
+  const few = FactsCache.key([oid(2)]);
+  t.deepEqual(await cache.lookup(few, (o) => o === oid(2)), new Map([[oid(2), facts(2)]]));
+  t.deepEqual([...(await cache.lookup(whole, (o) => o === oid(2))).keys()], [oid(1), oid(2), oid(3)], 'the set\'s own pack is read whole');
+  // Lines longer than the reader's chunk still come back whole.
+  const big = JSON.stringify({ text: 'x'.repeat(3 << 20) });
+  await cache.store(few, new Map([[oid(2), big]]));
+  t.is((await cache.lookup(few)).get(oid(2)), big);
+  await rm(dir, { recursive: true, force: true });
+});

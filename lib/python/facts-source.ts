@@ -10,6 +10,7 @@ export interface FactsSourceOptions extends WorkerPlaces {
 
 export class FactsSource {
   private lookup: Promise<CachedFacts> | undefined;
+  private readonly keyed: ReadonlySet<string>;
   /** Facts text of files parsed by this load, by blob id, until the pack is written. */
   private readonly fresh = new Map<string, string>();
   private readonly facts = new Map<string, Facts>();
@@ -20,11 +21,13 @@ export class FactsSource {
   constructor(
     private readonly options: FactsSourceOptions,
     private readonly keyOids: readonly string[],
-  ) {}
+  ) {
+    this.keyed = new Set(keyOids);
+  }
 
   /** The cache's lines for the pack, read once, when first needed. */
   private get cached(): Promise<CachedFacts> {
-    return (this.lookup ??= cachedFacts(this.options.cacheDir, this.keyOids));
+    return (this.lookup ??= cachedFacts(this.options.cacheDir, this.keyOids, (oid) => this.keyed.has(oid)));
   }
 
   /** Facts of `path`, once `load` has seen it. */
@@ -34,7 +37,12 @@ export class FactsSource {
 
   /** Makes sure every one of `files` has facts: from the cache when it has them, else parsed by the workers. */
   async load(files: readonly SourceText[]): Promise<void> {
-    const { lines } = await this.cached;
+    const { key, lines } = await this.cached;
+    // Files beyond the ones the pack is named by (a later round): look for them in the cache once more.
+    const unknown = new Set(files.filter((f) => !this.facts.has(f.path) && !lines.has(f.oid) && !this.fresh.has(f.oid)).map((f) => f.oid));
+    if (unknown.size > 0 && files.some((f) => !this.keyed.has(f.oid))) {
+      for (const [oid, line] of await new FactsCache(this.options.cacheDir).lookup(key, (o) => unknown.has(o))) lines.set(oid, line);
+    }
     const missing: SourceText[] = [];
     for (const file of files) {
       if (this.facts.has(file.path)) continue;

@@ -32,9 +32,9 @@ export interface CachedFacts {
 }
 
 /** Looks the blobs up in the facts cache; needs only their ids, so it can run while git reads the contents. */
-export async function cachedFacts(cacheDir: string, oids: readonly string[]): Promise<CachedFacts> {
+export async function cachedFacts(cacheDir: string, oids: readonly string[], wanted?: (oid: string) => boolean): Promise<CachedFacts> {
   const key = FactsCache.key(oids);
-  return { key, lines: await new FactsCache(cacheDir).lookup(key) };
+  return { key, lines: await new FactsCache(cacheDir).lookup(key, wanted) };
 }
 
 interface BatchResult {

@@ -1,7 +1,7 @@
 // Cold analysis on a large generated repository (660 modules, ~170k lines): tug against parsing every file with ast.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cachedRepo, fmt, median, prng, row, timed, TUG } from './lib.mjs';
+import { cachedRepo, fmt, inProcessTimes, median, prng, row, timed, TUG, waitForDaemon } from './lib.mjs';
 import { mb, peakRss } from './rss.mjs';
 
 const PACKAGES = 22;
@@ -115,18 +115,31 @@ export function largeBench(runs) {
   clean();
   const coldRss = peakRss('node', args, { cwd: repo });
   const warmRss = peakRss('node', args, { cwd: repo });
-  return { name: LARGE.name, modules, lines, cold: median(cold), warm: median(warm), parseAll: median(parseAll), coldRss, warmRss, references };
+  // Warm as users get it by default: the first call starts the daemon, later ones are served by it.
+  const auto = { cwd: repo, env: { ...process.env, TUG_DAEMON_AUTOSTART: '1' } };
+  timed('node', [TUG, 'daemon', 'stop', '--json'], auto);
+  timed('node', args, auto);
+  waitForDaemon(repo, auto);
+  const daemon = [];
+  try {
+    for (let i = 0; i < runs; i++) daemon.push(timed('node', args, auto).ms);
+  } finally {
+    timed('node', [TUG, 'daemon', 'stop', '--json'], auto);
+  }
+  const at = `${LARGE.file}:${LARGE.line}:${LARGE.col}`;
+  const inProcess = median(inProcessTimes('tug_analyze_impact', { workspace: repo, operation: 'rename-symbol', at, to: LARGE.to }, runs));
+  return { name: LARGE.name, modules, lines, cold: median(cold), warm: median(warm), daemon: median(daemon), inProcess, parseAll: median(parseAll), coldRss, warmRss, references };
 }
 
 export function largeReport(r) {
   const lines = ['### Python cold analysis on a large repository: tug `analyze-impact` vs `ast.parse` of every file (fresh process each)', ''];
   lines.push(`${r.modules} modules, ${r.lines.toLocaleString('en-US')} lines; ${r.references} references found.`, '');
-  lines.push(row(['subject', 'tug cold (empty facts cache)', 'tug warm', 'ast.parse of every file', 'cold / parse-all', 'peak RSS cold (node + workers)', 'peak RSS warm']));
-  lines.push(row(['---', '---', '---', '---', '---', '---', '---']));
-  lines.push(row([r.name, fmt(r.cold), fmt(r.warm), fmt(r.parseAll), `${(r.cold / r.parseAll).toFixed(2)}×`, mb(r.coldRss), mb(r.warmRss)]));
+  lines.push(row(['subject', 'tug cold (empty facts cache)', 'tug warm (no daemon)', 'default, daemon: warm', 'in-process: warm', 'ast.parse of every file', 'cold / parse-all', 'peak RSS cold (node + workers)', 'peak RSS warm']));
+  lines.push(row(['---', '---', '---', '---', '---', '---', '---', '---', '---']));
+  lines.push(row([r.name, fmt(r.cold), fmt(r.warm), fmt(r.daemon), fmt(r.inProcess), fmt(r.parseAll), `${(r.cold / r.parseAll).toFixed(2)}×`, mb(r.coldRss), mb(r.warmRss)]));
   const verdict = (ok) => (ok ? 'met' : 'missed');
   lines.push('');
-  lines.push(`- Targets: cold ≤ 1.0× parse-all ${verdict(r.cold <= r.parseAll)} (${(r.cold / r.parseAll).toFixed(2)}×); peak RSS ≤ 250 MB ${verdict(r.coldRss <= 250 * 1024 * 1024)} (${mb(r.coldRss)}); warm ≤ 0.3 s ${verdict(r.warm <= 300)} (${fmt(r.warm)}).`);
+  lines.push(`- Targets: cold ≤ 1.0× parse-all ${verdict(r.cold <= r.parseAll)} (${(r.cold / r.parseAll).toFixed(2)}×); peak RSS ≤ 250 MB ${verdict(r.coldRss <= 250 * 1024 * 1024)} (${mb(r.coldRss)}); warm ≤ 0.3 s through the daemon ${verdict(r.daemon <= 300)} (${fmt(r.daemon)}), in-process ${verdict(r.inProcess <= 300)} (${fmt(r.inProcess)}), as a fresh process without a daemon ${verdict(r.warm <= 300)} (${fmt(r.warm)}).`);
   lines.push('');
   return lines.join('\n');
 }
