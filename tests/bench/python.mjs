@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cachedRepo, fmt, inProcessTimes, median, ROOT, row, timed, TUG, waitForDaemon } from './lib.mjs';
 import { mb, peakRss } from './rss.mjs';
+import { debianPackageRepo, locate } from './debian-package.mjs';
 
 const MODULES = 200;
 
@@ -42,13 +43,22 @@ function realisticCopy(dir) {
   cpSync(path.join(ROOT, 'fixtures', 'python', 'realistic'), dir, { recursive: true });
 }
 
-const SUBJECTS = [
+/** Pygments as Debian ships it: ~300 modules, a function used by a handful of them. */
+function pygmentsSubject() {
+  const found = debianPackageRepo('python3-pygments', 'pygments');
+  if (!found) return null;
+  const file = 'pygments/lexers/__init__.py';
+  return { name: `Pygments ${found.version} (Debian python3-pygments, 299 modules): function \`get_lexer_by_name\``, repo: () => found.repo, file, ...locate(found.repo, file, 'def get_lexer_by_name(', 'get_lexer_by_name'), to: 'lexer_named' };
+}
+
+const SUBJECTS = () => [
   { name: 'realistic fixture: method `Order.total`', repo: () => cachedRepo('py-realistic', realisticCopy), file: 'shop/models.py', line: 25, col: 9, to: 'grand_total' },
   { name: `generated package (${MODULES + 2} modules): function \`shared_helper\``, repo: () => cachedRepo(`py-generated-${MODULES}`, generatePackage), file: 'pkg/base.py', line: 6, col: 5, to: 'common_helper' },
-];
+  pygmentsSubject(),
+].filter(Boolean);
 
 export function pythonBench(runs) {
-  return SUBJECTS.map((subject) => {
+  return SUBJECTS().map((subject) => {
     const repo = subject.repo();
     const at = `${subject.file}:${subject.line}:${subject.col}`;
     const analyze = () => timed('node', [TUG, 'analyze-impact', 'rename-symbol', '--at', at, '--to', subject.to, '--json'], { cwd: repo });
@@ -108,6 +118,10 @@ export function pythonReport(results) {
     );
   }
   lines.push('');
+  const verdict = (ok) => (ok ? 'met' : 'missed');
+  for (const r of results) {
+    lines.push(`- ${r.name}: cold ≤ 1.0× jedi ${verdict(r.cold <= r.jedi)} (${(r.cold / r.jedi).toFixed(2)}×); warm ≤ 0.3 s through the daemon ${verdict(r.daemon <= 300)} (${fmt(r.daemon)}), in-process ${verdict(r.inProcess <= 300)} (${fmt(r.inProcess)}).`);
+  }
   for (const r of results) {
     if (r.onlyTug.length + r.onlyJedi.length === 0) lines.push(`- ${r.name}: identical reference sets.`);
     else lines.push(`- ${r.name}: only tug: ${r.onlyTug.slice(0, 12).join(', ') || 'none'}${r.onlyTug.length > 12 ? ` (+${r.onlyTug.length - 12})` : ''}; only jedi: ${r.onlyJedi.slice(0, 12).join(', ') || 'none'}${r.onlyJedi.length > 12 ? ` (+${r.onlyJedi.length - 12})` : ''}.`);
