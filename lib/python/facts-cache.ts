@@ -59,6 +59,36 @@ export class FactsCache {
     await this.prune(packs, key);
   }
 
+  /**
+   * Starts writing the set's pack while its facts still arrive: each line goes to disk as it comes, so nothing
+   * holds the text of every file. `publish` adds the rest and makes it the set's pack (as `store` does).
+   */
+  async draft(key: string): Promise<PackDraft> {
+    const packs = path.join(this.root, 'packs');
+    await mkdir(packs, { recursive: true });
+    const file = path.join(packs, `${key}.jsonl`);
+    const temp = tempName(file);
+    const handle = await open(temp, 'w');
+    let written: Promise<unknown> = Promise.resolve();
+    const write = (oid: string, json: string) => (written = written.then(() => handle.write(`${oid} ${json}\n`)));
+    return {
+      append: (oid, json) => void write(oid, json),
+      publish: async (rest) => {
+        for (const [oid, json] of rest) write(oid, json);
+        await written;
+        await handle.close();
+        await rename(temp, file);
+        await atomicWrite(this.latestFile(), `${key}\n`);
+        await this.prune(packs, key);
+      },
+      discard: async () => {
+        await written.catch(() => undefined);
+        await handle.close().catch(() => undefined);
+        await rm(temp, { force: true });
+      },
+    };
+  }
+
   private latestFile(): string {
     return path.join(this.root, 'latest');
   }
@@ -108,8 +138,17 @@ export class FactsCache {
   }
 }
 
+/** A pack being written; see FactsCache.draft. */
+export interface PackDraft {
+  append(oid: string, json: string): void;
+  publish(rest: Iterable<[string, string]>): Promise<void>;
+  discard(): Promise<void>;
+}
+
+const tempName = (file: string) => `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+
 async function atomicWrite(file: string, text: string): Promise<void> {
-  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const temp = tempName(file);
   await writeFile(temp, text);
   await rename(temp, file);
 }

@@ -1,6 +1,6 @@
-// Facts for the files one load reads, which may grow round by round: cached ones from the pack, the rest parsed, one pack written at the end.
+// Facts for the files one load reads, which may grow round by round: cached ones from the pack, the rest parsed and written to the next pack as they arrive.
 import type { Facts } from './facts.js';
-import { FactsCache } from './facts-cache.js';
+import { FactsCache, type PackDraft } from './facts-cache.js';
 import { cachedFacts, parseFacts, type CachedFacts, type SourceText, type WorkerPlaces } from './worker-pool.js';
 
 export interface FactsSourceOptions extends WorkerPlaces {
@@ -11,8 +11,9 @@ export interface FactsSourceOptions extends WorkerPlaces {
 export class FactsSource {
   private lookup: Promise<CachedFacts> | undefined;
   private readonly keyed: ReadonlySet<string>;
-  /** Facts text of files parsed by this load, by blob id, until the pack is written. */
+  /** Blobs parsed by this load → the first path that had it; their text is already in the draft pack. */
   private readonly fresh = new Map<string, string>();
+  private draft: Promise<PackDraft> | undefined;
   private readonly facts = new Map<string, Facts>();
   /** Files parsed (not found in the cache) so far. */
   parsed = 0;
@@ -25,7 +26,7 @@ export class FactsSource {
     this.keyed = new Set(keyOids);
   }
 
-  /** The cache's lines for the pack, read once, when first needed. */
+  /** The cache's lines for the pack, read once, when first needed; of a newer pack, only the named blobs' lines. */
   private get cached(): Promise<CachedFacts> {
     return (this.lookup ??= cachedFacts(this.options.cacheDir, this.keyOids, (oid) => this.keyed.has(oid)));
   }
@@ -46,30 +47,49 @@ export class FactsSource {
     const missing: SourceText[] = [];
     for (const file of files) {
       if (this.facts.has(file.path)) continue;
-      const text = lines.get(file.oid) ?? this.fresh.get(file.oid);
       // Two paths with the same content share one entry; each gets its own objects all the same.
-      const hit = text === undefined ? undefined : parseOrMiss(text);
+      const twin = this.fresh.get(file.oid);
+      const text = lines.get(file.oid);
+      const hit = twin !== undefined ? structuredClone(this.facts.get(twin)) : text === undefined ? undefined : parseOrMiss(text);
       if (hit) this.facts.set(file.path, hit);
       else missing.push(file);
     }
     this.parsed += missing.length;
-    await parseFacts({ ...this.options, files: missing }, (file, facts) => {
-      this.facts.set(file.path, facts);
-      if (!this.fresh.has(file.oid)) this.fresh.set(file.oid, JSON.stringify(facts));
-    });
+    try {
+      await parseFacts({ ...this.options, files: missing }, (file, facts) => {
+        this.facts.set(file.path, facts);
+        if (this.fresh.has(file.oid)) return;
+        this.fresh.set(file.oid, file.path);
+        const json = JSON.stringify(facts);
+        this.draft ??= new FactsCache(this.options.cacheDir).draft(key);
+        void this.draft.then((d) => d.append(file.oid, json), () => undefined);
+      });
+    } catch (error) {
+      await this.discard();
+      throw error;
+    }
   }
 
-  /** Writes the pack of exactly `files` when it is not already on disk as such. */
+  /** Writes the pack of exactly `files` (all loaded) when it is not already on disk as such. */
   async store(files: readonly SourceText[]): Promise<void> {
     const { key, lines } = await this.cached;
     const oids = new Set(files.map((f) => f.oid));
-    if (this.fresh.size === 0 && lines.size === oids.size && [...oids].every((o) => lines.has(o))) return;
-    const out = new Map<string, string>();
-    for (const oid of [...oids].sort()) {
-      const line = lines.get(oid) ?? this.fresh.get(oid);
-      if (line !== undefined) out.set(oid, line);
+    const rest = [...oids].filter((o) => !this.fresh.has(o) && lines.has(o)).sort();
+    if (this.draft) {
+      const draft = await this.draft;
+      this.draft = undefined;
+      await draft.publish(rest.map((o) => [o, lines.get(o)!]));
+      return;
     }
-    await new FactsCache(this.options.cacheDir).store(key, out);
+    if (rest.length === oids.size && lines.size === oids.size) return;
+    await new FactsCache(this.options.cacheDir).store(key, new Map(rest.map((o) => [o, lines.get(o)!])));
+  }
+
+  /** Drops a pack begun by a load that failed. */
+  async discard(): Promise<void> {
+    const draft = await this.draft?.catch(() => undefined);
+    this.draft = undefined;
+    await draft?.discard();
   }
 }
 

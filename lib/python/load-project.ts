@@ -154,7 +154,11 @@ export async function withPythonProject<T>(
       wanted = withPackages([...wanted, ...more], sources.modules, sources.filesOfModule);
       continue;
     }
-    if (entity && (entity.kind === 'module' || nameOf(entity) !== oldName)) return whole();
+    if (entity && (entity.kind === 'module' || nameOf(entity) !== oldName)) {
+      // What was parsed is kept: the whole load finds it in the newest pack.
+      await facts.store(sources.files.filter((f) => wanted.has(f.path)));
+      return whole();
+    }
     if (rebuilt) {
       await facts.store(sources.files.filter((f) => wanted.has(f.path)));
       recent.set(key, Promise.resolve(loaded));
