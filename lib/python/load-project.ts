@@ -75,9 +75,13 @@ export async function startPythonEarly(session: PythonSession, python: string | 
  * Loads lately made, by repository, tree, prefix (and a rename's names). Trees are immutable and a loaded project is
  * never changed after it is built, so a long-lived process (daemon, MCP server) asked again answers from memory.
  */
-const recent = new Recent<Promise<LoadedProject>>(4);
+const recent = new Recent<Promise<LoadedProject>>(2);
+/** Renames' partial projects, by tree and names: smaller, so a few more are kept. */
+const recentFocus = new Recent<Promise<LoadedProject>>(4);
 const recentSources = new Recent<Promise<Sources>>(2);
-countWarm('python_projects', () => recent.size);
+/** The byte scan's answer, by tree, names and cursor file: a warm call skips reading every file again. */
+const recentScans = new Recent<Set<string>>(8);
+countWarm('python_projects', () => recent.size + recentFocus.size);
 
 const treeKey = (repo: Repo, session: PythonSession, tree: string) => [repo.commonDir, tree, repo.prefix, session.paths.facts].join('\0');
 
@@ -126,8 +130,10 @@ export async function withPythonProject<T>(
   }
   if (!oldName) return whole();
   const key = `${base}\0${oldName}\0${focus.newName}`;
-  const known = recent.get(key);
-  const first = withPackages([focus.at.file, ...filesMentioning(sources.bytesOf, [oldName, focus.newName])], sources.modules, sources.filesOfModule);
+  const known = recentFocus.get(key);
+  const scanKey = `${key}\0${focus.at.file}`;
+  const first = recentScans.get(scanKey) ?? withPackages([focus.at.file, ...filesMentioning(sources.bytesOf, [oldName, focus.newName])], sources.modules, sources.filesOfModule);
+  recentScans.set(scanKey, first);
   const facts = factsSource(session, python, sources.files.filter((f) => first.has(f.path)));
   let loaded = known ? { ...(await known), parsed: 0 } : undefined;
   let wanted = loaded ? new Set([...first, ...loadedFiles(loaded)]) : first;
@@ -161,7 +167,7 @@ export async function withPythonProject<T>(
     }
     if (rebuilt) {
       await facts.store(sources.files.filter((f) => wanted.has(f.path)));
-      recent.set(key, Promise.resolve(loaded));
+      recentFocus.set(key, Promise.resolve(loaded));
     }
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
