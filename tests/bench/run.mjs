@@ -14,7 +14,7 @@ const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const wanted = (section) => only === undefined || only === section;
 const sections = [
-  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` on ${os.cpus().length} cores, Node ${process.version}, ${execFileSync('git', ['--version'], { encoding: 'utf8' }).trim()}.`,
+  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)} at the start), Node ${process.version}, ${execFileSync('git', ['--version'], { encoding: 'utf8' }).trim()}.`,
   '',
 ];
 if (wanted('kernel')) {
