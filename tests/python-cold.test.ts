@@ -21,8 +21,8 @@ interface Outcome {
 }
 
 /** The plan (or the error) as JSON, with the count of files parsed set apart: the one thing allowed to differ. */
-async function plan(repo: TestRepo, at: string, to: string, flags: readonly string[], whole: boolean): Promise<Outcome> {
-  forgetRecent();
+async function plan(repo: TestRepo, at: string, to: string, flags: readonly string[], whole: boolean, fresh = true): Promise<Outcome> {
+  if (fresh) forgetRecent();
   const ws = await openWorkspace({ workspace: repo.root }, { lock: false });
   const tree = await repo.git('rev-parse', 'HEAD^{tree}');
   const [file, line, col] = at.split(':');
@@ -111,6 +111,12 @@ test('a generated package plans the same from its candidate files, and parses fe
   for (const [at, to] of cases) parsed.push((await compare(t, repo, at, to)).parsed);
   t.true(parsed[0]! > 0 && parsed[0]! < total / 2, `the method rename parsed ${parsed[0]} of ${total} files`);
   t.true(parsed[1]! > 0 && parsed[1]! < total / 2, `the function rename parsed ${parsed[1]} of ${total} files`);
+  // A second cursor on the same names in the same process starts from the first one's project in memory.
+  const first = await plan(repo, 'src/shop/core/base.py:13:9', 'handle', [], false);
+  const again = await plan(repo, 'src/shop/leaf.py:5:9', 'handle', [], false, false);
+  t.is(again.parsed, 0, 'nothing parsed again');
+  t.is(again.answer, first.answer, 'the same method from its override');
+  t.is(again.answer, (await plan(repo, 'src/shop/leaf.py:5:9', 'handle', [], true)).answer);
   t.true(parsed[6]! > total / 2, `a new name written in most files brings them in: ${parsed[6]} of ${total}`);
   await repo.cleanup();
 });

@@ -89,7 +89,7 @@ const treeKey = (repo: Repo, session: PythonSession, tree: string) => [repo.comm
 export async function loadPythonProject(repo: Repo, session: PythonSession, tree: string, python: string | undefined): Promise<LoadedProject> {
   const key = treeKey(repo, session, tree);
   const known = recent.get(key);
-  if (known) return { ...(await known), parsed: 0 };
+  if (known) return reused(await known);
   const loading = (async () => {
     const sources = await sourcesOf(repo, session, tree, python);
     const facts = factsSource(session, python, sources.files);
@@ -135,7 +135,7 @@ export async function withPythonProject<T>(
   const first = recentScans.get(scanKey) ?? withPackages([focus.at.file, ...filesMentioning(sources.bytesOf, [oldName, focus.newName])], sources.modules, sources.filesOfModule);
   recentScans.set(scanKey, first);
   const facts = factsSource(session, python, sources.files.filter((f) => first.has(f.path)));
-  let loaded = known ? { ...(await known), parsed: 0 } : undefined;
+  let loaded = known ? reused(await known) : undefined;
   let wanted = loaded ? new Set([...first, ...loadedFiles(loaded)]) : first;
   let rebuilt = false;
   for (let round = 1; ; round++) {
@@ -176,7 +176,14 @@ export async function withPythonProject<T>(
 
 /** Paths whose facts a loaded project was built from. */
 const loadedFilesOf = new WeakMap<LoadedProject, Set<string>>();
-const loadedFiles = (loaded: LoadedProject) => loadedFilesOf.get(loaded) ?? new Set(loaded.bytesOf.keys());
+const loadedFiles = (loaded: LoadedProject) => loadedFilesOf.get(loaded) ?? new Set<string>();
+
+/** A project from memory, answered again: nothing parsed this time. */
+function reused(loaded: LoadedProject): LoadedProject {
+  const again = { ...loaded, parsed: 0 };
+  loadedFilesOf.set(again, loadedFiles(loaded));
+  return again;
+}
 
 function factsSource(session: PythonSession, python: string | undefined, keyFiles: readonly SourceText[]): FactsSource {
   const interpreter = async () => (await resolvePython(python, session.dir)).path;
