@@ -76,13 +76,21 @@ for (const [name, args, code, exit] of BAD) {
   });
 }
 
-test('a syntax error in any workspace file is SourceSyntaxError naming the file and line', async (t) => {
-  const repo = await makeRepo({ ...SOURCE, 'broken.py': 'def ok():\n    pass\n\ndef (:\n' });
+test('a syntax error in a file that mentions the name is SourceSyntaxError naming the file and line', async (t) => {
+  const repo = await makeRepo({ ...SOURCE, 'broken.py': 'def ok():\n    return "process_data"\n\ndef (:\n' });
   const run = await tug(repo.root, ['rename', 'pkg/core.py:1:5', 'y']);
-  t.is(run.json.error.code, 'SourceSyntaxError');
+  t.is(run.json?.error?.code, 'SourceSyntaxError', run.stdout);
   t.is(run.json.error.details.file, 'broken.py');
   t.is(run.json.error.details.line, 4);
   t.is(run.exitCode, 4);
+  await repo.cleanup();
+});
+
+test('a file that cannot be parsed and never mentions the name is not read: the rename goes on', async (t) => {
+  const repo = await makeRepo({ ...SOURCE, 'broken.py': 'def ok():\n    pass\n\ndef (:\n' });
+  const run = await tug(repo.root, ['rename', 'pkg/core.py:1:5', 'y']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.false(run.json.patch.unified_diff.includes('broken.py'));
   await repo.cleanup();
 });
 

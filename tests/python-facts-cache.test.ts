@@ -59,3 +59,37 @@ test('old packs are pruned; the newest ones stay', async (t) => {
   t.false(left.includes(`${keys[0]}.jsonl`));
   await rm(dir, { recursive: true, force: true });
 });
+
+test('a lookup that names the blobs it wants keeps only those lines of the newest pack, and all of its own', async (t) => {
+  const dir = await cacheDir();
+  const cache = new FactsCache(dir);
+  const whole = FactsCache.key([oid(1), oid(2), oid(3)]);
+  await cache.store(whole, new Map([[oid(1), facts(1)], [oid(2), facts(2)], [oid(3), facts(3)]]));
+  const few = FactsCache.key([oid(2)]);
+  t.deepEqual(await cache.lookup(few, (o) => o === oid(2)), new Map([[oid(2), facts(2)]]));
+  t.deepEqual([...(await cache.lookup(whole, (o) => o === oid(2))).keys()], [oid(1), oid(2), oid(3)], 'the set\'s own pack is read whole');
+  // Lines longer than the reader's chunk still come back whole.
+  const big = JSON.stringify({ text: 'x'.repeat(3 << 20) });
+  await cache.store(few, new Map([[oid(2), big]]));
+  t.is((await cache.lookup(few)).get(oid(2)), big);
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('a draft pack is written as facts arrive, published with the rest, or discarded without a trace', async (t) => {
+  const dir = await cacheDir();
+  const cache = new FactsCache(dir);
+  const packs = path.join(dir, FACTS_SCHEMA, 'packs');
+  const key = FactsCache.key([oid(1), oid(2), oid(3)]);
+  const draft = await cache.draft(key);
+  draft.append(oid(2), facts(2));
+  draft.append(oid(3), facts(3));
+  t.deepEqual(await cache.lookup(key), new Map(), 'nothing is visible before publishing');
+  await draft.publish([[oid(1), facts(1)]]);
+  t.deepEqual(await cache.lookup(key), new Map([[oid(2), facts(2)], [oid(3), facts(3)], [oid(1), facts(1)]]));
+  t.false(await cache.isEmpty());
+  const other = await cache.draft(FactsCache.key([oid(4)]));
+  other.append(oid(4), facts(4));
+  await other.discard();
+  t.deepEqual((await readdir(packs)).sort(), [`${key}.jsonl`]);
+  await rm(dir, { recursive: true, force: true });
+});

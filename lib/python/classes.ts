@@ -10,14 +10,16 @@ export interface ClassRef {
 const key = (c: ClassRef) => `${c.module}:${c.owner}`;
 
 export class ClassModel {
-  private readonly bases = new Map<string, ClassRef[]>();
+  /** Resolved on first use: a partial load (load-project.ts) then reads only the base classes' modules a rename needs. */
+  private readonly bases = new Map<string, () => ClassRef[]>();
   private readonly members = new Map<string, Set<string>>();
 
   constructor(private readonly project: Project) {
     for (const info of project.files.values()) {
       for (const cls of info.facts.classes) {
         const ref = { module: info.module, owner: project.ownerPath(info, cls.scope) };
-        this.bases.set(key(ref), cls.bases.map((b) => this.classOfEntity(project.entityOfExpr(info, b))).filter((c): c is ClassRef => c !== null));
+        let resolved: ClassRef[] | undefined;
+        this.bases.set(key(ref), () => (resolved ??= cls.bases.map((b) => this.classOfEntity(project.entityOfExpr(info, b))).filter((c): c is ClassRef => c !== null)));
         const names = this.memberSet(ref);
         for (const b of info.facts.bindings) if (b.scope === cls.scope) names.add(b.name);
       }
@@ -50,7 +52,7 @@ export class ClassModel {
     let best: ClassRef | null = this.members.get(key(cls))?.has(name) ? cls : null;
     const seen = new Set<string>([key(cls)]);
     const walk = (c: ClassRef) => {
-      for (const base of this.bases.get(key(c)) ?? []) {
+      for (const base of this.bases.get(key(c))?.() ?? []) {
         if (seen.has(key(base))) continue;
         seen.add(key(base));
         if (this.members.get(key(base))?.has(name)) best = base;
@@ -132,7 +134,7 @@ export class ClassModel {
       if (seen.has(key(current))) continue;
       seen.add(key(current));
       if (this.members.get(key(current))?.has(name)) return current;
-      queue.push(...(this.bases.get(key(current)) ?? []));
+      queue.push(...(this.bases.get(key(current))?.() ?? []));
     }
     return cls;
   }

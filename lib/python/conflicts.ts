@@ -1,7 +1,7 @@
 // Refuses renames that would change what names mean: the new name already bound, captured, or shadowing.
 import type { Scope } from './facts.js';
 import type { Entity, FileInfo } from './project.js';
-import type { Occurrence, Resolver } from './references.js';
+import { nameOf, type Occurrence, type Resolver } from './references.js';
 
 export interface Conflict {
   file: string;
@@ -48,7 +48,7 @@ export function findConflicts(resolver: Resolver, entity: Entity, occurrences: r
     const f = info.facts;
     // Scopes in this file where the renamed symbol is bound.
     const homes = new Set<number>();
-    for (const b of f.bindings) if (resolver.key(project.entityOfBinding(info, b)) === wanted) homes.add(b.scope);
+    for (const b of f.bindings) if (b.name === nameOf(entity) && resolver.key(project.entityOfBinding(info, b)) === wanted) homes.add(b.scope);
     for (const home of homes) {
       if (entity.kind === 'class-member') continue;
       for (const b of f.bindings) {

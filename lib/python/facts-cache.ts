@@ -1,6 +1,6 @@
 // Facts are cached by git blob id in packs, one per set of Python files: a run over files seen together before reads one file.
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Bump when the worker's facts schema (or this layout) changes; old entries are then ignored. */
@@ -36,13 +36,17 @@ export class FactsCache {
     );
   }
 
-  /** The facts text of as many of `oids` as the cache has: the set's own pack, else the newest one. */
-  async lookup(key: string): Promise<Lines> {
+  /**
+   * The facts text of as many of the set's blobs as the cache has: the set's own pack, else the newest one. With
+   * `wanted`, only those lines of the newest pack are kept, so a rename that needs a few files never holds a whole
+   * repository's pack.
+   */
+  async lookup(key: string, wanted?: (oid: string) => boolean): Promise<Lines> {
     const exact = await this.readPack(key);
     if (exact) return exact;
     const latest = (await readFile(this.latestFile(), 'utf8').catch(() => '')).trim();
     if (!/^[0-9a-f]{40}$/.test(latest) || latest === key) return new Map();
-    return (await this.readPack(latest)) ?? new Map();
+    return (await this.readPack(latest, wanted)) ?? new Map();
   }
 
   /** Writes the set's pack (temp file + rename, no fsync: a lost pack is parsed again), points `latest` at it, prunes old packs. */
@@ -55,19 +59,71 @@ export class FactsCache {
     await this.prune(packs, key);
   }
 
+  /**
+   * Starts writing the set's pack while its facts still arrive: each line goes to disk as it comes, so nothing
+   * holds the text of every file. `publish` adds the rest and makes it the set's pack (as `store` does).
+   */
+  async draft(key: string): Promise<PackDraft> {
+    const packs = path.join(this.root, 'packs');
+    await mkdir(packs, { recursive: true });
+    const file = path.join(packs, `${key}.jsonl`);
+    const temp = tempName(file);
+    const handle = await open(temp, 'w');
+    let written: Promise<unknown> = Promise.resolve();
+    const write = (oid: string, json: string) => (written = written.then(() => handle.write(`${oid} ${json}\n`)));
+    return {
+      append: (oid, json) => void write(oid, json),
+      publish: async (rest) => {
+        for (const [oid, json] of rest) write(oid, json);
+        await written;
+        await handle.close();
+        await rename(temp, file);
+        await atomicWrite(this.latestFile(), `${key}\n`);
+        await this.prune(packs, key);
+      },
+      discard: async () => {
+        await written.catch(() => undefined);
+        await handle.close().catch(() => undefined);
+        await rm(temp, { force: true });
+      },
+    };
+  }
+
   private latestFile(): string {
     return path.join(this.root, 'latest');
   }
 
-  private async readPack(key: string): Promise<Lines | undefined> {
-    const text = await readFile(path.join(this.root, 'packs', `${key}.jsonl`), 'utf8').catch(() => undefined);
-    if (text === undefined) return undefined;
+  /** Reads a pack a chunk at a time, decoding only the lines asked for. */
+  private async readPack(key: string, wanted?: (oid: string) => boolean): Promise<Lines | undefined> {
+    const handle = await open(path.join(this.root, 'packs', `${key}.jsonl`), 'r').catch(() => undefined);
+    if (!handle) return undefined;
     const lines: Lines = new Map();
-    for (const line of text.split('\n')) {
-      const space = line.indexOf(' ');
+    const take = (line: Buffer) => {
       // A torn last line (a crash mid-write cannot happen with rename, but a full disk can): skip it.
-      if (space !== 40 || !line.endsWith('}')) continue;
-      lines.set(line.slice(0, 40), line.slice(41));
+      if (line[40] !== 0x20 || line[line.length - 1] !== 0x7d) return;
+      const oid = line.toString('latin1', 0, 40);
+      if (!wanted || wanted(oid)) lines.set(oid, line.toString('utf8', 41));
+    };
+    try {
+      const chunk = Buffer.alloc(1 << 20);
+      let rest = Buffer.alloc(0);
+      for (;;) {
+        const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+        if (bytesRead === 0) break;
+        const data = rest.length > 0 ? Buffer.concat([rest, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+        let start = 0;
+        for (let end = data.indexOf(0x0a); end >= 0; end = data.indexOf(0x0a, start)) {
+          take(data.subarray(start, end));
+          start = end + 1;
+        }
+        // Copied: the chunk is read into again.
+        rest = Buffer.from(data.subarray(start));
+      }
+      if (rest.length > 0) take(rest);
+    } catch {
+      return undefined;
+    } finally {
+      await handle.close();
     }
     return lines;
   }
@@ -82,8 +138,17 @@ export class FactsCache {
   }
 }
 
+/** A pack being written; see FactsCache.draft. */
+export interface PackDraft {
+  append(oid: string, json: string): void;
+  publish(rest: Iterable<[string, string]>): Promise<void>;
+  discard(): Promise<void>;
+}
+
+const tempName = (file: string) => `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+
 async function atomicWrite(file: string, text: string): Promise<void> {
-  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const temp = tempName(file);
   await writeFile(temp, text);
   await rename(temp, file);
 }

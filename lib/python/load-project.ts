@@ -1,17 +1,19 @@
-// Loads every Python file of a snapshot into a resolved Project: file list, contents, facts (cached), modules, resolver.
+// Loads a snapshot's Python files into a resolved Project: every file, or for a rename only the files it can touch.
 import path from 'node:path';
 import type { WarningJSON } from '../core/schemas.js';
 import { Recent } from '../core/memory.js';
-import { decodeText } from '../core/text.js';
+import { decodeText, lineStarts, offsetOf } from '../core/text.js';
 import { readBlobs } from '../git/objects.js';
 import type { Repo } from '../git/repo.js';
 import { listTreePaths } from '../git/snapshot.js';
 import { resolvePython } from '../verify/python.js';
-import { buildModuleMap, sourceRoots } from './modules.js';
+import { filesByModule, filesMentioning, identifierAt, withPackages } from './candidates.js';
+import { FactsSource } from './facts-source.js';
+import { buildModuleMap, sourceRoots, type ModuleMap } from './modules.js';
 import { Project } from './project.js';
-import { Resolver } from './references.js';
+import { nameOf, Resolver } from './references.js';
 import { FactsCache } from './facts-cache.js';
-import { cachedFacts, factsFor, prestartWorkers, type SourceText, type WorkerPlaces } from './worker-pool.js';
+import { prestartWorkers, type SourceText, type WorkerPlaces } from './worker-pool.js';
 import { countWarm } from '../ops/resources.js';
 import { mark } from '../ops/timing.js';
 
@@ -21,6 +23,7 @@ const EXCLUDED = /(^|\/)(\.venv|venv|\.tox|node_modules|site-packages|__pycache_
 export interface LoadedProject {
   project: Project;
   resolver: Resolver;
+  /** Every Python file of the snapshot that is UTF-8 text, loaded into the project or not. */
   bytesOf: Map<string, Uint8Array>;
   /** Every path in the snapshot, Python or not (module renames must not move onto one). */
   allPaths: Set<string>;
@@ -32,14 +35,32 @@ export interface LoadedProject {
 
 type PythonSession = { dir: string; paths: { facts: string; workers: string } };
 
+/** The snapshot's Python files, read but not parsed: what every load of one tree shares. */
+interface Sources {
+  /** UTF-8 Python files in listing order. */
+  files: SourceText[];
+  bytesOf: Map<string, Uint8Array>;
+  allPaths: Set<string>;
+  skipped: Map<string, string>;
+  warnings: WarningJSON[];
+  modules: ModuleMap;
+  filesOfModule: Map<string, string[]>;
+}
+
+/** A rename's cursor and new name: enough to tell which files it can touch. */
+export interface RenameFocus {
+  at: { file: string; line: number; col: number };
+  newName: string;
+}
+
 function workerPlaces(session: PythonSession): WorkerPlaces {
   // Beside the managed venv: like the venv's choice, it is no cache of the project and survives `tug clean --cache`.
   return { workersDir: session.paths.workers, launchMemo: path.join(session.dir, 'python', 'launch.json') };
 }
 
 /**
- * With no facts cached at all, every file will need the worker: start it now, so the interpreter starts while
- * git snapshots, lists and reads the files instead of after. Never fails; a real start reports errors later.
+ * With no facts cached at all, the worker will be needed: start it now, so the interpreter starts while git
+ * snapshots, lists and reads the files instead of after. Never fails; a real start reports errors later.
  */
 export async function startPythonEarly(session: PythonSession, python: string | undefined | Promise<string | undefined>): Promise<void> {
   const [empty, explicit] = await Promise.all([new FactsCache(session.paths.facts).isEmpty(), python]);
@@ -51,36 +72,151 @@ export async function startPythonEarly(session: PythonSession, python: string | 
 }
 
 /**
- * Projects loaded lately, by repository, tree and prefix. Trees are immutable and a loaded project is never changed
- * after it is built, so a long-lived process (daemon, MCP server) asked about the same tree again answers from memory.
+ * Loads lately made, by repository, tree, prefix (and a rename's names). Trees are immutable and a loaded project is
+ * never changed after it is built, so a long-lived process (daemon, MCP server) asked again answers from memory.
  */
 const recent = new Recent<Promise<LoadedProject>>(2);
-countWarm('python_projects', () => recent.size);
+/** Renames' partial projects, by tree and names: smaller, so a few more are kept. */
+const recentFocus = new Recent<Promise<LoadedProject>>(4);
+const recentSources = new Recent<Promise<Sources>>(2);
+/** The byte scan's answer, by tree, names and cursor file: a warm call skips reading every file again. */
+const recentScans = new Recent<Set<string>>(8);
+countWarm('python_projects', () => recent.size + recentFocus.size);
 
-export async function loadPythonProject(
-  repo: Repo,
-  session: PythonSession,
-  tree: string,
-  python: string | undefined,
-): Promise<LoadedProject> {
-  const key = [repo.commonDir, tree, repo.prefix, session.paths.facts].join('\0');
+const treeKey = (repo: Repo, session: PythonSession, tree: string) => [repo.commonDir, tree, repo.prefix, session.paths.facts].join('\0');
+
+/** Every Python file of the snapshot, parsed and resolved (symbol listings, and renames that need the whole repository). */
+export async function loadPythonProject(repo: Repo, session: PythonSession, tree: string, python: string | undefined): Promise<LoadedProject> {
+  const key = treeKey(repo, session, tree);
   const known = recent.get(key);
-  if (known) return { ...(await known), parsed: 0 };
-  const loading = loadAfresh(repo, session, tree, python);
+  if (known) return reused(await known);
+  const loading = (async () => {
+    const sources = await sourcesOf(repo, session, tree, python);
+    const facts = factsSource(session, python, sources.files);
+    await facts.load(sources.files);
+    mark(`python: facts ready (${facts.parsed} parsed)`);
+    await facts.store(sources.files);
+    return assemble(sources, sources.files, facts);
+  })();
   recent.set(key, loading);
   loading.catch(() => recent.drop(key, loading));
   return loading;
 }
 
-async function loadAfresh(repo: Repo, session: PythonSession, tree: string, python: string | undefined): Promise<LoadedProject> {
+/**
+ * Runs `probe` (a rename's whole analysis, free of side effects) on a project holding only what the rename can
+ * touch: the files whose bytes mention the old or the new name, with their packages, plus every module the
+ * analysis looked up and did not find loaded, round after round until it asks for nothing new. The answer is the
+ * one a load of every file gives. Module renames, and cursors not on a plain ASCII name, load everything.
+ */
+export async function withPythonProject<T>(
+  repo: Repo,
+  session: PythonSession,
+  tree: string,
+  python: string | undefined,
+  focus: RenameFocus,
+  probe: (loaded: LoadedProject) => T | Promise<T>,
+): Promise<T> {
+  const whole = () => loadPythonProject(repo, session, tree, python).then(probe);
+  const base = treeKey(repo, session, tree);
+  if (recent.get(base)) return whole();
+  const sources = await sourcesOf(repo, session, tree, python);
+  const bytes = sources.bytesOf.get(focus.at.file);
+  const offset = bytes && offsetOf(bytes, lineStarts(bytes), focus.at.line, focus.at.col);
+  const oldName = bytes && offset !== null && offset !== undefined ? identifierAt(bytes, offset) : null;
+  if (!bytes || offset === null || offset === undefined) {
+    // The analysis reports a missing file or a position outside it before looking at anything else.
+    await probe(assemble(sources, [], factsSource(session, python, [])));
+  }
+  if (!oldName) return whole();
+  const key = `${base}\0${oldName}\0${focus.newName}`;
+  const known = recentFocus.get(key);
+  const scanKey = `${key}\0${focus.at.file}`;
+  const first = recentScans.get(scanKey) ?? withPackages([focus.at.file, ...filesMentioning(sources.bytesOf, [oldName, focus.newName])], sources.modules, sources.filesOfModule);
+  recentScans.set(scanKey, first);
+  const facts = factsSource(session, python, sources.files.filter((f) => first.has(f.path)));
+  let loaded = known ? reused(await known) : undefined;
+  let wanted = loaded ? new Set([...first, ...loadedFiles(loaded)]) : first;
+  let rebuilt = false;
+  for (let round = 1; ; round++) {
+    if (!loaded || [...wanted].some((f) => !loadedFiles(loaded!).has(f))) {
+      rebuilt = true;
+      const files = sources.files.filter((f) => wanted.has(f.path));
+      await facts.load(files);
+      loaded = assemble(sources, files, facts);
+      mark(`python: round ${round}, ${files.length} of ${sources.files.length} files loaded (${facts.parsed} parsed)`);
+    }
+    let outcome: { ok: true; value: T } | { ok: false; error: unknown };
+    try {
+      outcome = { ok: true, value: await probe(loaded) };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    const info = loaded.project.files.get(focus.at.file);
+    const entity = info ? loaded.resolver.entityAt(info, offset!) : null;
+    const more = [...loaded.project.byModule.missed].flatMap((m) => sources.filesOfModule.get(m) ?? []).filter((f) => !wanted.has(f));
+    if (more.length > 0) {
+      mark(`python: round ${round} looked up ${more.length} more files (${[...loaded.project.byModule.missed].slice(0, 5).join(', ')})`);
+      wanted = withPackages([...wanted, ...more], sources.modules, sources.filesOfModule);
+      continue;
+    }
+    if (entity && (entity.kind === 'module' || nameOf(entity) !== oldName)) {
+      // What was parsed is kept: the whole load finds it in the newest pack.
+      await facts.store(sources.files.filter((f) => wanted.has(f.path)));
+      return whole();
+    }
+    if (rebuilt) {
+      await facts.store(sources.files.filter((f) => wanted.has(f.path)));
+      recentFocus.set(key, Promise.resolve(loaded));
+    }
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  }
+}
+
+/** Paths whose facts a loaded project was built from. */
+const loadedFilesOf = new WeakMap<LoadedProject, Set<string>>();
+const loadedFiles = (loaded: LoadedProject) => loadedFilesOf.get(loaded) ?? new Set<string>();
+
+/** A project from memory, answered again: nothing parsed this time. */
+function reused(loaded: LoadedProject): LoadedProject {
+  const again = { ...loaded, parsed: 0 };
+  loadedFilesOf.set(again, loadedFiles(loaded));
+  return again;
+}
+
+function factsSource(session: PythonSession, python: string | undefined, keyFiles: readonly SourceText[]): FactsSource {
+  const interpreter = async () => (await resolvePython(python, session.dir)).path;
+  return new FactsSource({ python: interpreter, cacheDir: session.paths.facts, ...workerPlaces(session) }, keyFiles.map((f) => f.oid));
+}
+
+function assemble(sources: Sources, files: readonly SourceText[], facts: FactsSource): LoadedProject {
+  const byPath = new Map(files.map((f) => [f.path, facts.get(f.path)!]));
+  const project = new Project(sources.modules, byPath);
+  const { bytesOf, allPaths, skipped, warnings } = sources;
+  const loaded: LoadedProject = { project, resolver: new Resolver(project), bytesOf, allPaths, skipped, warnings, parsed: facts.parsed };
+  loadedFilesOf.set(loaded, new Set(byPath.keys()));
+  return loaded;
+}
+
+async function sourcesOf(repo: Repo, session: PythonSession, tree: string, python: string | undefined): Promise<Sources> {
+  const key = treeKey(repo, session, tree);
+  const known = recentSources.get(key);
+  if (known) return known;
+  const reading = readSources(repo, session, tree, python);
+  recentSources.set(key, reading);
+  reading.catch(() => recentSources.drop(key, reading));
+  return reading;
+}
+
+async function readSources(repo: Repo, session: PythonSession, tree: string, python: string | undefined): Promise<Sources> {
   const [everything] = await Promise.all([listTreePaths(repo, tree), startPythonEarly(session, python)]);
   mark('python: files listed');
   const allPaths = new Set(everything.map((e) => e.path));
   const entries = everything.filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path));
-  const cached = cachedFacts(session.paths.facts, entries.map((e) => e.oid));
   const blobs = await readBlobs(repo, entries.map((e) => e.oid));
   mark('python: files read');
-  const sources: SourceText[] = [];
+  const files: SourceText[] = [];
   const bytesOf = new Map<string, Uint8Array>();
   const skipped = new Map<string, string>();
   const warnings: WarningJSON[] = [];
@@ -92,13 +228,10 @@ async function loadAfresh(repo: Repo, session: PythonSession, tree: string, pyth
       warnings.push({ code: 'FileSkipped', message: `${entry.path} was not analysed (${text.reason})`, location: { file: entry.path, line: 1, col: 1 } });
       continue;
     }
-    sources.push({ path: entry.path, oid: entry.oid, text: text.text });
+    files.push({ path: entry.path, oid: entry.oid, text: text.text });
     bytesOf.set(entry.path, bytes);
   }
-  const interpreter = async () => (await resolvePython(python, session.dir)).path;
-  const { facts, parsed } = await factsFor({ python: interpreter, cacheDir: session.paths.facts, ...workerPlaces(session), files: sources, cached });
-  mark(`python: facts ready (${parsed} parsed)`);
-  const modules = buildModuleMap([...facts.keys()], sourceRoots([...facts.keys()], repo.prefix));
-  const project = new Project(modules, facts);
-  return { project, resolver: new Resolver(project), bytesOf, allPaths, skipped, warnings, parsed };
+  const paths = files.map((f) => f.path);
+  const modules = buildModuleMap(paths, sourceRoots(paths, repo.prefix));
+  return { files, bytesOf, allPaths, skipped, warnings, modules, filesOfModule: filesByModule(modules) };
 }

@@ -1,6 +1,7 @@
 // The cross-file view: which module binds what, where imports lead, and what a name or expression refers to.
 import type { Binding, Expr, Facts, ImportFact, Reference, Scope } from './facts.js';
 import { absoluteModule, type ModuleMap } from './modules.js';
+import { ModuleTable } from './module-table.js';
 
 /** What a name can stand for, across files. */
 export type Entity =
@@ -39,12 +40,14 @@ export interface FileInfo {
 
 export class Project {
   readonly files = new Map<string, FileInfo>();
-  readonly byModule = new Map<string, FileInfo>();
+  /** Loaded modules; `byModule.missed` lists the repository's modules asked for but not loaded (load-project.ts). */
+  readonly byModule = new ModuleTable<FileInfo>();
 
   constructor(
     readonly modules: ModuleMap,
     facts: ReadonlyMap<string, Facts>,
   ) {
+    this.byModule.watch(modules.byName);
     for (const [file, f] of facts) {
       const module = modules.byFile.get(file);
       if (module === undefined) continue;
@@ -139,7 +142,8 @@ export class Project {
 
   isPackage(module: string): boolean {
     const prefix = `${module}.`;
-    for (const name of this.byModule.keys()) if (name.startsWith(prefix)) return true;
+    // The repository's modules, loaded or not: a partial load answers as a full one would.
+    for (const name of this.modules.byName.keys()) if (name.startsWith(prefix)) return true;
     return false;
   }
 

@@ -163,29 +163,32 @@ export class Resolver {
       if (!out.has(id)) out.set(id, { file, span, kind });
     };
     const param = this.parameterFunction(target);
+    // Every occurrence is written as the name itself: comparing text first keeps other names unresolved (cheaper,
+    // and a partial load then never asks for modules that only other names need).
+    const name = nameOf(target);
     for (const info of this.project.files.values()) {
       const f = info.facts;
       for (const b of f.bindings) {
-        if (info.importOf.has(b.id)) continue;
+        if (b.name !== name || info.importOf.has(b.id)) continue;
         if (this.key(this.project.entityOfBinding(info, b)) === wanted) add(info.file, b.span, 'definition');
       }
       for (const fact of f.imports) {
-        for (const [index, name] of fact.names.entries()) {
-          if (fact.kind === 'from' && this.key(this.project.entityOfImport(info, fact, index)) === wanted) add(info.file, name.name_span, 'import');
-          if (name.asname_span && name.binding !== null && this.key(this.project.entityOfBinding(info, info.bindings.get(name.binding)!)) === wanted) {
-            add(info.file, name.asname_span, 'import');
+        for (const [index, imported] of fact.names.entries()) {
+          if (fact.kind === 'from' && imported.name === name && this.key(this.project.entityOfImport(info, fact, index)) === wanted) add(info.file, imported.name_span, 'import');
+          if (imported.asname === name && imported.asname_span && imported.binding !== null && this.key(this.project.entityOfBinding(info, info.bindings.get(imported.binding)!)) === wanted) {
+            add(info.file, imported.asname_span, 'import');
           }
         }
       }
       const callSpans = new Set(f.calls.map((c) => (c.callee.k === 'name' && c.callee.ref !== undefined ? f.references[c.callee.ref]?.span[0] : undefined)));
       for (const ref of f.references) {
-        if (this.key(this.project.entityOfReference(info, ref)) === wanted) add(info.file, ref.span, callSpans.has(ref.span[0]) ? 'call' : 'reference');
+        if (ref.name === name && this.key(this.project.entityOfReference(info, ref)) === wanted) add(info.file, ref.span, callSpans.has(ref.span[0]) ? 'call' : 'reference');
       }
       for (const [index, attr] of f.attributes.entries()) {
-        if (attr.attr === nameOf(target) && this.key(this.attributeEntity(info, index)) === wanted) add(info.file, attr.span, 'attribute');
+        if (attr.attr === name && this.key(this.attributeEntity(info, index)) === wanted) add(info.file, attr.span, 'attribute');
       }
       for (const entry of f.all?.entries ?? []) {
-        if (entry.value === nameOf(target) && this.key(this.project.resolveAttr(info.module, entry.value)) === wanted) add(info.file, entry.span, 'all');
+        if (entry.value === name && this.key(this.project.resolveAttr(info.module, entry.value)) === wanted) add(info.file, entry.span, 'all');
       }
       if (param) {
         for (const call of f.calls) {

@@ -9,7 +9,7 @@ import { findConflicts } from './conflicts.js';
 import { assertPythonIdentifier } from './identifiers.js';
 import { entityKey, type Entity, type Project } from './project.js';
 import { nameOf, requireRenamable, type Occurrence } from './references.js';
-import { loadPythonProject } from './load-project.js';
+import { withPythonProject, type LoadedProject } from './load-project.js';
 import { mark } from '../ops/timing.js';
 
 export interface RenameTarget {
@@ -51,7 +51,11 @@ export async function planPythonRename(
   options: { python?: string | undefined; renameStrings?: boolean | undefined; renameComments?: boolean | undefined },
 ): Promise<RenamePlan> {
   assertPythonIdentifier(newName);
-  const loaded = await loadPythonProject(repo, session, tree, options.python);
+  // The plan is worked out on the files the rename can touch, again with more files if it looked up others.
+  return withPythonProject(repo, session, tree, options.python, { at: target, newName }, (loaded) => planOn(loaded, target, newName, options));
+}
+
+function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, options: { renameStrings?: boolean | undefined; renameComments?: boolean | undefined }): RenamePlan {
   const { project, resolver, bytesOf, allPaths, parsed } = loaded;
   const warnings = [...loaded.warnings];
   if (!bytesOf.has(target.file)) {

@@ -1,4 +1,4 @@
-// Facts for many files: cached ones from disk, the rest parsed by up to two workers in parallel (one per core).
+// Facts for many files: the cache lookup by blob id, and parsing in a pool of workers sized by the machine's cores.
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -18,13 +18,10 @@ export interface SourceText {
   text: string;
 }
 
-export interface FactsRequest extends WorkerPlaces {
-  /** Resolved only when some file is not cached: a fully warm run never starts Python. */
+export interface ParseRequest extends WorkerPlaces {
+  /** Resolved only when some file needs parsing: a fully warm run never starts Python. */
   python: () => Promise<string>;
-  cacheDir: string;
   files: readonly SourceText[];
-  /** The cache lookup, when the caller started it early (alongside reading the files). */
-  cached?: Promise<CachedFacts>;
   maxWorkers?: number;
 }
 
@@ -35,9 +32,9 @@ export interface CachedFacts {
 }
 
 /** Looks the blobs up in the facts cache; needs only their ids, so it can run while git reads the contents. */
-export async function cachedFacts(cacheDir: string, oids: readonly string[]): Promise<CachedFacts> {
+export async function cachedFacts(cacheDir: string, oids: readonly string[], wanted?: (oid: string) => boolean): Promise<CachedFacts> {
   const key = FactsCache.key(oids);
-  return { key, lines: await new FactsCache(cacheDir).lookup(key) };
+  return { key, lines: await new FactsCache(cacheDir).lookup(key, wanted) };
 }
 
 interface BatchResult {
@@ -126,37 +123,19 @@ export async function shutdownWorkers(): Promise<void> {
   await Promise.all(all.map(async (slot) => (await slot.started.catch(() => undefined))?.shutdown()));
 }
 
-export async function factsFor(request: FactsRequest): Promise<{ facts: Map<string, Facts>; parsed: number }> {
-  const cache = new FactsCache(request.cacheDir);
-  const { key, lines: cached } = await (request.cached ?? cachedFacts(request.cacheDir, request.files.map((f) => f.oid)));
-  const facts = new Map<string, Facts>();
-  const missing: SourceText[] = [];
-  for (const file of request.files) {
-    const text = cached.get(file.oid);
-    let hit: Facts | undefined;
-    if (text !== undefined) {
-      // Two paths with the same content share one entry; give each its own objects all the same.
-      try {
-        hit = JSON.parse(text) as Facts;
-      } catch {
-        hit = undefined;
-      }
-    }
-    if (hit) facts.set(file.path, hit);
-    else missing.push(file);
-  }
-  if (missing.length === 0) {
-    if (cached.size !== new Set(request.files.map((f) => f.oid)).size) await cache.store(key, subset(cached, request.files));
-    return { facts, parsed: 0 };
-  }
-  mark(`python: cache looked up (${missing.length} to parse)`);
-  const wanted = Math.ceil(missing.length / FILES_PER_EXTRA_WORKER);
-  const count = Math.max(1, Math.min(request.maxWorkers ?? os.availableParallelism(), 2, wanted));
+/**
+ * Parses `files` in as many workers as the machine has cores (a second one only for enough files to pay for its
+ * start) and hands each file's facts to `onFacts` as its batch comes back, so the caller keeps only what it needs.
+ */
+export async function parseFacts(request: ParseRequest, onFacts: (file: SourceText, facts: Facts) => void): Promise<void> {
+  if (request.files.length === 0) return;
+  mark(`python: parsing ${request.files.length} files`);
+  const wanted = Math.ceil(request.files.length / FILES_PER_EXTRA_WORKER);
+  const count = Math.max(1, Math.min(request.maxWorkers ?? os.availableParallelism(), wanted));
   const python = await request.python();
   // Whichever worker is ready first starts on the queue; a later one takes what is left.
   const slots = ensureWorkers(python, count, request);
-  const queue = [...missing];
-  const fresh = new Map<string, string>();
+  const queue = [...request.files];
   const work = async (slot: Slot, first: boolean) => {
     let worker: PythonWorker;
     try {
@@ -185,8 +164,7 @@ export async function factsFor(request: FactsRequest): Promise<{ facts: Map<stri
               details: { file: source.path, line: details['line'] ?? null, col: details['col'] ?? null, message: result.error?.message ?? '' },
             });
           }
-          facts.set(source.path, result.facts);
-          if (!fresh.has(source.oid)) fresh.set(source.oid, JSON.stringify(result.facts));
+          onFacts(source, result.facts);
         }
       }
     };
@@ -200,19 +178,4 @@ export async function factsFor(request: FactsRequest): Promise<{ facts: Map<stri
     throw error;
   }
   mark('python: parsed');
-  await cache.store(key, subset(new Map([...cached, ...fresh]), request.files));
-  // In the callers' file order whatever order the workers answered in, as on a warm run.
-  const ordered = new Map<string, Facts>();
-  for (const file of request.files) ordered.set(file.path, facts.get(file.path)!);
-  return { facts: ordered, parsed: missing.length };
-}
-
-/** The pack of exactly this file set: entries of other sets are left to their own packs. */
-function subset(lines: Map<string, string>, files: readonly SourceText[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const file of [...files].sort((a, b) => (a.oid < b.oid ? -1 : a.oid > b.oid ? 1 : 0))) {
-    const line = lines.get(file.oid);
-    if (line !== undefined) out.set(file.oid, line);
-  }
-  return out;
 }

@@ -2,6 +2,8 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cachedRepo, fmt, inProcessTimes, median, ROOT, row, timed, TUG, waitForDaemon } from './lib.mjs';
+import { mb, peakRss } from './rss.mjs';
+import { debianPackageRepo, locate } from './debian-package.mjs';
 
 const MODULES = 200;
 
@@ -41,13 +43,22 @@ function realisticCopy(dir) {
   cpSync(path.join(ROOT, 'fixtures', 'python', 'realistic'), dir, { recursive: true });
 }
 
-const SUBJECTS = [
+/** Pygments as Debian ships it: ~300 modules, a function used by a handful of them. */
+function pygmentsSubject() {
+  const found = debianPackageRepo('python3-pygments', 'pygments');
+  if (!found) return null;
+  const file = 'pygments/lexers/__init__.py';
+  return { name: `Pygments ${found.version} (Debian python3-pygments, 299 modules): function \`get_lexer_by_name\``, repo: () => found.repo, file, ...locate(found.repo, file, 'def get_lexer_by_name(', 'get_lexer_by_name'), to: 'lexer_named' };
+}
+
+const SUBJECTS = () => [
   { name: 'realistic fixture: method `Order.total`', repo: () => cachedRepo('py-realistic', realisticCopy), file: 'shop/models.py', line: 25, col: 9, to: 'grand_total' },
   { name: `generated package (${MODULES + 2} modules): function \`shared_helper\``, repo: () => cachedRepo(`py-generated-${MODULES}`, generatePackage), file: 'pkg/base.py', line: 6, col: 5, to: 'common_helper' },
-];
+  pygmentsSubject(),
+].filter(Boolean);
 
 export function pythonBench(runs) {
-  return SUBJECTS.map((subject) => {
+  return SUBJECTS().map((subject) => {
     const repo = subject.repo();
     const at = `${subject.file}:${subject.line}:${subject.col}`;
     const analyze = () => timed('node', [TUG, 'analyze-impact', 'rename-symbol', '--at', at, '--to', subject.to, '--json'], { cwd: repo });
@@ -66,6 +77,9 @@ export function pythonBench(runs) {
       jedi.push(j.ms);
       jediRefs = JSON.parse(j.stdout).refs.map(([file, line, col]) => `${file}:${line}:${col}`);
     }
+    // Memory on a run of its own: the sampler's polling would otherwise slow the timed runs.
+    timed('node', [TUG, 'clean', '--cache', '--json'], { cwd: repo });
+    const coldRss = peakRss('node', [TUG, 'analyze-impact', 'rename-symbol', '--at', at, '--to', subject.to, '--json'], { cwd: repo });
     // What a user gets by default: the first call starts the repository's daemon, later calls are served by it.
     const auto = { env: { ...process.env, TUG_DAEMON_AUTOSTART: '1' } };
     const viaDaemon = () => timed('node', [TUG, 'analyze-impact', 'rename-symbol', '--at', at, '--to', subject.to, '--json'], { cwd: repo, ...auto });
@@ -90,20 +104,24 @@ export function pythonBench(runs) {
     const inProcess = median(inProcessTimes('tug_analyze_impact', { workspace: repo, operation: 'rename-symbol', at, to: subject.to }, runs));
     const onlyTug = tugRefs.filter((r) => !jediRefs.includes(r));
     const onlyJedi = jediRefs.filter((r) => !tugRefs.includes(r));
-    return { name: subject.name, cold: median(cold), warm: median(warm), daemon, daemonCold, inProcess, jedi: median(jedi), tugCount: tugRefs.length, jediCount: jediRefs.length, onlyTug, onlyJedi };
+    return { name: subject.name, cold: median(cold), warm: median(warm), daemon, daemonCold, inProcess, jedi: median(jedi), coldRss, tugCount: tugRefs.length, jediCount: jediRefs.length, onlyTug, onlyJedi };
   });
 }
 
 export function pythonReport(results) {
   const lines = ['### Python rename: tug `analyze-impact` vs jedi (`get_references` + `rename`, fresh process each)', ''];
-  lines.push(row(['subject', 'tug cold (empty facts cache)', 'tug warm', 'default, daemon: empty cache', 'default, daemon: warm', 'in-process: warm', 'jedi', 'cold / jedi', 'daemon cold / jedi', 'references tug / jedi']));
-  lines.push(row(['---', '---', '---', '---', '---', '---', '---', '---', '---', '---']));
+  lines.push(row(['subject', 'tug cold (empty facts cache)', 'tug warm', 'default, daemon: empty cache', 'default, daemon: warm', 'in-process: warm', 'jedi', 'cold / jedi', 'daemon cold / jedi', 'references tug / jedi', 'peak RSS cold (node + workers)']));
+  lines.push(row(['---', '---', '---', '---', '---', '---', '---', '---', '---', '---', '---']));
   for (const r of results) {
     lines.push(
-      row([r.name, fmt(r.cold), fmt(r.warm), fmt(r.daemonCold), fmt(r.daemon), fmt(r.inProcess), fmt(r.jedi), `${(r.cold / r.jedi).toFixed(2)}×`, `${(r.daemonCold / r.jedi).toFixed(2)}×`, `${r.tugCount} / ${r.jediCount}`]),
+      row([r.name, fmt(r.cold), fmt(r.warm), fmt(r.daemonCold), fmt(r.daemon), fmt(r.inProcess), fmt(r.jedi), `${(r.cold / r.jedi).toFixed(2)}×`, `${(r.daemonCold / r.jedi).toFixed(2)}×`, `${r.tugCount} / ${r.jediCount}`, mb(r.coldRss)]),
     );
   }
   lines.push('');
+  const verdict = (ok) => (ok ? 'met' : 'missed');
+  for (const r of results) {
+    lines.push(`- ${r.name}: cold ≤ 1.0× jedi ${verdict(r.cold <= r.jedi)} (${(r.cold / r.jedi).toFixed(2)}×); warm ≤ 0.3 s through the daemon ${verdict(r.daemon <= 300)} (${fmt(r.daemon)}), in-process ${verdict(r.inProcess <= 300)} (${fmt(r.inProcess)}).`);
+  }
   for (const r of results) {
     if (r.onlyTug.length + r.onlyJedi.length === 0) lines.push(`- ${r.name}: identical reference sets.`);
     else lines.push(`- ${r.name}: only tug: ${r.onlyTug.slice(0, 12).join(', ') || 'none'}${r.onlyTug.length > 12 ? ` (+${r.onlyTug.length - 12})` : ''}; only jedi: ${r.onlyJedi.slice(0, 12).join(', ') || 'none'}${r.onlyJedi.length > 12 ? ` (+${r.onlyJedi.length - 12})` : ''}.`);

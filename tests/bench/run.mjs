@@ -3,6 +3,7 @@ import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { kernelReport, snapshotBench, startupBench, worktreeBench } from './kernel.mjs';
 import { pythonBench, pythonReport } from './python.mjs';
+import { largeBench, largeReport } from './python-large.mjs';
 import { rustBench, rustReport } from './rust.mjs';
 
 // Every process measured is a fresh one unless a section asks for a daemon: none starts on its own.
@@ -13,7 +14,7 @@ const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const wanted = (section) => only === undefined || only === section;
 const sections = [
-  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` on ${os.cpus().length} cores, Node ${process.version}, ${execFileSync('git', ['--version'], { encoding: 'utf8' }).trim()}.`,
+  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)} at the start), Node ${process.version}, ${execFileSync('git', ['--version'], { encoding: 'utf8' }).trim()}.`,
   '',
 ];
 if (wanted('kernel')) {
@@ -28,6 +29,8 @@ if (wanted('kernel')) {
 if (wanted('python')) {
   process.stderr.write('bench: python rename vs jedi…\n');
   sections.push(pythonReport(pythonBench(quick ? 2 : 3)));
+  process.stderr.write('bench: python cold analysis on a large repository vs ast.parse of every file…\n');
+  sections.push(largeReport(largeBench(quick ? 1 : 3)));
 }
 if (wanted('rust')) {
   process.stderr.write('bench: rust rename, cold vs warm daemon…\n');

@@ -1,0 +1,45 @@
+// Peak resident memory of a command and every process it starts (node + its Python workers), sampled from /proc.
+import { timed } from './lib.mjs';
+
+/**
+ * A small Python sampler runs the command and adds up the resident set of the whole process tree every 5 ms
+ * (Linux /proc only). The sampler is a separate process, so its own memory is not counted.
+ */
+const SAMPLER = `
+import json, os, subprocess, sys, time
+page = os.sysconf("SC_PAGE_SIZE")
+def tree(pid):
+    out = [pid]
+    for p in out:
+        for t in os.listdir(f"/proc/{p}/task") if os.path.isdir(f"/proc/{p}/task") else []:
+            try:
+                with open(f"/proc/{p}/task/{t}/children") as f:
+                    out.extend(int(c) for c in f.read().split())
+            except OSError:
+                pass
+    return out
+def rss(pid):
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * page
+    except (OSError, IndexError, ValueError):
+        return 0
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+peak = 0
+while child.poll() is None:
+    try:
+        peak = max(peak, sum(rss(p) for p in tree(child.pid)))
+    except OSError:
+        pass
+    time.sleep(0.005)
+print(json.dumps({"peak_bytes": peak, "status": child.returncode, "stderr": child.stderr.read().decode()[-2000:]}))
+`;
+
+/** Peak RSS in bytes of `command args` and its descendants; throws when the command fails. */
+export function peakRss(command, args, options = {}) {
+  const run = JSON.parse(timed('python3', ['-c', SAMPLER, command, ...args], options).stdout);
+  if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${run.status}\n${run.stderr}`);
+  return run.peak_bytes;
+}
+
+export const mb = (bytes) => `${Math.round(bytes / (1024 * 1024))} MB`;
