@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   SessionLocked: { exit: 4, title: 'Another tug is running here', hint: 'Wait for it, or retry; --no-wait fails at once instead of waiting.' },
   MergeConflict: { exit: 4, title: 'The branch does not merge cleanly', hint: 'Nothing was changed; merge it by hand with `git merge <branch>` and resolve the conflicts.' },
   SessionCorrupt: { exit: 4, title: 'Session data is unreadable', hint: 'Run `tug clean` to start a fresh session.' },
+  OutsideSparseCheckout: { exit: 4, title: 'The change touches files outside the sparse checkout', hint: 'Widen it (`git sparse-checkout add <dir>`) and re-run, or run without --apply and merge the tug/ branch.' },
   // Verification (exit 5): the change was made in a sandbox and failed its checks.
   VerificationFailed: { exit: 5, title: 'Verification failed', hint: 'Read details.verification; nothing was committed or written.' },
   // Usage and environment (exit 2).

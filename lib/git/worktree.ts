@@ -1,5 +1,5 @@
 // Sandboxes are git worktrees of the snapshot commit; tug edits and verifies there, never in the user's tree.
-import { mkdir, rm, stat, writeFile, chmod } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,18 +29,39 @@ export async function openSandbox(repo: Repo, sessionDir: string, commit: string
   if (mode === 'reuse') {
     const shared = path.join(root, 'shared');
     if (await isWorktree(shared)) {
+      await fullCheckout(shared);
       await git(['checkout', '-q', '-f', '--detach', commit], { cwd: shared });
       await git(['clean', '-ffdxq'], { cwd: shared });
       return { path: shared, mode };
     }
     await rm(shared, { recursive: true, force: true });
     await git(['worktree', 'prune'], { cwd: repo.root });
-    await git(['worktree', 'add', '-f', '--detach', shared, commit], { cwd: repo.root });
+    await addWorktree(repo, shared, commit);
     return { path: shared, mode };
   }
   const fresh = path.join(root, `run-${randomBytes(5).toString('hex')}`);
-  await git(['worktree', 'add', '-f', '--detach', fresh, commit], { cwd: repo.root });
+  await addWorktree(repo, fresh, commit);
   return { path: fresh, mode };
+}
+
+async function addWorktree(repo: Repo, dir: string, commit: string): Promise<void> {
+  await git(['worktree', 'add', '-f', '--detach', dir, commit], { cwd: repo.root });
+  await fullCheckout(dir);
+}
+
+/**
+ * `git worktree add` copies the user's sparse-checkout settings into the new worktree, where files outside the cone
+ * would be missing for verification and `git add` refuses them; a sandbox always holds the whole tree. Asking git only
+ * when the worktree has a sparse-checkout file keeps the common case free of an extra process.
+ */
+async function fullCheckout(dir: string): Promise<void> {
+  const marker = await readFile(path.join(dir, '.git'), 'utf8').catch(() => '');
+  const gitDir = /^gitdir: (.*)$/m.exec(marker)?.[1];
+  if (!gitDir) return;
+  const patterns = path.join(path.resolve(dir, gitDir.trim()), 'info', 'sparse-checkout');
+  if (!(await stat(patterns).catch(() => null))) return;
+  await git(['sparse-checkout', 'disable'], { cwd: dir });
+  await rm(patterns, { force: true });
 }
 
 async function isWorktree(dir: string): Promise<boolean> {
@@ -107,12 +128,13 @@ export async function openAnalysisTree(repo: Repo, sessionDir: string, commit: s
   const dir = path.join(sandboxRoot(sessionDir), 'analysis');
   await mkdir(path.dirname(dir), { recursive: true });
   if (await isWorktree(dir)) {
+    await fullCheckout(dir);
     const previous = (await gitText(['rev-parse', 'HEAD'], { cwd: dir })).trim();
     if (previous !== commit) await git(['checkout', '-q', '-f', '--detach', commit], { cwd: dir });
     return { path: dir, previous };
   }
   await rm(dir, { recursive: true, force: true });
   await git(['worktree', 'prune'], { cwd: repo.root });
-  await git(['worktree', 'add', '-f', '--detach', dir, commit], { cwd: repo.root });
+  await addWorktree(repo, dir, commit);
   return { path: dir, previous: null };
 }
