@@ -68,7 +68,14 @@ export const CONTEXT_WINDOW = 4096;
 
 /** Resolves every edit against its file, rejects overlaps, and computes each file's new bytes. */
 export function buildPatchSet(requests: readonly EditRequest[], files: ReadonlyMap<string, SourceFile>, moves: readonly FileMove[] = []): PatchSet {
-  const resolved = requests.map((request, index) => resolveEdit(request, index, requireFile(files, request.file)));
+  // Line starts once per file: computing them per edit made many edits in one file quadratic.
+  const startsOf = new Map<string, number[]>();
+  const resolved = requests.map((request, index) => {
+    const file = requireFile(files, request.file);
+    let starts = startsOf.get(file.path);
+    if (!starts) startsOf.set(file.path, (starts = lineStarts(file.bytes)));
+    return resolveEdit(request, index, file, starts);
+  });
   const edits = dedupe(resolved.sort(compareEdits));
   rejectConflicts(edits);
   const moveOf = new Map(moves.map((m) => [m.from, m.to]));
@@ -92,8 +99,7 @@ function requireFile(files: ReadonlyMap<string, SourceFile>, path: string): Sour
   return file;
 }
 
-function resolveEdit(request: EditRequest, index: number, file: SourceFile): ResolvedEdit {
-  const starts = lineStarts(file.bytes);
+function resolveEdit(request: EditRequest, index: number, file: SourceFile, starts: number[]): ResolvedEdit {
   const oldBytes = utf8(request.old_text);
   const stated = statedSpan(request, index, file, starts, oldBytes.length);
   let start = stated.start;

@@ -10,8 +10,15 @@ import type { Workspace } from './workspace.js';
 
 export async function planPatchset(ws: Workspace, snapshot: Snapshot, file: z.infer<typeof PatchSetFile>): Promise<Proposal> {
   const requests: EditRequest[] = [];
+  // Checked once per distinct path (each check walks the path on disk): thousands of edits name a few hundred files.
+  const resolved = new Map<string, string>();
   for (const [index, edit] of file.edits.entries()) {
-    requests.push({ ...edit, file: await resolveUserPath(ws.repo, edit.file, `edits[${index}].file`) } as EditRequest);
+    let relative = resolved.get(edit.file);
+    if (relative === undefined) {
+      relative = await resolveUserPath(ws.repo, edit.file, `edits[${index}].file`);
+      resolved.set(edit.file, relative);
+    }
+    requests.push({ ...edit, file: relative } as EditRequest);
   }
   const files = await loadSourceFiles(ws.repo, snapshot.tree, requests.map((r) => r.file));
   const patch = buildPatchSet(requests, files);
