@@ -46,6 +46,7 @@ export function parseUnifiedPatch(text: string): FilePatch[] {
     }
     const withHunks = parsed.filter((p) => p.hunks.length > 0 || p.oldFileName || p.newFileName);
     if (git) {
+      refuseModes(git);
       const p = withHunks[0];
       const oldPath = git.created ? null : (git.renameFrom ?? stripPrefix(p?.oldFileName, 'a/') ?? git.a);
       const newPath = git.deleted ? null : (git.renameTo ?? stripPrefix(p?.newFileName, 'b/') ?? git.b);
@@ -78,7 +79,26 @@ function gitHeader(chunk: string) {
     created: header.some((l) => l.startsWith('new file mode')),
     deleted: header.some((l) => l.startsWith('deleted file mode')),
     newMode: value('new file mode ') ?? value('new mode '),
+    oldMode: value('old mode ') ?? value('deleted file mode '),
+    indexMode: /^index [0-9a-f]+\.\.[0-9a-f]+ (\d+)$/.exec(header.find((l) => l.startsWith('index ')) ?? '')?.[1],
   };
+}
+
+const MODE_NAMES: Record<string, string> = { '120000': 'symlink', '160000': 'submodule (gitlink)' };
+
+/**
+ * Symlinks and submodules are not text files: a patch that creates, changes or deletes one is refused rather than
+ * turned into a regular file. So is a mode change of a regular file, which tug would otherwise drop.
+ */
+function refuseModes(git: ReturnType<typeof gitHeader>): void {
+  const name = git.b ?? git.a ?? 'a file';
+  for (const mode of [git.newMode, git.oldMode, git.indexMode]) {
+    if (mode !== undefined && MODE_NAMES[mode]) invalid(`${name}: ${MODE_NAMES[mode]} entries (mode ${mode}) cannot be patched; change them with git`);
+    if (mode !== undefined && mode !== '100644' && mode !== '100755') invalid(`${name}: unknown file mode ${mode}`);
+  }
+  if (git.oldMode !== undefined && git.newMode !== undefined && !git.created && !git.deleted && git.oldMode !== git.newMode) {
+    invalid(`${name}: mode changes (${git.oldMode} → ${git.newMode}) are not supported; change the mode with git`);
+  }
 }
 
 interface Line {

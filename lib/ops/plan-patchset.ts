@@ -1,7 +1,7 @@
 // Turns a patchset file into a PatchSet: validated paths, snapshot contents, anchors resolved.
 import type { z } from 'zod';
 import { buildPatchSet, type EditRequest } from '../core/patchset.js';
-import { resolveUserPath } from '../workspace/paths.js';
+import { resolveWritePath } from '../workspace/paths.js';
 import type { PatchSetFile } from './apply-patchset-op.js';
 import type { Proposal } from './pipeline.js';
 import type { Snapshot } from './snapshot-service.js';
@@ -15,7 +15,7 @@ export async function planPatchset(ws: Workspace, snapshot: Snapshot, file: z.in
   for (const [index, edit] of file.edits.entries()) {
     let relative = resolved.get(edit.file);
     if (relative === undefined) {
-      relative = await resolveUserPath(ws.repo, edit.file, `edits[${index}].file`);
+      relative = await resolveWritePath(ws.repo, edit.file, `edits[${index}].file`);
       resolved.set(edit.file, relative);
     }
     requests.push({ ...edit, file: relative } as EditRequest);

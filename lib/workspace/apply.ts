@@ -11,6 +11,7 @@ import { git } from '../git/run-git.js';
 import { syncDir, writeJson } from '../session/files.js';
 import type { Session } from '../session/session.js';
 import { readJournal, type Journal } from './journal.js';
+import { assertSafeWrite } from './paths.js';
 
 export interface FileWrite {
   /** Repo-relative posix path. */
@@ -55,6 +56,7 @@ export async function currentOid(repo: Repo, relative: string): Promise<string |
  * before the flip it is rolled back, after it finished (see recoverInterruptedApply).
  */
 export async function writeWorkingTree(repo: Repo, session: Session, writes: readonly FileWrite[], options: WriteOptions = {}): Promise<string[]> {
+  for (const write of writes) await assertSafeWrite(repo.root, write.path);
   const ordered = await checkoutForms(repo, [...writes].sort((a, b) => (a.path < b.path ? -1 : 1)));
   const assertFresh = async () => {
     if (options.force) return;
