@@ -132,7 +132,11 @@ export function hunkEdits(file: string, text: string, hunks: readonly Hunk[]): E
   let floor = 0;
   for (const [index, hunk] of hunks.entries()) {
     const oldSide: string[] = [];
-    const newSide: Array<{ text: string; eol: boolean }> = [];
+    // A context line remembers its old line (kept byte for byte); an added line the removed line it replaces, whose
+    // line break it takes, so a file with mixed line endings keeps them.
+    const newSide: Array<{ text: string; eol: boolean; context?: number; replaces?: number }> = [];
+    let removedRun: number[] = [];
+    let addedInRun = 0;
     // `\ No newline at end of file` after a + or context line: that new line ends without a break.
     let previous = '';
     for (const raw of hunk.lines) {
@@ -142,9 +146,16 @@ export function hunkEdits(file: string, text: string, hunks: readonly Hunk[]): E
         if (previous === '+' || previous === ' ') newSide.at(-1)!.eol = false;
         continue;
       }
+      if (tag === ' ' || (tag === '-' && previous !== '-')) (removedRun = []), (addedInRun = 0);
       previous = tag ?? '';
       if (tag === ' ' || tag === '-') oldSide.push(body.replace(/\r$/, ''));
-      if (tag === ' ' || tag === '+') newSide.push({ text: body.replace(/\r$/, ''), eol: true });
+      if (tag === '-') removedRun.push(oldSide.length - 1);
+      if (tag === ' ') newSide.push({ text: body.replace(/\r$/, ''), eol: true, context: oldSide.length - 1 });
+      if (tag === '+') {
+        const replaces = removedRun[addedInRun] ?? removedRun.at(-1) ?? (oldSide.length > 0 ? oldSide.length - 1 : undefined);
+        addedInRun++;
+        newSide.push({ text: body.replace(/\r$/, ''), eol: true, ...(replaces !== undefined ? { replaces } : {}) });
+      }
     }
     const aware = hunk.lines.some((l) => l.startsWith('\\'));
     // `diff` reports an insertion after line N (`-N,0`) as oldStart N+1, so one formula serves both.
@@ -165,7 +176,12 @@ export function hunkEdits(file: string, text: string, hunks: readonly Hunk[]): E
         const isLast = i === newSide.length - 1;
         // The file's own last line without a break keeps lacking one unless the patch says otherwise.
         const keepMissing = !aware && isLast && oldSide.length > 0 && lastOld?.eol === '' && at + oldSide.length === lines.length;
-        return l.text + (!l.eol || keepMissing ? '' : lineEol);
+        if (l.context !== undefined) {
+          const original = lines[at + l.context]!;
+          return original.text + (l.eol ? original.eol || (keepMissing ? '' : lineEol) : '');
+        }
+        const own = l.replaces === undefined ? '' : lines[at + l.replaces]!.eol;
+        return l.text + (!l.eol || keepMissing ? '' : own || lineEol);
       })
       .join('');
     edits.push({ file, span: { start, end }, old_text: oldText, new_text: newText });

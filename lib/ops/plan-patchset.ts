@@ -21,7 +21,7 @@ export async function planPatchset(ws: Workspace, snapshot: Snapshot, file: z.in
     requests.push({ ...edit, file: relative } as EditRequest);
   }
   const files = await loadSourceFiles(ws.repo, snapshot.tree, requests.map((r) => r.file));
-  const patch = buildPatchSet(requests, files);
+  const patch = buildPatchSet(requests, files, [], { rejectDuplicates: true });
   const names = patch.files.map((f) => f.path);
   const first = names[0] ?? 'files';
   const subject = file.message ?? `edit ${names.length === 1 ? first : `${first} and ${names.length - 1} more`}`;
