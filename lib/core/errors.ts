@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   RustAnalyzerNotFound: { exit: 2, title: 'No working rust-analyzer', hint: 'Run `tug toolchain rust setup`, or pass --rust-analyzer PATH / set TUG_RA_PATH.' },
   NotCargoProject: { exit: 2, title: 'Not inside a Cargo project', hint: 'Rust renames need a Cargo.toml above the file.' },
   UnsafePath: { exit: 2, title: 'A path is not safe to use', hint: 'details.path and details.reason say why: a symlink, a .git component, or a directory another user owns or can write. Fix it by hand; tug wrote nothing there.' },
+  LimitExceeded: { exit: 2, title: 'A size or time limit was reached', hint: 'details.limit names it; narrow the request (a path, an include glob, a smaller file or range) and retry.' },
   LibCSTNotAvailable: { exit: 2, title: 'LibCST is not installed for this Python', hint: 'Install libcst into that interpreter, or run `tug toolchain python setup`.' },
   // Internal (exit 10): a bug in tug.
   WorkerCrashed: { exit: 10, title: 'The Python worker died', hint: 'Rerun; details.stderr has what it printed. tug restarts it on the next call.' },
