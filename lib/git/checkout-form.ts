@@ -1,9 +1,9 @@
 // Converts between blobs and the files git would check out (core.autocrlf, .gitattributes eol/text/filter), so an
 // apply writes what `git checkout` would and a staleness check compares what `git add` would store.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { blobOid } from '../core/hash.js';
+import { privateSubdir } from '../workspace/private-dir.js';
 import type { Repo } from './repo.js';
 import { git } from './run-git.js';
 
@@ -31,10 +31,10 @@ export async function cleanedOids(repo: Repo, paths: readonly string[]): Promise
  * The same writes with each file's bytes as git would check them out at that path: the blob in a private index,
  * `checkout-index` into a scratch directory, read back. A blob git cannot find keeps its bytes unchanged.
  */
-export async function checkoutForms<T extends BlobWrite>(repo: Repo, writes: readonly T[], scratchParent = os.tmpdir()): Promise<T[]> {
+export async function checkoutForms<T extends BlobWrite>(repo: Repo, writes: readonly T[]): Promise<T[]> {
   const regular = writes.filter((w) => w.bytes !== null && w.mode !== '120000' && w.mode !== '160000');
   if (regular.length === 0) return [...writes];
-  const scratch = await mkdtemp(path.join(scratchParent, 'tug-checkout-'));
+  const scratch = await mkdtemp(path.join(await privateSubdir('scratch'), 'checkout-'));
   try {
     const env = { GIT_INDEX_FILE: path.join(scratch, 'index') };
     const entries = regular.map((w) => `${w.mode === '100755' ? '100755' : '100644'} ${blobOid(w.bytes!)}\t${w.path}\0`).join('');

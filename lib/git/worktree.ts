@@ -1,9 +1,9 @@
 // Sandboxes are git worktrees of the snapshot commit; tug edits and verifies there, never in the user's tree.
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import path from 'node:path';
 import { sha256 } from '../core/hash.js';
+import { privateRoot, privateSubdir } from '../workspace/private-dir.js';
 import type { Repo } from './repo.js';
 import { git, gitText } from './run-git.js';
 
@@ -14,9 +14,17 @@ export interface Sandbox {
   mode: SandboxMode;
 }
 
-/** Sandboxes live under the system temp dir, outside the repository, so tools there never see the user's parent dirs. */
+/**
+ * Sandboxes live in the user's private directory, outside the repository (so tools there never see the user's parent
+ * dirs) and out of other users' reach.
+ */
 export function sandboxRoot(sessionDir: string): string {
-  return path.join(os.tmpdir(), 'tug-sandboxes', sha256(sessionDir).slice(0, 12));
+  return path.join(privateRoot(), 'tug-sandboxes', sha256(sessionDir).slice(0, 12));
+}
+
+/** The sandbox root, created inside the checked private directory (UnsafePath when that is not safe). */
+async function ensureSandboxRoot(sessionDir: string): Promise<string> {
+  return privateSubdir('tug-sandboxes', sha256(sessionDir).slice(0, 12));
 }
 
 /**
@@ -24,8 +32,7 @@ export function sandboxRoot(sessionDir: string): string {
  * (only changed files are rewritten, which is much faster on big trees); callers hold the session lock.
  */
 export async function openSandbox(repo: Repo, sessionDir: string, commit: string, mode: SandboxMode): Promise<Sandbox> {
-  const root = sandboxRoot(sessionDir);
-  await mkdir(root, { recursive: true });
+  const root = await ensureSandboxRoot(sessionDir);
   if (mode === 'reuse') {
     const shared = path.join(root, 'shared');
     if (await isWorktree(shared)) {
@@ -125,8 +132,7 @@ export interface AnalysisTree {
  * never runs in the user's tree). It moves to `commit` in place so a warm server only re-reads what changed.
  */
 export async function openAnalysisTree(repo: Repo, sessionDir: string, commit: string): Promise<AnalysisTree> {
-  const dir = path.join(sandboxRoot(sessionDir), 'analysis');
-  await mkdir(path.dirname(dir), { recursive: true });
+  const dir = path.join(await ensureSandboxRoot(sessionDir), 'analysis');
   if (await isWorktree(dir)) {
     await fullCheckout(dir);
     const previous = (await gitText(['rev-parse', 'HEAD'], { cwd: dir })).trim();
