@@ -10,6 +10,7 @@ import { ignoredPaths } from '../git/ignore.js';
 import { entriesAt } from '../git/snapshot.js';
 import { resolveWritePath } from '../workspace/paths.js';
 import type { ChangeBase, Proposal } from './pipeline.js';
+import { assertFileSize } from './file-limits.js';
 import { loadSourceFiles } from './source-files.js';
 import type { Workspace } from './workspace.js';
 
@@ -49,6 +50,8 @@ async function kindAt(ctx: PlanContext, file: string, argument: string): Promise
     }
   }
   const entry = entries.get(file);
+  // Edits hold the whole file in memory, twice: past the one-file budget the tool stops before reading it.
+  if (entry?.type === 'blob') assertFileSize(file, entry.size);
   if (entry?.type === 'commit') {
     throw new TugError('UnsupportedFile', `${file} is a submodule (gitlink), not a file`, { details: { path: file, reason: 'submodule' } });
   }

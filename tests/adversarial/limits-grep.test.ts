@@ -35,10 +35,13 @@ test('grep_file stops at its time budget with LimitExceeded naming it', async (t
   t.is(run.json.details.limit, 'grep_time');
 });
 
-test('read_file refuses a file over the one-file size limit before reading it', async (t) => {
+test('read_file and edit_file refuse a file over the one-file size limit before reading it', async (t) => {
   const repo = await makeRepo({ 'big.txt': 'x'.repeat(33 * 1024 * 1024) });
   t.teardown(() => repo.cleanup());
   const { run } = await tool(repo.root, 'read_file', { path: 'big.txt' });
   t.is(run.json?.code, 'LimitExceeded', run.stdout.slice(0, 2000) + run.stderr);
   t.is(run.json.details.limit, 'file_size');
+  const edit = await tool(repo.root, 'edit_file', { path: 'big.txt', old_text: 'xx', new_text: 'y' });
+  t.is(edit.run.json?.code, 'LimitExceeded', 'the edit tools stop at the same budget');
+  t.is(await repo.git('status', '--porcelain'), '');
 });
