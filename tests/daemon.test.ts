@@ -102,7 +102,8 @@ test('a daemon whose repository is deleted exits, and of two started at once ove
   const spawnDaemon = () => execa('node', [TUG_BIN, 'daemon', 'run', '--idle-seconds', '60'], { cwd: repo.root, env: ENV, reject: false });
   // What a crashed daemon leaves behind: a socket file nobody answers on.
   const { socketPathFor } = await import('../lib/daemon/address.js');
-  const { writeFile } = await import('node:fs/promises');
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  await mkdir(path.dirname(socketPathFor(path.join(repo.root, '.git'))), { recursive: true, mode: 0o700 });
   await writeFile(socketPathFor(path.join(repo.root, '.git')), '');
   const daemons = [spawnDaemon(), spawnDaemon()];
   const status = await until(() => tug(repo.root, ['daemon', 'status'], { env: ENV }), (s) => s.json?.daemon.running, 10_000);

@@ -6,6 +6,7 @@ import { operations } from '../lib/index.js';
 import { expectGolden } from './helpers/golden.js';
 import { makeRepo, type TestRepo } from './helpers/repo.js';
 import { patchset, tug, TUG_BIN } from './helpers/cli.js';
+import { privateRoot } from '../lib/workspace/private-dir.js';
 
 const FILES = { 'app.py': 'def total(items):\n    return sum(items)\n\n\nprint(total([1, 2]))\n', 'use.py': 'from app import total\n\nvalue = total([3])\n' };
 const EDITS = [{ file: 'use.py', line: 3, col: 1, old_text: 'value', new_text: 'result' }];
@@ -64,6 +65,7 @@ function normalize(value: unknown, repo: TestRepo): string {
   if (removed && 'workers' in removed) removed['workers'] = '<warm in long-lived servers>';
   return JSON.stringify(copy, null, 2)
     .replaceAll(repo.root, '<workspace>')
+    .replaceAll(privateRoot(), '<private>')
     .replace(/tug-sandboxes\/[0-9a-f]{12}(\/run-[0-9a-f]{10})?/g, 'tug-sandboxes/<session>')
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, '<time>')
     .replace(/"[^"]*\/python3?(\.\d+)?"/g, '"<python>"');

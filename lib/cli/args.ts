@@ -1,8 +1,8 @@
 // Turns yargs arguments into operation inputs: paths resolved against the caller's directory, JSON argv flags parsed.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { TugError } from '../core/errors.js';
+import { readInputText } from './input-file.js';
 import type { CliIO } from './io.js';
 
 export type Args = Record<string, unknown>;
@@ -83,12 +83,7 @@ function parseArgvJson(value: string, argument: string): string[] {
 }
 
 export function readPatchset(file: string, io: CliIO): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file === '-' ? 0 : path.resolve(io.cwd, file), 'utf8');
-  } catch (error) {
-    throw new TugError('FileNotFound', `cannot read patchset ${file}`, { details: { path: file, reason: String(error) } });
-  }
+  const text = readInputText(file, io.cwd, 'file');
   try {
     return JSON.parse(text);
   } catch (error) {

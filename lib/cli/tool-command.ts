@@ -1,5 +1,5 @@
 // `tug tool --list` and `tug tool NAME --args JSON|-`: the agent tool registry (seed 000's available_tools / execute_tool) on the command line.
-import { readFileSync } from 'node:fs';
+import { readInputText } from './input-file.js';
 import { TugError } from '../core/errors.js';
 import { SCHEMA_VERSION } from '../core/schemas.js';
 import { agentTools, executeTool, isToolSuccess, type ToolOptions } from '../tools.js';
@@ -25,8 +25,9 @@ function readArgs(value: unknown, io: CliIO): unknown {
   if (value === undefined) return {};
   let text: string;
   try {
-    text = value === '-' ? readFileSync(0, 'utf8') : String(value);
+    text = value === '-' ? readInputText('-', io.cwd, 'args') : String(value);
   } catch (error) {
+    if (error instanceof TugError) throw error;
     throw new TugError('InvalidArgument', `cannot read --args from stdin: ${String(error)}`, { details: { argument: 'args', reason: 'unreadable stdin' } });
   }
   try {

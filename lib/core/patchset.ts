@@ -67,9 +67,26 @@ export interface PatchSet {
 export const CONTEXT_WINDOW = 4096;
 
 /** Resolves every edit against its file, rejects overlaps, and computes each file's new bytes. */
-export function buildPatchSet(requests: readonly EditRequest[], files: ReadonlyMap<string, SourceFile>, moves: readonly FileMove[] = []): PatchSet {
-  const resolved = requests.map((request, index) => resolveEdit(request, index, requireFile(files, request.file)));
-  const edits = dedupe(resolved.sort(compareEdits));
+export interface BuildOptions {
+  /**
+   * Caller-written edits (apply-patchset): the same edit twice is an error naming both, never silently merged.
+   * Analyzers may propose one occurrence twice (two routes to one reference), so they keep the merge.
+   */
+  rejectDuplicates?: boolean;
+}
+
+export function buildPatchSet(requests: readonly EditRequest[], files: ReadonlyMap<string, SourceFile>, moves: readonly FileMove[] = [], options: BuildOptions = {}): PatchSet {
+  // Line starts once per file: computing them per edit made many edits in one file quadratic.
+  const startsOf = new Map<string, number[]>();
+  const resolved = requests.map((request, index) => {
+    const file = requireFile(files, request.file);
+    let starts = startsOf.get(file.path);
+    if (!starts) startsOf.set(file.path, (starts = lineStarts(file.bytes)));
+    return resolveEdit(request, index, file, starts);
+  });
+  const sorted = resolved.sort(compareEdits);
+  if (options.rejectDuplicates) rejectDuplicates(sorted);
+  const edits = dedupe(sorted);
   rejectConflicts(edits);
   const moveOf = new Map(moves.map((m) => [m.from, m.to]));
   const groups = groupByFile(edits);
@@ -92,8 +109,7 @@ function requireFile(files: ReadonlyMap<string, SourceFile>, path: string): Sour
   return file;
 }
 
-function resolveEdit(request: EditRequest, index: number, file: SourceFile): ResolvedEdit {
-  const starts = lineStarts(file.bytes);
+function resolveEdit(request: EditRequest, index: number, file: SourceFile, starts: number[]): ResolvedEdit {
   const oldBytes = utf8(request.old_text);
   const stated = statedSpan(request, index, file, starts, oldBytes.length);
   let start = stated.start;
@@ -119,6 +135,7 @@ function resolveEdit(request: EditRequest, index: number, file: SourceFile): Res
 }
 
 function statedSpan(request: EditRequest, index: number, file: SourceFile, starts: number[], oldLength: number) {
+  const lineCol = request.line !== undefined && request.col !== undefined ? lineColOffset(request, index, file, starts) : null;
   if (request.span) {
     const { start, end } = request.span;
     if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= file.bytes.length)) {
@@ -126,20 +143,30 @@ function statedSpan(request: EditRequest, index: number, file: SourceFile, start
         details: { edit: describe(request, index), file_bytes: file.bytes.length },
       });
     }
-    return { start, end };
-  }
-  if (request.line !== undefined && request.col !== undefined) {
-    const start = offsetOf(file.bytes, starts, request.line, request.col);
-    if (start === null) {
-      throw new TugError('InvalidPosition', `edit ${index}: ${request.file}:${request.line}:${request.col} is outside the file`, {
-        details: { edit: describe(request, index), file_lines: starts.length },
-        location: { file: request.file, line: request.line, col: request.col },
+    // Both given and different: which one the caller meant is a guess, so neither wins.
+    if (lineCol !== null && lineCol !== start) {
+      const at = positionOf(starts, start);
+      throw new TugError('InvalidArgument', `edit ${index}: span ${start}..${end} starts at ${request.file}:${at.line}:${at.col}, not at line ${request.line} col ${request.col}`, {
+        details: { argument: `edits[${index}]`, reason: 'span and line/col disagree', edit: describe(request, index), span_position: at },
       });
     }
-    return { start, end: start + oldLength };
+    return { start, end };
   }
+  if (lineCol !== null) return { start: lineCol, end: lineCol + oldLength };
   throw new TugError('InvalidArgument', `edit ${index} needs either span or line and col`, {
     details: { argument: `edits[${index}]`, reason: 'missing span or line/col' },
+  });
+}
+
+/** Lines and columns count from 1; anything else, or past the file, is InvalidPosition (located only when printable). */
+function lineColOffset(request: EditRequest, index: number, file: SourceFile, starts: number[]): number {
+  const { line, col } = request as { line: number; col: number };
+  const start = offsetOf(file.bytes, starts, line, col);
+  if (start !== null) return start;
+  const printable = Number.isSafeInteger(line) && Number.isSafeInteger(col) && line > 0 && col > 0;
+  throw new TugError('InvalidPosition', `edit ${index}: ${request.file}:${line}:${col} is outside the file (${starts.length} lines; lines and columns start at 1)`, {
+    details: { edit: describe(request, index), file_lines: starts.length },
+    ...(printable ? { location: { file: request.file, line, col } } : {}),
   });
 }
 
@@ -190,6 +217,18 @@ function dedupe(edits: ResolvedEdit[]): ResolvedEdit[] {
     const prev = edits[i - 1];
     return !(prev && prev.file === e.file && prev.start === e.start && prev.end === e.end && prev.newText === e.newText);
   });
+}
+
+function rejectDuplicates(sorted: ResolvedEdit[]): void {
+  for (let i = 1; i < sorted.length; i++) {
+    const a = sorted[i - 1]!;
+    const b = sorted[i]!;
+    if (a.file === b.file && a.start === b.start && a.end === b.end) {
+      throw new TugError('InvalidArgument', `edits[${b.index}] repeats edits[${a.index}] (${a.file} bytes ${a.start}..${a.end}); give each change once`, {
+        details: { argument: `edits[${b.index}]`, reason: 'duplicate edit', duplicates: [a.index, b.index] },
+      });
+    }
+  }
 }
 
 /** Overlaps are errors, and so are two insertions at one point: their order would be a guess. */

@@ -1,5 +1,5 @@
 // Text-level edit requests for the file tools: exact-once replacement, whole-file rewrites as minimal line edits, line-ending care.
-import { diffLines } from 'diff';
+import { diffArrays } from 'diff';
 import { TugError } from './errors.js';
 import type { EditRequest } from './patchset.js';
 import { utf8Length } from './text.js';
@@ -84,27 +84,49 @@ function similarLines(text: string, oldText: string): Array<{ line: number; text
   return out;
 }
 
-/** A rewrite as line-level edits (the smallest diff), so the PatchSet and the commit show only what changed. */
+/**
+ * A rewrite as line-level edits (the smallest diff), so the PatchSet and the commit show only what changed. Lines are
+ * compared without their line break's CR, and a line that stays keeps its own bytes: a file with mixed line endings
+ * keeps each untouched line's ending, byte for byte, whatever ending the caller wrote it back with.
+ */
 export function rewriteEdits(file: string, before: string, after: string): EditRequest[] {
+  const oldLines = linesOf(before);
+  const newLines = linesOf(after);
+  const key = (line: string) => (line.endsWith('\r\n') ? `${line.slice(0, -2)}\n` : line);
   const edits: EditRequest[] = [];
   let offset = 0;
+  let oldAt = 0;
+  let newAt = 0;
   let pending: { start: number; old: string; next: string } | null = null;
   const flush = () => {
     if (pending) edits.push({ file, span: { start: pending.start, end: pending.start + utf8Length(pending.old) }, old_text: pending.old, new_text: pending.next });
     pending = null;
   };
-  for (const part of diffLines(before, after)) {
+  for (const part of diffArrays(oldLines.map(key), newLines.map(key))) {
+    const count = part.count ?? part.value.length;
     if (!part.added && !part.removed) {
       flush();
-      offset += utf8Length(part.value);
+      for (const line of oldLines.slice(oldAt, oldAt + count)) offset += utf8Length(line);
+      oldAt += count;
+      newAt += count;
       continue;
     }
     pending ??= { start: offset, old: '', next: '' };
     if (part.removed) {
-      pending.old += part.value;
-      offset += utf8Length(part.value);
-    } else pending.next += part.value;
+      const removed = oldLines.slice(oldAt, oldAt + count).join('');
+      pending.old += removed;
+      offset += utf8Length(removed);
+      oldAt += count;
+    } else {
+      pending.next += newLines.slice(newAt, newAt + count).join('');
+      newAt += count;
+    }
   }
   flush();
   return edits;
+}
+
+/** Lines with their line breaks (the last may have none). */
+function linesOf(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }

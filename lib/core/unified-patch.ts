@@ -46,6 +46,7 @@ export function parseUnifiedPatch(text: string): FilePatch[] {
     }
     const withHunks = parsed.filter((p) => p.hunks.length > 0 || p.oldFileName || p.newFileName);
     if (git) {
+      refuseModes(git);
       const p = withHunks[0];
       const oldPath = git.created ? null : (git.renameFrom ?? stripPrefix(p?.oldFileName, 'a/') ?? git.a);
       const newPath = git.deleted ? null : (git.renameTo ?? stripPrefix(p?.newFileName, 'b/') ?? git.b);
@@ -78,7 +79,26 @@ function gitHeader(chunk: string) {
     created: header.some((l) => l.startsWith('new file mode')),
     deleted: header.some((l) => l.startsWith('deleted file mode')),
     newMode: value('new file mode ') ?? value('new mode '),
+    oldMode: value('old mode ') ?? value('deleted file mode '),
+    indexMode: /^index [0-9a-f]+\.\.[0-9a-f]+ (\d+)$/.exec(header.find((l) => l.startsWith('index ')) ?? '')?.[1],
   };
+}
+
+const MODE_NAMES: Record<string, string> = { '120000': 'symlink', '160000': 'submodule (gitlink)' };
+
+/**
+ * Symlinks and submodules are not text files: a patch that creates, changes or deletes one is refused rather than
+ * turned into a regular file. So is a mode change of a regular file, which tug would otherwise drop.
+ */
+function refuseModes(git: ReturnType<typeof gitHeader>): void {
+  const name = git.b ?? git.a ?? 'a file';
+  for (const mode of [git.newMode, git.oldMode, git.indexMode]) {
+    if (mode !== undefined && MODE_NAMES[mode]) invalid(`${name}: ${MODE_NAMES[mode]} entries (mode ${mode}) cannot be patched; change them with git`);
+    if (mode !== undefined && mode !== '100644' && mode !== '100755') invalid(`${name}: unknown file mode ${mode}`);
+  }
+  if (git.oldMode !== undefined && git.newMode !== undefined && !git.created && !git.deleted && git.oldMode !== git.newMode) {
+    invalid(`${name}: mode changes (${git.oldMode} → ${git.newMode}) are not supported; change the mode with git`);
+  }
 }
 
 interface Line {
@@ -112,7 +132,11 @@ export function hunkEdits(file: string, text: string, hunks: readonly Hunk[]): E
   let floor = 0;
   for (const [index, hunk] of hunks.entries()) {
     const oldSide: string[] = [];
-    const newSide: Array<{ text: string; eol: boolean }> = [];
+    // A context line remembers its old line (kept byte for byte); an added line the removed line it replaces, whose
+    // line break it takes, so a file with mixed line endings keeps them.
+    const newSide: Array<{ text: string; eol: boolean; context?: number; replaces?: number }> = [];
+    let removedRun: number[] = [];
+    let addedInRun = 0;
     // `\ No newline at end of file` after a + or context line: that new line ends without a break.
     let previous = '';
     for (const raw of hunk.lines) {
@@ -122,9 +146,16 @@ export function hunkEdits(file: string, text: string, hunks: readonly Hunk[]): E
         if (previous === '+' || previous === ' ') newSide.at(-1)!.eol = false;
         continue;
       }
+      if (tag === ' ' || (tag === '-' && previous !== '-')) (removedRun = []), (addedInRun = 0);
       previous = tag ?? '';
       if (tag === ' ' || tag === '-') oldSide.push(body.replace(/\r$/, ''));
-      if (tag === ' ' || tag === '+') newSide.push({ text: body.replace(/\r$/, ''), eol: true });
+      if (tag === '-') removedRun.push(oldSide.length - 1);
+      if (tag === ' ') newSide.push({ text: body.replace(/\r$/, ''), eol: true, context: oldSide.length - 1 });
+      if (tag === '+') {
+        const replaces = removedRun[addedInRun] ?? removedRun.at(-1) ?? (oldSide.length > 0 ? oldSide.length - 1 : undefined);
+        addedInRun++;
+        newSide.push({ text: body.replace(/\r$/, ''), eol: true, ...(replaces !== undefined ? { replaces } : {}) });
+      }
     }
     const aware = hunk.lines.some((l) => l.startsWith('\\'));
     // `diff` reports an insertion after line N (`-N,0`) as oldStart N+1, so one formula serves both.
@@ -145,7 +176,12 @@ export function hunkEdits(file: string, text: string, hunks: readonly Hunk[]): E
         const isLast = i === newSide.length - 1;
         // The file's own last line without a break keeps lacking one unless the patch says otherwise.
         const keepMissing = !aware && isLast && oldSide.length > 0 && lastOld?.eol === '' && at + oldSide.length === lines.length;
-        return l.text + (!l.eol || keepMissing ? '' : lineEol);
+        if (l.context !== undefined) {
+          const original = lines[at + l.context]!;
+          return original.text + (l.eol ? original.eol || (keepMissing ? '' : lineEol) : '');
+        }
+        const own = l.replaces === undefined ? '' : lines[at + l.replaces]!.eol;
+        return l.text + (!l.eol || keepMissing ? '' : own || lineEol);
       })
       .join('');
     edits.push({ file, span: { start, end }, old_text: oldText, new_text: newText });

@@ -1,8 +1,8 @@
 // Where a repository's daemon listens: derived from the git common dir alone, so a thin client finds it without git.
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { privateDirProblem, privateRoot } from '../workspace/private-dir.js';
 
 /** Keys of the environment that change what tug does; a daemon serves only callers whose values match its own. */
 export const ENV_KEYS = ['PATH', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'PYTHONPATH', 'HOME', 'GIT_CEILING_DIRECTORIES'];
@@ -12,10 +12,28 @@ export function envFingerprint(env: NodeJS.ProcessEnv): string {
   return createHash('sha256').update(JSON.stringify(keys.map((k) => [k, env[k]]))).digest('hex');
 }
 
-/** Unix socket paths are limited to ~100 bytes, so the socket lives in the temp dir under a hash. */
+/**
+ * Unix socket paths are limited to ~100 bytes, so the socket lives under a hash in the user's private directory
+ * (0700, see lib/workspace/private-dir.ts): no other user can connect to it or put a socket of theirs there.
+ */
 export function socketPathFor(commonDir: string): string {
   const id = createHash('sha256').update(realpathSync(commonDir)).digest('hex').slice(0, 16);
-  return path.join(os.tmpdir(), `tug-daemon-${id}.sock`);
+  return path.join(privateRoot(), `daemon-${id}.sock`);
+}
+
+/**
+ * Why a client must not connect to `socket`, or null: it must be a socket owned by this user in a private directory
+ * of this user. Checked with lstat, so a symlink planted in its place is refused, not followed.
+ */
+export function socketProblem(socket: string): string | null {
+  const dirProblem = privateDirProblem(path.dirname(socket));
+  if (dirProblem) return `its directory ${path.dirname(socket)} is not private (${dirProblem})`;
+  const info = lstatSync(socket, { throwIfNoEntry: false });
+  if (!info) return 'it does not exist';
+  if (!info.isSocket()) return 'it is not a socket';
+  const uid = typeof process.getuid === 'function' ? process.getuid() : info.uid;
+  if (info.uid !== uid) return `it is owned by uid ${info.uid}, not ${uid}`;
+  return null;
 }
 
 /** The git common dir above `dir`, found by reading `.git` entries (no git process). */

@@ -1,7 +1,7 @@
 // The thin side of `tug daemon`: forwards a command to a running daemon without loading the CLI, or says it could not.
 import { existsSync } from 'node:fs';
 import net from 'node:net';
-import { buildId, envFingerprint, findCommonDir, socketPathFor } from './address.js';
+import { buildId, envFingerprint, findCommonDir, socketPathFor, socketProblem } from './address.js';
 
 /**
  * Arguments the daemon cannot serve: stdin input, help and version text (yargs prints those itself), long-lived and interactive commands,
@@ -26,6 +26,12 @@ export async function tryDaemon(argv: readonly string[]): Promise<number | null>
   }
   // No socket file, no daemon: answering here spares a connection attempt that can only fail.
   if (!existsSync(socket)) return null;
+  // Only a socket of this user in this user's private directory: anything else could be another user's listener.
+  const problem = socketProblem(socket);
+  if (problem) {
+    process.stderr.write(`tug: not using the daemon socket ${socket}: ${problem}; running here instead\n`);
+    return null;
+  }
   return new Promise<number | null>((resolve) => {
     const connection = net.createConnection(socket);
     let buffer = '';

@@ -5,6 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { CliIO } from '../cli/io.js';
 import { buildId, envFingerprint, socketPathFor } from './address.js';
+import { ensurePrivateRootSync } from '../workspace/private-dir.js';
 import { keepInMemory } from '../core/memory.js';
 import { warmHelpers } from '../ops/resources.js';
 import { withCallerEnvironment } from '../verify/sandbox-env.js';
@@ -35,6 +36,7 @@ interface Request {
 
 export async function serveDaemon(options: DaemonOptions): Promise<void> {
   keepInMemory();
+  ensurePrivateRootSync();
   const socket = socketPathFor(options.commonDir);
   const fingerprint = envFingerprint(process.env);
   const build = buildId();

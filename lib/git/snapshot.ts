@@ -99,3 +99,10 @@ export async function entriesAt(repo: Repo, tree: string, paths: readonly string
   for (const entry of parseLsTree(out.stdout) as TreeEntry[]) if (paths.includes(entry.path)) found.set(entry.path, entry);
   return found;
 }
+
+/** Which of these paths are outside a sparse checkout (index entries git keeps without a file: skip-worktree). */
+export async function skipWorktreePaths(repo: Repo, paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  const out = await git(['ls-files', '-t', '-z', '--', ...paths], { cwd: repo.root, env: { GIT_LITERAL_PATHSPECS: '1' } });
+  return out.stdout.split('\0').filter((r) => r.startsWith('S ')).map((r) => r.slice(2)).sort();
+}

@@ -1,9 +1,9 @@
 // Sandboxes are git worktrees of the snapshot commit; tug edits and verifies there, never in the user's tree.
-import { mkdir, rm, stat, writeFile, chmod } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import path from 'node:path';
 import { sha256 } from '../core/hash.js';
+import { privateRoot, privateSubdir } from '../workspace/private-dir.js';
 import type { Repo } from './repo.js';
 import { git, gitText } from './run-git.js';
 
@@ -14,9 +14,17 @@ export interface Sandbox {
   mode: SandboxMode;
 }
 
-/** Sandboxes live under the system temp dir, outside the repository, so tools there never see the user's parent dirs. */
+/**
+ * Sandboxes live in the user's private directory, outside the repository (so tools there never see the user's parent
+ * dirs) and out of other users' reach.
+ */
 export function sandboxRoot(sessionDir: string): string {
-  return path.join(os.tmpdir(), 'tug-sandboxes', sha256(sessionDir).slice(0, 12));
+  return path.join(privateRoot(), 'tug-sandboxes', sha256(sessionDir).slice(0, 12));
+}
+
+/** The sandbox root, created inside the checked private directory (UnsafePath when that is not safe). */
+async function ensureSandboxRoot(sessionDir: string): Promise<string> {
+  return privateSubdir('tug-sandboxes', sha256(sessionDir).slice(0, 12));
 }
 
 /**
@@ -24,23 +32,43 @@ export function sandboxRoot(sessionDir: string): string {
  * (only changed files are rewritten, which is much faster on big trees); callers hold the session lock.
  */
 export async function openSandbox(repo: Repo, sessionDir: string, commit: string, mode: SandboxMode): Promise<Sandbox> {
-  const root = sandboxRoot(sessionDir);
-  await mkdir(root, { recursive: true });
+  const root = await ensureSandboxRoot(sessionDir);
   if (mode === 'reuse') {
     const shared = path.join(root, 'shared');
     if (await isWorktree(shared)) {
+      await fullCheckout(shared);
       await git(['checkout', '-q', '-f', '--detach', commit], { cwd: shared });
       await git(['clean', '-ffdxq'], { cwd: shared });
       return { path: shared, mode };
     }
     await rm(shared, { recursive: true, force: true });
     await git(['worktree', 'prune'], { cwd: repo.root });
-    await git(['worktree', 'add', '-f', '--detach', shared, commit], { cwd: repo.root });
+    await addWorktree(repo, shared, commit);
     return { path: shared, mode };
   }
   const fresh = path.join(root, `run-${randomBytes(5).toString('hex')}`);
-  await git(['worktree', 'add', '-f', '--detach', fresh, commit], { cwd: repo.root });
+  await addWorktree(repo, fresh, commit);
   return { path: fresh, mode };
+}
+
+async function addWorktree(repo: Repo, dir: string, commit: string): Promise<void> {
+  await git(['worktree', 'add', '-f', '--detach', dir, commit], { cwd: repo.root });
+  await fullCheckout(dir);
+}
+
+/**
+ * `git worktree add` copies the user's sparse-checkout settings into the new worktree, where files outside the cone
+ * would be missing for verification and `git add` refuses them; a sandbox always holds the whole tree. Asking git only
+ * when the worktree has a sparse-checkout file keeps the common case free of an extra process.
+ */
+async function fullCheckout(dir: string): Promise<void> {
+  const marker = await readFile(path.join(dir, '.git'), 'utf8').catch(() => '');
+  const gitDir = /^gitdir: (.*)$/m.exec(marker)?.[1];
+  if (!gitDir) return;
+  const patterns = path.join(path.resolve(dir, gitDir.trim()), 'info', 'sparse-checkout');
+  if (!(await stat(patterns).catch(() => null))) return;
+  await git(['sparse-checkout', 'disable'], { cwd: dir });
+  await rm(patterns, { force: true });
 }
 
 async function isWorktree(dir: string): Promise<boolean> {
@@ -104,15 +132,15 @@ export interface AnalysisTree {
  * never runs in the user's tree). It moves to `commit` in place so a warm server only re-reads what changed.
  */
 export async function openAnalysisTree(repo: Repo, sessionDir: string, commit: string): Promise<AnalysisTree> {
-  const dir = path.join(sandboxRoot(sessionDir), 'analysis');
-  await mkdir(path.dirname(dir), { recursive: true });
+  const dir = path.join(await ensureSandboxRoot(sessionDir), 'analysis');
   if (await isWorktree(dir)) {
+    await fullCheckout(dir);
     const previous = (await gitText(['rev-parse', 'HEAD'], { cwd: dir })).trim();
     if (previous !== commit) await git(['checkout', '-q', '-f', '--detach', commit], { cwd: dir });
     return { path: dir, previous };
   }
   await rm(dir, { recursive: true, force: true });
   await git(['worktree', 'prune'], { cwd: repo.root });
-  await git(['worktree', 'add', '-f', '--detach', dir, commit], { cwd: repo.root });
+  await addWorktree(repo, dir, commit);
   return { path: dir, previous: null };
 }

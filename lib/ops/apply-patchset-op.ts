@@ -8,9 +8,10 @@ const EditInput = z
     file: z.string().min(1).describe('Path relative to the workspace.'),
     old_text: z.string().describe('The exact text the edit replaces (empty for an insertion).'),
     new_text: z.string().describe('Replacement text.'),
-    span: z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }).optional().describe('Byte offsets [start, end).'),
-    line: z.number().int().positive().optional().describe('1-based line of the start of old_text.'),
-    col: z.number().int().positive().optional().describe('1-based column of the start of old_text, in UTF-8 bytes.'),
+    // Bounds are checked against the file (InvalidPosition names the edit), so a huge or negative number is not a schema error.
+    span: z.object({ start: z.number(), end: z.number() }).optional().describe('Byte offsets [start, end); when line and col are given too, they must name the same start.'),
+    line: z.number().optional().describe('1-based line of the start of old_text.'),
+    col: z.number().optional().describe('1-based column of the start of old_text, in UTF-8 bytes.'),
     old_hash: z.string().optional().describe('sha256 of the old bytes (hex, optionally prefixed sha256:).'),
     context: z.object({ before: z.string().optional(), after: z.string().optional() }).optional().describe('Text around old_text, used to find a moved span again (once, nearby).'),
   })

@@ -2,6 +2,7 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
+import { assertFileSize } from './file-limits.js';
 import { decodeText } from '../core/text.js';
 import { textStyle } from '../core/text-edits.js';
 import { readBlobs } from '../git/objects.js';
@@ -44,6 +45,7 @@ export async function readTextFile(ws: Workspace, tree: string, file: string, sh
   if (entry.type === 'tree') throw new TugError('InvalidArgument', `${shown} is a directory; use list_directory or list_files`, { details: { argument: 'path', path: shown, reason: 'is a directory' } });
   if (entry.mode === '120000') throw new TugError('UnsupportedFile', `${shown} is a symbolic link; read the file it points to`, { details: { path: shown, reason: 'symlink' } });
   if (entry.type !== 'blob') throw new TugError('UnsupportedFile', `${shown} is a submodule`, { details: { path: shown, reason: 'submodule' } });
+  assertFileSize(shown, entry.size);
   const bytes = (await readBlobs(ws.repo, [entry.oid])).get(entry.oid)!;
   const text = decodeText(bytes);
   if (!text.ok) {

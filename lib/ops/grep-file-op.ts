@@ -7,7 +7,7 @@ import { RefField } from './read-file-op.js';
 export const grepFileInput = z
   .object({
     ...CommonFields,
-    pattern: z.string().min(1).describe('Regular expression (JavaScript syntax) matched against each line.'),
+    pattern: z.string().min(1).describe('Regular expression in RE2 syntax (no backreferences or lookaround; matching time is linear, so no pattern can hang) matched against each line.'),
     path: z.string().optional().describe('File or directory to search (relative to the workspace, default: the workspace).'),
     include: z.string().optional().describe('Glob to filter files (`*.py`, `src/**/*.ts`).'),
     context: z.number().int().min(0).max(20).optional().describe('Lines of context before and after each match (default 2).'),
@@ -37,7 +37,7 @@ export const grepFileOperation = defineOperation({
   tool: 'tug_grep_file',
   agentName: 'grep_file',
   description:
-    'Search file contents with a regular expression: matches ordered by path and line, each with its column and context lines. Binary files are skipped; .gitignore is honoured.',
+    'Search file contents with a regular expression (RE2 syntax, linear time): matches ordered by path and line, each with its column and context lines. Binary files and files over 32 MiB are skipped; .gitignore is honoured; a search over 256 MiB or 20 s is LimitExceeded.',
   input: grepFileInput,
   output: GrepFileResponse,
   annotations: { readOnly: true, destructive: false, idempotent: true },

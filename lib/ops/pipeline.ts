@@ -17,6 +17,7 @@ import { assertCommittable, commitMessage, failedNames, touchedPaths } from './c
 import { registerUndoPoint, verifyInSandbox, workingTreeWrites } from './change-steps.js';
 import { appendLog, loggedArguments } from './op-log.js';
 import { advanceOnto, resolveOnto, rewindOnto, type OntoBranch } from './onto.js';
+import { skipWorktreePaths } from '../git/snapshot.js';
 import { assertSnapshot, snapshotCommit, takeSnapshot, type Snapshot } from './snapshot-service.js';
 import { orderWarnings, presentVerification } from './present.js';
 import { saveUndoRecord } from './undo-records.js';
@@ -99,6 +100,15 @@ export async function runChange(
   });
 }
 
+/** A file outside the sparse checkout is not on disk: --apply cannot write it, and this says so instead of "stale". */
+async function refuseSparseWrites(ws: Workspace, stale: readonly string[]): Promise<void> {
+  const outside = await skipWorktreePaths(ws.repo, stale);
+  if (outside.length === 0) return;
+  throw new TugError('OutsideSparseCheckout', `--apply would write files outside the sparse checkout: ${outside.join(', ')}`, {
+    details: { paths: outside },
+  });
+}
+
 async function runOnSnapshot(
   ws: Workspace,
   snapshot: Snapshot,
@@ -134,6 +144,7 @@ async function runOnSnapshot(
   if (options.apply) {
     // Checked before any ref moves, so a refused apply leaves no branch behind that the working tree lacks.
     const stale = await staleFiles(ws.repo, writes);
+    await refuseSparseWrites(ws, stale);
     if (stale.length > 0) {
       const against = onto?.tip ? `the tip of ${onto.branch}` : 'the snapshot';
       throw new TugError('SnapshotMismatch', `files on disk differ from ${against}: ${stale.join(', ')}`, {

@@ -4,7 +4,7 @@ import { withFileOperations, type FileCreate } from '../core/file-ops.js';
 import { buildPatchSet, type EditRequest, type FileMove, type SourceFile } from '../core/patchset.js';
 import { decodeText, utf8 } from '../core/text.js';
 import { hunkEdits, parseUnifiedPatch } from '../core/unified-patch.js';
-import { resolveUserPath } from '../workspace/paths.js';
+import { resolveWritePath } from '../workspace/paths.js';
 import type { Proposal } from './pipeline.js';
 import { assertCreatable, assertFile, type PlanContext } from './plan-file-edits.js';
 import { loadSourceFiles } from './source-files.js';
@@ -18,8 +18,8 @@ export async function planApplyPatch(ctx: PlanContext, input: { patch: string; m
   const touched: string[] = [];
   for (const [index, file] of files.entries()) {
     const argument = `patch file ${index + 1}`;
-    const oldPath = file.oldPath === null ? null : await resolveUserPath(ctx.ws.repo, file.oldPath, argument);
-    const newPath = file.newPath === null ? null : await resolveUserPath(ctx.ws.repo, file.newPath, argument);
+    const oldPath = file.oldPath === null ? null : await resolveWritePath(ctx.ws.repo, file.oldPath, argument);
+    const newPath = file.newPath === null ? null : await resolveWritePath(ctx.ws.repo, file.newPath, argument);
     touched.push(newPath ?? oldPath!);
     if (oldPath === null) {
       await assertCreatable(ctx, newPath!, argument);

@@ -8,8 +8,9 @@ import { conformContent, replaceOnce, rewriteEdits, textStyle } from '../core/te
 import { decodeText, utf8 } from '../core/text.js';
 import { ignoredPaths } from '../git/ignore.js';
 import { entriesAt } from '../git/snapshot.js';
-import { resolveUserPath } from '../workspace/paths.js';
+import { resolveWritePath } from '../workspace/paths.js';
 import type { ChangeBase, Proposal } from './pipeline.js';
+import { assertFileSize } from './file-limits.js';
 import { loadSourceFiles } from './source-files.js';
 import type { Workspace } from './workspace.js';
 
@@ -44,8 +45,16 @@ async function kindAt(ctx: PlanContext, file: string, argument: string): Promise
     if (entries.get(parent)?.type === 'blob') {
       throw new TugError('InvalidArgument', `${argument} ${file}: ${parent} is a file, not a directory`, { details: { argument, path: file, reason: 'parent is a file' } });
     }
+    if (entries.get(parent)?.type === 'commit') {
+      throw new TugError('InvalidArgument', `${argument} ${file}: ${parent} is a submodule; tug does not write inside it`, { details: { argument, path: file, reason: 'inside a submodule' } });
+    }
   }
   const entry = entries.get(file);
+  // Edits hold the whole file in memory, twice: past the one-file budget the tool stops before reading it.
+  if (entry?.type === 'blob') assertFileSize(file, entry.size);
+  if (entry?.type === 'commit') {
+    throw new TugError('UnsupportedFile', `${file} is a submodule (gitlink), not a file`, { details: { path: file, reason: 'submodule' } });
+  }
   return entry === undefined ? 'none' : entry.type === 'tree' ? 'dir' : 'file';
 }
 
@@ -73,7 +82,7 @@ export async function assertFile(ctx: PlanContext, file: string, argument: strin
 }
 
 export async function planEditFile(ctx: PlanContext, input: { path: string; old_text: string; new_text: string; display_description?: string | undefined }): Promise<Proposal> {
-  const file = await resolveUserPath(ctx.ws.repo, input.path, 'path');
+  const file = await resolveWritePath(ctx.ws.repo, input.path, 'path');
   await assertFile(ctx, file, 'path');
   const { text } = await textOf(ctx, file);
   const edit = replaceOnce(file, text, input.old_text, input.new_text);
@@ -82,7 +91,7 @@ export async function planEditFile(ctx: PlanContext, input: { path: string; old_
 }
 
 export async function planWriteFile(ctx: PlanContext, input: { path: string; content: string; overwrite?: boolean | undefined }): Promise<Proposal> {
-  const file = await resolveUserPath(ctx.ws.repo, input.path, 'path');
+  const file = await resolveWritePath(ctx.ws.repo, input.path, 'path');
   const kind = await kindAt(ctx, file, 'path');
   if (kind === 'dir') throw new TugError('InvalidArgument', `path ${file} is a directory`, { details: { argument: 'path', path: file, reason: 'is a directory' } });
   if (kind === 'none') return planCreateFile(ctx, input, 'write');
@@ -97,7 +106,7 @@ export async function planWriteFile(ctx: PlanContext, input: { path: string; con
 }
 
 export async function planCreateFile(ctx: PlanContext, input: { path: string; content: string }, verb = 'create'): Promise<Proposal> {
-  const file = await resolveUserPath(ctx.ws.repo, input.path, 'path');
+  const file = await resolveWritePath(ctx.ws.repo, input.path, 'path');
   await assertCreatable(ctx, file, 'path');
   const create: FileCreate = { path: file, bytes: utf8(input.content) };
   const patch = withFileOperations({ edits: [], files: [], moves: [] }, [create], []);
@@ -105,7 +114,7 @@ export async function planCreateFile(ctx: PlanContext, input: { path: string; co
 }
 
 export async function planDeleteFile(ctx: PlanContext, input: { path: string; confirm?: boolean | undefined }): Promise<Proposal> {
-  const file = await resolveUserPath(ctx.ws.repo, input.path, 'path');
+  const file = await resolveWritePath(ctx.ws.repo, input.path, 'path');
   if (input.confirm === false) {
     throw new TugError('InvalidArgument', `delete_file ${file} was not confirmed (confirm: false); nothing was deleted`, { details: { argument: 'confirm', path: file, reason: 'not confirmed' } });
   }
@@ -116,8 +125,8 @@ export async function planDeleteFile(ctx: PlanContext, input: { path: string; co
 }
 
 export async function planMoveFile(ctx: PlanContext, input: { source_path: string; destination_path: string }): Promise<Proposal> {
-  const from = await resolveUserPath(ctx.ws.repo, input.source_path, 'source_path');
-  const to = await resolveUserPath(ctx.ws.repo, input.destination_path, 'destination_path');
+  const from = await resolveWritePath(ctx.ws.repo, input.source_path, 'source_path');
+  const to = await resolveWritePath(ctx.ws.repo, input.destination_path, 'destination_path');
   if (from === to) throw new TugError('InvalidArgument', 'source_path and destination_path are the same file', { details: { argument: 'destination_path', reason: 'same path' } });
   await assertFile(ctx, from, 'source_path');
   await assertCreatable(ctx, to, 'destination_path');

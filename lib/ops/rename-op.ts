@@ -5,7 +5,7 @@ import { ChangeFields, CommonFields, defineOperation } from './operation.js';
 
 export const At = z
   .string()
-  .regex(/^.+:\d+:\d+$/, 'FILE:LINE:COL, e.g. src/app.py:12:5 (1-based; the column counts UTF-8 bytes)')
+  .regex(/^.+:-?\d+:-?\d+$/, 'FILE:LINE:COL, e.g. src/app.py:12:5 (1-based; the column counts UTF-8 bytes)')
   .describe('Where the symbol is: FILE:LINE:COL, 1-based, relative to the workspace.');
 
 const renameFields = {

@@ -18,15 +18,23 @@ import { mark } from './timing.js';
 
 type Language = 'python' | 'rust';
 
+const MAX_POSITION = 2 ** 31 - 1;
+
 async function target(ws: Workspace, at: string): Promise<RenameTarget & { language: Language }> {
-  const match = /^(.+):(\d+):(\d+)$/.exec(at);
+  const match = /^(.+):(-?\d+):(-?\d+)$/.exec(at);
   if (!match) throw new TugError('InvalidArgument', `--at ${at} is not FILE:LINE:COL`, { details: { argument: 'at', reason: 'expected FILE:LINE:COL' } });
   const file = await resolveUserPath(ws.repo, match[1]!, 'at');
   const language: Language | null = /\.pyi?$/.test(file) ? 'python' : file.endsWith('.rs') ? 'rust' : null;
   if (!language) {
     throw new TugError('UnsupportedOperation', `rename-symbol supports Python and Rust files; ${file} is neither`, { details: { operation: 'rename-symbol', reason: 'unsupported language' } });
   }
-  return { file, line: Number(match[2]), col: Number(match[3]), language };
+  const line = Number(match[2]);
+  const col = Number(match[3]);
+  // Files have far fewer lines than this; a bigger number would also not survive the JSON error's location.
+  if (!(line >= 1 && col >= 1 && line <= MAX_POSITION && col <= MAX_POSITION)) {
+    throw new TugError('InvalidPosition', `${file}:${match[2]}:${match[3]} is not a position (lines and columns start at 1)`, { details: { path: file, line: match[2], col: match[3] } });
+  }
+  return { file, line, col, language };
 }
 
 /** What both adapters answer with. */

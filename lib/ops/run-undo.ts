@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import { TugError } from '../core/errors.js';
 import { SCHEMA_VERSION, UndoResponse } from '../core/schemas.js';
+import { cleanedOids } from '../git/checkout-form.js';
 import { readBlobs } from '../git/objects.js';
 import { readRef, updateRef } from '../git/refs.js';
 import { readHead, type Repo } from '../git/repo.js';
@@ -33,7 +34,9 @@ export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer
     const already: string[] = [];
     const conflicts: string[] = [];
     for (const file of changed) {
-      const now = await currentOid(ws.repo, file.path);
+      let now = await currentOid(ws.repo, file.path);
+      // With autocrlf or eol attributes the file on disk is the checked-out form of its blob.
+      if (now !== null && now !== file.baseOid && now !== file.resultOid) now = (await cleanedOids(ws.repo, [file.path])).get(file.path) ?? now;
       if (now === file.baseOid) already.push(file.path);
       else if (now === file.resultOid) restore.push(toWrite(file, now));
       else {

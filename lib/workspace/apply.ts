@@ -5,11 +5,13 @@ import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import { blobOid } from '../core/hash.js';
 import type { Repo } from '../git/repo.js';
+import { checkoutForms, cleanedOids } from '../git/checkout-form.js';
 import { readRef, updateRef } from '../git/refs.js';
 import { git } from '../git/run-git.js';
 import { syncDir, writeJson } from '../session/files.js';
 import type { Session } from '../session/session.js';
 import { readJournal, type Journal } from './journal.js';
+import { assertSafeWrite } from './paths.js';
 
 export interface FileWrite {
   /** Repo-relative posix path. */
@@ -31,11 +33,12 @@ export interface WriteOptions {
   force?: boolean;
 }
 
-/** Files whose content is not what the caller expected. */
+/** Files whose content is not what the caller expected (as `git add` would store it: autocrlf, eol attributes). */
 export async function staleFiles(repo: Repo, writes: readonly FileWrite[]): Promise<string[]> {
-  const stale: string[] = [];
-  for (const write of writes) if ((await currentOid(repo, write.path)) !== write.expectOid) stale.push(write.path);
-  return stale;
+  const differ: FileWrite[] = [];
+  for (const write of writes) if ((await currentOid(repo, write.path)) !== write.expectOid) differ.push(write);
+  const converted = differ.some((w) => w.expectOid !== null) ? await cleanedOids(repo, differ.filter((w) => w.expectOid !== null).map((w) => w.path)) : new Map<string, string>();
+  return differ.filter((w) => w.expectOid === null || converted.get(w.path) !== w.expectOid).map((w) => w.path);
 }
 
 export async function currentOid(repo: Repo, relative: string): Promise<string | null> {
@@ -53,7 +56,8 @@ export async function currentOid(repo: Repo, relative: string): Promise<string |
  * before the flip it is rolled back, after it finished (see recoverInterruptedApply).
  */
 export async function writeWorkingTree(repo: Repo, session: Session, writes: readonly FileWrite[], options: WriteOptions = {}): Promise<string[]> {
-  const ordered = [...writes].sort((a, b) => (a.path < b.path ? -1 : 1));
+  for (const write of writes) await assertSafeWrite(repo.root, write.path);
+  const ordered = await checkoutForms(repo, [...writes].sort((a, b) => (a.path < b.path ? -1 : 1)));
   const assertFresh = async () => {
     if (options.force) return;
     const stale = await staleFiles(repo, ordered);

@@ -2,6 +2,7 @@
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { kernelReport, snapshotBench, startupBench, worktreeBench } from './kernel.mjs';
+import { patchsetBench, patchsetReport } from './patchset.mjs';
 import { pythonBench, pythonReport } from './python.mjs';
 import { largeBench, largeReport } from './python-large.mjs';
 import { rustBench, rustReport } from './rust.mjs';
@@ -10,7 +11,7 @@ import { rustBench, rustReport } from './rust.mjs';
 process.env['TUG_DAEMON_AUTOSTART'] = '0';
 
 const quick = process.argv.includes('--quick');
-// `--only=kernel|python|rust` runs one section (the others take minutes).
+// `--only=kernel|patchset|python|rust` runs one section (the others take minutes).
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const wanted = (section) => only === undefined || only === section;
 const sections = [
@@ -25,6 +26,10 @@ if (wanted('kernel')) {
   process.stderr.write('bench: startup…\n');
   const startup = startupBench(quick ? 5 : 15);
   sections.push(kernelReport(snapshot, worktree, startup));
+}
+if (wanted('patchset')) {
+  process.stderr.write('bench: apply-patchset, 50,000 edits over 500 files, vs git apply…\n');
+  sections.push(patchsetReport(patchsetBench(quick ? 1 : 3)));
 }
 if (wanted('python')) {
   process.stderr.write('bench: python rename vs jedi…\n');

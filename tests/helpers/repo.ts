@@ -1,9 +1,9 @@
 // Temporary git repositories for tests: real git, fixed identities and dates so commit ids are reproducible.
 import { execa } from 'execa';
-import { createHash } from 'node:crypto';
 import { mkdtemp, mkdir, readFile, writeFile, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { sandboxRoot } from '../../lib/git/worktree.js';
 
 export const FIXED_ENV = {
   GIT_AUTHOR_NAME: 'Test Author',
@@ -47,9 +47,8 @@ export async function makeRepo(files: Record<string, string | Uint8Array>, optio
     read: (file) => readFile(path.join(root, file)),
     readText: (file) => readFile(path.join(root, file), 'utf8'),
     cleanup: async () => {
-      // The shared sandbox of this repo's default session lives under the temp dir (see lib/git/worktree.ts).
-      const sessionDir = path.join(root, '.git', 'tug');
-      await rm(path.join(os.tmpdir(), 'tug-sandboxes', createHash('sha256').update(sessionDir).digest('hex').slice(0, 12)), { recursive: true, force: true });
+      // The shared sandbox of this repo's default session lives in the user's private dir (see lib/git/worktree.ts).
+      await rm(sandboxRoot(path.join(root, '.git', 'tug')), { recursive: true, force: true });
       await rm(root, { recursive: true, force: true });
     },
   };
