@@ -42,6 +42,7 @@ export const ERROR_CODES = {
   PythonNotFound: { exit: 2, title: 'No Python interpreter', hint: 'Pass --python PATH or set TUG_PYTHON.' },
   RustAnalyzerNotFound: { exit: 2, title: 'No working rust-analyzer', hint: 'Run `tug toolchain rust setup`, or pass --rust-analyzer PATH / set TUG_RA_PATH.' },
   NotCargoProject: { exit: 2, title: 'Not inside a Cargo project', hint: 'Rust renames need a Cargo.toml above the file.' },
+  PathOutsideWorkspace: { exit: 2, title: 'The path is outside the served repository', hint: 'An MCP server (or a confined tool host) serves only the repository it was started in; start another server in the other repository.' },
   LibCSTNotAvailable: { exit: 2, title: 'LibCST is not installed for this Python', hint: 'Install libcst into that interpreter, or run `tug toolchain python setup`.' },
   // Internal (exit 10): a bug in tug.
   WorkerCrashed: { exit: 10, title: 'The Python worker died', hint: 'Rerun; details.stderr has what it printed. tug restarts it on the next call.' },

@@ -38,7 +38,7 @@ export function createMcpServer(defaultWorkspace: string): Server {
       step += 1;
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } });
     };
-    return callTool(operation, request.params.arguments ?? {}, defaultWorkspace, { progress });
+    return callTool(operation, request.params.arguments ?? {}, { workspace: defaultWorkspace, root: defaultWorkspace }, { progress, signal: extra.signal });
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));

@@ -5,6 +5,8 @@ import { TugError } from '../core/errors.js';
 export interface OperationContext {
   /** Progress lines for long steps; front doors route them to stderr or MCP progress notifications. */
   progress?: (message: string) => void;
+  /** Aborted when the caller cancels (MCP notifications/cancelled): the operation stops, cleans up and writes nothing. */
+  signal?: AbortSignal;
 }
 
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -17,7 +19,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   description: string;
   input: I;
   output: O;
-  annotations: { readOnly: boolean; destructive: boolean; idempotent: boolean };
+  /** openWorld: may reach beyond the repository (runs a program or downloads); default: the input takes a test_command. */
+  annotations: { readOnly: boolean; destructive: boolean; idempotent: boolean; openWorld?: boolean };
   execute(input: z.infer<I>, context: OperationContext): Promise<z.infer<O>>;
 }
 
@@ -25,8 +28,29 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(operat
   return operation;
 }
 
+/** The MCP spec's names for an operation's behaviour hints; every front door shows these. */
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export function toolAnnotations(operation: Operation): ToolAnnotations {
+  const shape = (operation.input as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  return {
+    title: operation.name,
+    readOnlyHint: operation.annotations.readOnly,
+    destructiveHint: operation.annotations.destructive,
+    idempotentHint: operation.annotations.idempotent,
+    openWorldHint: operation.annotations.openWorld ?? 'test_command' in shape,
+  };
+}
+
 /** Validates input; zod's complaints become one InvalidArgument naming each bad field and what it expected. */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, what = 'input'): z.infer<T> {
+  rejectUnknownKeys(schema, value, what);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || what, message: explain(issue) }));
@@ -34,6 +58,56 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, what 
   throw new TugError('InvalidArgument', `invalid ${what}: ${summary}`, {
     details: { argument: issues[0]?.path ?? what, reason: summary, issues },
   });
+}
+
+/** A parameter the schema does not know is an error naming it, with the accepted ones closest first; nothing is dropped silently. */
+export function rejectUnknownKeys(schema: z.ZodType, value: unknown, what: string): void {
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
+  if (!shape || typeof value !== 'object' || value === null || Array.isArray(value)) return;
+  const accepted = Object.keys(shape);
+  const unknown = Object.keys(value).filter((key) => !(key in shape) && (value as Record<string, unknown>)[key] !== undefined);
+  if (unknown.length === 0) return;
+  const first = unknown[0]!;
+  const ranked = closestFirst(first, accepted);
+  const renamed = CLI_NAMES[first]?.find((name) => accepted.includes(name));
+  const near = distance(first, ranked[0] ?? '') <= Math.max(2, Math.floor(first.length / 3)) ? ranked[0] : undefined;
+  const guess = renamed === 'file' ? 'file, line and column' : (renamed ?? near);
+  throw new TugError(
+    'InvalidArgument',
+    `unknown parameter${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => JSON.stringify(k)).join(', ')} in ${what}${guess ? `; did you mean "${guess}"?` : ''} Accepted: ${ranked.join(', ')}`,
+    {
+      details: {
+        argument: first,
+        reason: 'unknown parameter',
+        ...(guess ? { did_you_mean: guess } : {}),
+        accepted: ranked,
+        issues: unknown.map((key) => ({ path: key, message: 'unknown parameter' })),
+      },
+    },
+  );
+}
+
+/** Command-line names agents carry over, and the parameter that means the same. */
+const CLI_NAMES: Record<string, string[]> = { at: ['file'], to: ['new_name'], verify: ['mode'], workspace: ['workspace_path'] };
+
+/** Names ordered by edit distance to `word` (ties keep schema order). */
+export function closestFirst(word: string, names: readonly string[]): string[] {
+  return names
+    .map((name, index) => ({ name, index, d: distance(word.toLowerCase(), name.toLowerCase()) }))
+    .sort((a, b) => a.d - b.d || a.index - b.index)
+    .map((entry) => entry.name);
+}
+
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 /** zod's words, made plainer for agents: a missing field says it is required and what it should be (seed 002). */

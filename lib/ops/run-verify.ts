@@ -19,7 +19,7 @@ export async function runVerifyOnly(input: z.infer<typeof verifyInput>, context:
       await assertSnapshot(ws, snapshot, input.snapshot);
       const files = (await listTreePaths(ws.repo, snapshot.tree)).filter((e) => e.type === 'blob' && e.mode !== '120000').map((e) => e.path);
       const sandbox = await openSandbox(ws.repo, ws.session.dir, await snapshotCommit(ws, snapshot), 'reuse');
-      const config = await configFor(ws.repo, input);
+      const config = await configFor(ws.repo, { ...input, verify: input.mode });
       context.progress?.(`verifying (${config.verify})`);
       const verification = await verify({
         mode: config.verify,

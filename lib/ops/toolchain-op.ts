@@ -45,7 +45,7 @@ export const toolchainOperation = defineOperation({
     rust_analyzer: z.string().optional().describe('rust-analyzer binary to use instead of the discovered one.'),
   }),
   output: ToolchainResponse,
-  annotations: { readOnly: false, destructive: false, idempotent: true },
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   async execute(input, context) {
     const { withWorkspace } = await import('./workspace.js');
     if (input.language === 'rust') {
