@@ -103,8 +103,10 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
         y
           .positional('token', { type: 'string', describe: 'The undo_token from the operation' })
           .option('force', { type: 'boolean', describe: 'Also overwrite files that changed since the operation' })
-          .example('tug undo undo_0123456789abcdef', ''),
-      run('undo', (a) => ({ ...common(a), token: a['token'], force: a['force'] })),
+          .option('revert', { type: 'boolean', describe: 'For a change already merged: record a revert commit on the current branch' })
+          .example('tug undo undo_0123456789abcdef', '')
+          .example('tug undo undo_0123456789abcdef --revert', ''),
+      run('undo', (a) => ({ ...common(a), token: a['token'], force: a['force'], revert: a['revert'] })),
     )
     .command('session', 'Inspect the session', (y) =>
       y

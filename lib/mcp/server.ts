@@ -1,7 +1,6 @@
 // `tug mcp`: the registry served over MCP stdio with the official SDK; stdout carries only protocol messages.
 import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   CallToolRequestSchema,
   ListResourcesRequestSchema,
@@ -14,11 +13,13 @@ import {
 import { keepInMemory } from '../core/memory.js';
 import { findOperation, operations } from '../ops/registry.js';
 import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources.js';
+import { LineTransport } from './stdio.js';
 import { callTool, describeTool } from './tools.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-export function createMcpServer(defaultWorkspace: string): Server {
+/** A server for `defaultWorkspace`; every call stays inside `root` (the repository it was started in). */
+export function createMcpServer(defaultWorkspace: string, root: string = defaultWorkspace): Server {
   const server = new Server(
     { name: 'tug', version: VERSION },
     {
@@ -38,7 +39,7 @@ export function createMcpServer(defaultWorkspace: string): Server {
       step += 1;
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } });
     };
-    return callTool(operation, request.params.arguments ?? {}, { workspace: defaultWorkspace, root: defaultWorkspace }, { progress, signal: extra.signal });
+    return callTool(operation, request.params.arguments ?? {}, { workspace: defaultWorkspace, root }, { progress, signal: extra.signal });
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
@@ -46,12 +47,18 @@ export function createMcpServer(defaultWorkspace: string): Server {
   return server;
 }
 
+/** The repository around the start directory; outside a repository, the directory itself. */
+async function servedRoot(dir: string): Promise<string> {
+  const { discoverRepo } = await import('../git/repo.js');
+  return discoverRepo(dir).then((repo) => repo.root, () => dir);
+}
+
 export async function serveStdio(defaultWorkspace: string): Promise<void> {
   keepInMemory();
-  const server = createMcpServer(defaultWorkspace);
-  await server.connect(new StdioServerTransport());
-  await new Promise<void>((resolve) => {
+  const server = createMcpServer(defaultWorkspace, await servedRoot(defaultWorkspace));
+  const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
   });
+  await server.connect(new LineTransport());
+  await closed;
 }

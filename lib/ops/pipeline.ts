@@ -173,6 +173,7 @@ async function runOnSnapshot(
     warnings: orderWarnings([...ws.warnings, ...proposal.warnings]),
     git: { head: snapshot.head.oid, snapshot_commit: base, branch, commit, dirty: snapshot.dirty },
     undo_token: token,
+    applied: false, // present either way, so a caller never has to guess whether the files changed
   };
   if (options.apply) {
     reporter.progress?.('applying to the working tree');
