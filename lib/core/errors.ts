@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   SourceSyntaxError: { exit: 4, title: 'A source file does not parse', hint: 'Fix the syntax error at details.file:details.line first; tug never edits code it cannot parse.' },
   SessionLocked: { exit: 4, title: 'Another tug is running here', hint: 'Wait for it, or retry; --no-wait fails at once instead of waiting.' },
   MergeConflict: { exit: 4, title: 'The branch does not merge cleanly', hint: 'Nothing was changed; merge it by hand with `git merge <branch>` and resolve the conflicts.' },
+  Cancelled: { exit: 4, title: 'The caller cancelled the operation', hint: 'Nothing was committed or written; the lock and the sandbox were released. Call again to run it.' },
   SessionCorrupt: { exit: 4, title: 'Session data is unreadable', hint: 'Run `tug clean` to start a fresh session.' },
   // Verification (exit 5): the change was made in a sandbox and failed its checks.
   VerificationFailed: { exit: 5, title: 'Verification failed', hint: 'Read details.verification; nothing was committed or written.' },

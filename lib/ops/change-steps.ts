@@ -21,7 +21,7 @@ export async function verifyInSandbox(
   base: string,
   patch: PatchSet,
   config: ResolvedConfig,
-  options: { keep?: boolean; progress?: (message: string) => void } = {},
+  options: { keep?: boolean; progress?: (message: string) => void; signal?: AbortSignal | undefined } = {},
 ): Promise<SandboxOutcome> {
   const keep = options.keep ?? false;
   const mode: SandboxMode = keep ? 'fresh' : process.env['TUG_SANDBOX_MODE'] === 'fresh' ? 'fresh' : 'reuse';
@@ -41,6 +41,7 @@ export async function verifyInSandbox(
       testCommand: config.test_command,
       typecheckCommand: config.typecheck_command,
       timeoutMs: config.timeout === undefined ? undefined : config.timeout * 1000,
+      signal: options.signal,
     });
   } catch (error) {
     await closeSandbox(ws.repo, sandbox, keep);

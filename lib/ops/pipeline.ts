@@ -1,6 +1,7 @@
 // The one road every change takes: snapshot → PatchSet → sandbox worktree → verify → commit on tug/… → optional apply or commit.
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
+import { throwIfCancelled } from '../core/cancel.js';
 import { fileOperationsOf } from '../core/file-ops.js';
 import { writeJson } from '../session/files.js';
 import { LAST_RESULT_FILE } from './queries.js';
@@ -72,6 +73,8 @@ export type Planner = (ws: Workspace, snapshot: Snapshot, base: ChangeBase) => P
 
 export interface Reporter {
   progress?: (message: string) => void;
+  /** The caller's cancellation: checked before anything is committed or written. */
+  signal?: AbortSignal;
 }
 
 export async function runChange(
@@ -116,7 +119,8 @@ async function runOnSnapshot(
   if (options.commit) await assertCommittable(ws, snapshot);
   const base = onto?.tip ?? (await snapshotCommit(ws, snapshot));
   const keep = options.keep_sandbox ?? false;
-  const { tree: resultTree, verification, sandboxPath } = await verifyInSandbox(ws, base, proposal.patch, config, { keep, progress: reporter.progress });
+  const { tree: resultTree, verification, sandboxPath } = await verifyInSandbox(ws, base, proposal.patch, config, { keep, progress: reporter.progress, signal: reporter.signal });
+  throwIfCancelled(reporter.signal, 'before committing');
   if (verification.status === 'failed') {
     throw new TugError('VerificationFailed', `verification (${config.verify}) failed: ${failedNames(verification)}`, {
       details: { verification: presentVerification(verification), ...(keep ? { sandbox_path: sandboxPath } : {}) },

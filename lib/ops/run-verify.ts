@@ -13,12 +13,13 @@ import { withWorkspace } from './workspace.js';
 import { configFor, configuredPython } from './config.js';
 
 export async function runVerifyOnly(input: z.infer<typeof verifyInput>, context: OperationContext): Promise<z.infer<typeof VerifyResponse>> {
-  return withWorkspace(input, { lock: true }, async (ws) => {
+  // Read-only: no session lock (changes may run meanwhile), and a sandbox of its own instead of the shared one.
+  return withWorkspace(input, { lock: false }, async (ws) => {
     const snapshot = await takeSnapshot(ws);
     try {
       await assertSnapshot(ws, snapshot, input.snapshot);
       const files = (await listTreePaths(ws.repo, snapshot.tree)).filter((e) => e.type === 'blob' && e.mode !== '120000').map((e) => e.path);
-      const sandbox = await openSandbox(ws.repo, ws.session.dir, await snapshotCommit(ws, snapshot), 'reuse');
+      const sandbox = await openSandbox(ws.repo, ws.session.dir, await snapshotCommit(ws, snapshot), 'fresh');
       const config = await configFor(ws.repo, { ...input, verify: input.mode });
       context.progress?.(`verifying (${config.verify})`);
       const verification = await verify({
@@ -30,6 +31,7 @@ export async function runVerifyOnly(input: z.infer<typeof verifyInput>, context:
         testCommand: config.test_command,
         typecheckCommand: config.typecheck_command,
         timeoutMs: config.timeout === undefined ? undefined : config.timeout * 1000,
+        signal: context.signal,
       }).finally(() => closeSandbox(ws.repo, sandbox, false));
       if (verification.status === 'failed') {
         throw new TugError('VerificationFailed', 'the workspace does not pass verification', { details: { verification: presentVerification(verification) } });

@@ -21,6 +21,8 @@ export interface CheckSpec {
   cwd: string;
   timeoutMs: number;
   env?: Record<string, string>;
+  /** Aborting it kills the command's whole process group at once. */
+  signal?: AbortSignal;
 }
 
 /** Output kept per check: the tail, where failures usually are. */
@@ -57,7 +59,12 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
     detached: true,
     cleanup: true,
   });
-  const { result, timedOut } = await withTimeLimit(child, spec.timeoutMs);
+  const cancel = () => {
+    if (child.pid !== undefined) killGroup(child.pid, child);
+  };
+  spec.signal?.addEventListener('abort', cancel, { once: true });
+  if (spec.signal?.aborted) cancel();
+  const { result, timedOut } = await withTimeLimit(child, spec.timeoutMs).finally(() => spec.signal?.removeEventListener('abort', cancel));
   const output = tail(String(result.all ?? ''));
   const failedToStart = result.failed && result.exitCode === undefined && !timedOut;
   return {
@@ -70,6 +77,14 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
     output,
     duration_ms: Date.now() - started,
   };
+}
+
+function killGroup(pid: number, child: { kill(signal: NodeJS.Signals): boolean }): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
 }
 
 function tail(text: string): string {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { checkPythonSyntax, resolvePython } from './python.js';
 import { cargoChecks } from './cargo.js';
 import { runCheck, type CheckResult } from './run-check.js';
+import { throwIfCancelled } from '../core/cancel.js';
 
 export const VERIFY_MODES = ['none', 'syntax', 'tests', 'typecheck'] as const;
 export type VerifyMode = (typeof VERIFY_MODES)[number];
@@ -21,6 +22,8 @@ export interface VerifyRequest {
   testCommand?: string[];
   typecheckCommand?: string[];
   timeoutMs?: number;
+  /** Cancels the run: the running check's process group is killed and verify throws Cancelled. */
+  signal?: AbortSignal;
 }
 
 export interface Verification {
@@ -51,17 +54,18 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
     const argv = request.testCommand ?? (await detectTestCommand(request.cwd));
     checks.push(
       argv
-        ? await runCheck({ name: 'tests', argv: await template(argv, request.cwd, needPython), cwd: request.cwd, timeoutMs })
+        ? await runCheck({ name: 'tests', argv: await template(argv, request.cwd, needPython), cwd: request.cwd, timeoutMs, signal: request.signal })
         : skipped('tests', 'no test command configured or detected (pass --test-command)'),
     );
   }
   if (request.mode === 'typecheck' && !(rust && !request.typecheckCommand)) {
     checks.push(
       request.typecheckCommand
-        ? await runCheck({ name: 'typecheck', argv: await template(request.typecheckCommand, request.cwd, needPython), cwd: request.cwd, timeoutMs })
+        ? await runCheck({ name: 'typecheck', argv: await template(request.typecheckCommand, request.cwd, needPython), cwd: request.cwd, timeoutMs, signal: request.signal })
         : skipped('typecheck', 'no type checker configured (pass --typecheck-command)'),
     );
   }
+  throwIfCancelled(request.signal, 'during verification');
   const failed = checks.some((c) => c.status === 'failed');
   return { status: failed ? 'failed' : 'passed', mode: request.mode, checks };
 }
