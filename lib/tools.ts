@@ -4,8 +4,9 @@ import { realpathSync } from 'node:fs';
 import { z } from 'zod';
 import { asTugError, TugError } from './core/errors.js';
 import { agentHint } from './mcp/hints.js';
-import { findOperation, operations, TOOL_ALIASES } from './ops/registry.js';
-import { parseInput, rejectUnknownKeys, toolAnnotations, type Operation, type OperationContext, type ToolAnnotations } from './ops/operation.js';
+import { TOOL_ALIASES } from './ops/registry.js';
+import { findIn, registryWith, type ToolProvider } from './tool-provider.js';
+import { parseInput, toolAnnotations, unknownParameters, type Operation, type OperationContext, type ToolAnnotations } from './ops/operation.js';
 
 export interface AgentTool {
   name: string;
@@ -31,6 +32,8 @@ export interface ToolOptions {
   no_wait?: boolean;
   /** Confine every call to this directory: a workspace_path outside it is PathOutsideWorkspace. */
   root?: string;
+  /** A host's own tools, served beside tug's with the same guards. */
+  providers?: readonly ToolProvider[];
 }
 
 /** The registries' FunctionDeclaration: what an LLM is shown. */
@@ -49,7 +52,7 @@ const WORKSPACE_PATH = z.string().min(1).optional().describe('Directory inside t
 export function toolInput(operation: Operation): z.ZodObject {
   const shape = (operation.input as unknown as z.ZodObject).shape;
   const { workspace: _workspace, session_dir: _sessionDir, ...rest } = shape;
-  return z.object({ ...rest, workspace_path: WORKSPACE_PATH });
+  return z.object({ ...rest, ...('workspace' in shape ? { workspace_path: WORKSPACE_PATH } : {}) });
 }
 
 export function toolParameters(operation: Operation): Record<string, unknown> {
@@ -107,15 +110,17 @@ export function operationInput(operation: Operation, args: unknown, options: Too
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
     throw new TugError('InvalidArgument', `${what} must be a JSON object`, { details: { argument: 'arguments', reason: 'not an object' } });
   }
-  rejectUnknownKeys(toolInput(operation), args ?? {}, what);
+  const strict = unknownParameters(Object.keys(toolInput(operation).shape), args ?? {});
   const { workspace_path: requested, ...rest } = (args ?? {}) as Record<string, unknown>;
   if (requested !== undefined && (typeof requested !== 'string' || requested === '')) {
     throw new TugError('InvalidArgument', `invalid ${what}: workspace_path: expected a directory path`, { details: { argument: 'workspace_path', reason: 'not a string' } });
   }
   const workspace = callWorkspace(requested, options);
   const host = { workspace, session_dir: options.session_dir, no_wait: options.no_wait };
-  const defaults = Object.fromEntries(Object.entries(host).filter(([, v]) => v !== undefined));
-  return parseInput(operation.input, { ...defaults, ...rest }, what);
+  const shape = (operation.input as unknown as z.ZodObject).shape;
+  // A host's tool that does not declare `workspace` (or session_dir) is simply not given it.
+  const defaults = Object.fromEntries(Object.entries(host).filter(([k, v]) => v !== undefined && k in shape));
+  return parseInput(operation.input, { ...defaults, ...rest }, what, strict);
 }
 
 async function run(operation: Operation, args: unknown, options: ToolOptions, context: OperationContext = {}): Promise<Record<string, unknown>> {
@@ -129,7 +134,7 @@ async function run(operation: Operation, args: unknown, options: ToolOptions, co
 }
 
 export function agentTools(options: ToolOptions = {}): AgentTool[] {
-  const tools = operations.map((operation) => ({
+  const tools = registryWith(options.providers).map((operation) => ({
     name: toolName(operation),
     description: operation.description,
     parameters: toolParameters(operation),
@@ -156,7 +161,7 @@ export function availableTools(): string[] {
 
 /** `execute_tool(name, args)`: never throws; an unknown tool is an `{error}` result too. */
 export async function executeTool(name: string, args: unknown, options: ToolOptions = {}): Promise<Record<string, unknown>> {
-  const operation = findOperation(name);
+  const operation = findIn(registryWith(options.providers), TOOL_ALIASES[name] ?? name);
   if (!operation) {
     return failureOf(new TugError('InvalidArgument', `unknown tool ${JSON.stringify(name)}; see availableTools() or tug tool --list`, { details: { argument: 'name', reason: 'unknown tool', available: availableTools() } }));
   }

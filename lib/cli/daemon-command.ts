@@ -56,7 +56,7 @@ async function warmUp(workspace: string, targetJson: string): Promise<void> {
     const target = JSON.parse(targetJson) as AnalysisTarget;
     const { findOperation } = await import('../ops/registry.js');
     const analyse = findOperation('analyze-impact')!;
-    const { positionFromAt } = await import('../ops/rename-op.js');
+    const { positionFromAt } = await import('../ops/operation.js');
     const { at, to, ...rest } = target;
     await analyse.execute(analyse.input.parse({ ...rest, ...positionFromAt(at), new_name: to, workspace, operation: 'rename_symbol' }), {});
   } catch {

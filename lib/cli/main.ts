@@ -4,10 +4,9 @@ import path from 'node:path';
 import yargs from 'yargs';
 import { asTugError, TugError } from '../core/errors.js';
 import type { Operation } from '../ops/operation.js';
-import { parseInput } from '../ops/operation.js';
+import { parseInput, positionFromAt } from '../ops/operation.js';
 import { discoverRepoEarly } from '../git/repo.js';
 import { findOperation } from '../ops/registry.js';
-import { positionFromAt } from '../ops/rename-op.js';
 import { releaseResources } from '../ops/resources.js';
 import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
 import { summarize } from './summary.js';
@@ -191,8 +190,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       'Serve every operation as an MCP tool over stdio (for Claude Code, Cursor and other agents)',
       (y) => y.example('claude mcp add tug -- tug mcp', '').example('tug mcp --workspace ~/src/project', ''),
       async (a) => {
-        const { serveStdio } = await import('../mcp/server.js');
-        await serveStdio(path.resolve(io.cwd, String(a['workspace'] ?? '.')));
+        const { serveMcpStdio } = await import('../mcp/server.js');
+        await serveMcpStdio({ workspace: path.resolve(io.cwd, String(a['workspace'] ?? '.')) });
       },
     )
     .command(

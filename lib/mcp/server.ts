@@ -11,15 +11,27 @@ import {
   ErrorCode,
 } from '@modelcontextprotocol/sdk/types.js';
 import { keepInMemory } from '../core/memory.js';
-import { findOperation, operations } from '../ops/registry.js';
+import { closestFirst } from '../ops/operation.js';
+import { registryWith, type ToolProvider } from '../tool-provider.js';
 import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources.js';
 import { LineTransport } from './stdio.js';
 import { callTool, describeTool } from './tools.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-/** A server for `defaultWorkspace`; every call stays inside `root` (the repository it was started in). */
-export function createMcpServer(defaultWorkspace: string, root: string = defaultWorkspace): Server {
+export interface McpServerOptions {
+  /** Where calls work by default. */
+  workspace: string;
+  /** Every call stays inside this directory (default: the workspace). `tug mcp` passes the repository it was started in. */
+  root?: string;
+  /** A host's own tools, listed after tug's and served with the same guards. */
+  providers?: readonly ToolProvider[];
+}
+
+/** The MCP server over tug's registry plus any providers' tools; connect it to a transport (serveMcpStdio does). */
+export function createMcpServer(options: McpServerOptions): Server {
+  const { workspace: defaultWorkspace, root = options.workspace } = options;
+  const registry = registryWith(options.providers);
   const server = new Server(
     { name: 'tug', version: VERSION },
     {
@@ -28,10 +40,13 @@ export function createMcpServer(defaultWorkspace: string, root: string = default
         'tug makes verified, deterministic edits: every change is checked against a snapshot, verified in a git worktree and committed on a tug/ branch. Merge the branch or pass apply:true; keep the undo_token.',
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: operations.map(describeTool) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: registry.map(describeTool) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const operation = findOperation(request.params.name);
-    if (!operation || operation.tool !== request.params.name) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
+    const operation = registry.find((op) => op.tool === request.params.name);
+    if (!operation) {
+      const names = registry.map((op) => op.tool);
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}; tools/list names them (closest: ${closestFirst(request.params.name, names).slice(0, 3).join(', ')})`);
+    }
     const token = request.params._meta?.progressToken;
     let step = 0;
     const progress = (message: string) => {
@@ -53,9 +68,10 @@ async function servedRoot(dir: string): Promise<string> {
   return discoverRepo(dir).then((repo) => repo.root, () => dir);
 }
 
-export async function serveStdio(defaultWorkspace: string): Promise<void> {
+/** Serves over stdin/stdout until the client closes: `tug mcp`, or a host's own binary with its providers. */
+export async function serveMcpStdio(options: McpServerOptions): Promise<void> {
   keepInMemory();
-  const server = createMcpServer(defaultWorkspace, await servedRoot(defaultWorkspace));
+  const server = createMcpServer({ ...options, root: options.root ?? (await servedRoot(options.workspace)) });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });

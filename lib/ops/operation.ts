@@ -48,43 +48,58 @@ export function toolAnnotations(operation: Operation): ToolAnnotations {
   };
 }
 
-/** Validates input; zod's complaints become one InvalidArgument naming each bad field and what it expected. */
-export function parseInput<T extends z.ZodType>(schema: T, value: unknown, what = 'input'): z.infer<T> {
-  rejectUnknownKeys(schema, value, what);
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || what, message: explain(issue) }));
+/** Parameters a call passed that `accepted` does not list (undefined values are not passed). */
+export interface UnknownParameters {
+  accepted: readonly string[];
+  unknown: readonly string[];
+}
+
+export function unknownParameters(accepted: readonly string[], value: unknown): UnknownParameters {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { accepted, unknown: [] };
+  const unknown = Object.keys(value).filter((key) => !accepted.includes(key) && (value as Record<string, unknown>)[key] !== undefined);
+  return { accepted, unknown };
+}
+
+function shapeKeys(schema: z.ZodType): string[] | null {
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
+  return shape ? Object.keys(shape) : null;
+}
+
+/**
+ * Validates input; zod's complaints and every unknown parameter (nothing is dropped silently) become one
+ * InvalidArgument naming each bad field and what it expected; an unknown one comes with the accepted names, closest first.
+ * `strict` overrides which names count as accepted (a front door whose parameters differ from the operation's).
+ */
+export function parseInput<T extends z.ZodType>(schema: T, value: unknown, what = 'input', strict?: UnknownParameters): z.infer<T> {
+  const keys = shapeKeys(schema);
+  const extra = strict ?? (keys ? unknownParameters(keys, value) : { accepted: [], unknown: [] });
+  const known = extra.unknown.length === 0 ? value : Object.fromEntries(Object.entries(value as object).filter(([key]) => !extra.unknown.includes(key)));
+  const result = schema.safeParse(known);
+  if (result.success && extra.unknown.length === 0) return result.data;
+  const first = extra.unknown[0];
+  const ranked = first === undefined ? [] : closestFirst(first, extra.accepted);
+  const guess = first === undefined ? undefined : guessFor(first, ranked);
+  const issues = [
+    ...extra.unknown.map((key) => ({ path: key, message: `unknown parameter ${JSON.stringify(key)}${key === first && guess ? ` (did you mean "${guess}"?)` : ''}` })),
+    ...(result.success ? [] : result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || what, message: explain(issue) }))),
+  ];
   const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-  throw new TugError('InvalidArgument', `invalid ${what}: ${summary}`, {
-    details: { argument: issues[0]?.path ?? what, reason: summary, issues },
+  throw new TugError('InvalidArgument', `invalid ${what}: ${summary}${first === undefined ? '' : `. Accepted: ${ranked.join(', ')}`}`, {
+    details: {
+      argument: issues[0]?.path ?? what,
+      reason: summary,
+      issues,
+      ...(guess ? { did_you_mean: guess } : {}),
+      ...(first === undefined ? {} : { accepted: ranked }),
+    },
   });
 }
 
-/** A parameter the schema does not know is an error naming it, with the accepted ones closest first; nothing is dropped silently. */
-export function rejectUnknownKeys(schema: z.ZodType, value: unknown, what: string): void {
-  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
-  if (!shape || typeof value !== 'object' || value === null || Array.isArray(value)) return;
-  const accepted = Object.keys(shape);
-  const unknown = Object.keys(value).filter((key) => !(key in shape) && (value as Record<string, unknown>)[key] !== undefined);
-  if (unknown.length === 0) return;
-  const first = unknown[0]!;
-  const ranked = closestFirst(first, accepted);
-  const renamed = CLI_NAMES[first]?.find((name) => accepted.includes(name));
-  const near = distance(first, ranked[0] ?? '') <= Math.max(2, Math.floor(first.length / 3)) ? ranked[0] : undefined;
-  const guess = renamed === 'file' ? 'file, line and column' : (renamed ?? near);
-  throw new TugError(
-    'InvalidArgument',
-    `unknown parameter${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => JSON.stringify(k)).join(', ')} in ${what}${guess ? `; did you mean "${guess}"?` : ''} Accepted: ${ranked.join(', ')}`,
-    {
-      details: {
-        argument: first,
-        reason: 'unknown parameter',
-        ...(guess ? { did_you_mean: guess } : {}),
-        accepted: ranked,
-        issues: unknown.map((key) => ({ path: key, message: 'unknown parameter' })),
-      },
-    },
-  );
+function guessFor(word: string, ranked: readonly string[]): string | undefined {
+  const renamed = CLI_NAMES[word]?.find((name) => ranked.includes(name));
+  if (renamed === 'file') return 'file, line and column';
+  if (renamed) return renamed;
+  return distance(word, ranked[0] ?? '') <= Math.max(2, Math.floor(word.length / 3)) ? ranked[0] : undefined;
 }
 
 /** Command-line names agents carry over, and the parameter that means the same. */
@@ -115,6 +130,13 @@ function explain(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return `required, expected ${issue.expected}`;
   if (issue.code === 'unrecognized_keys') return `unknown parameter${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
   return issue.message;
+}
+
+/** The CLI's `--at FILE:LINE:COL` as the schema's file, line and column (the one place the CLI shape is mapped). */
+export function positionFromAt(at: string): { file: string; line: number; column: number } {
+  const match = /^(.+):(\d+):(\d+)$/.exec(at);
+  if (!match) throw new TugError('InvalidArgument', `--at ${at} is not FILE:LINE:COL, e.g. src/app.py:12:5`, { details: { argument: 'at', reason: 'expected FILE:LINE:COL' } });
+  return { file: match[1]!, line: Number(match[2]), column: Number(match[3]) };
 }
 
 export const CommonFields = {

@@ -1,15 +1,7 @@
 // `rename-symbol` and `analyze-impact rename-symbol`: Python and Rust symbols renamed across the workspace, verified and committed.
 import { z } from 'zod';
-import { TugError } from '../core/errors.js';
 import { Location, RunResponse, SCHEMA_VERSION, Warning } from '../core/schemas.js';
 import { ChangeFields, CommonFields, defineOperation } from './operation.js';
-
-/** The CLI's `--at FILE:LINE:COL` as the schema's file, line and column (the one place the CLI shape is mapped). */
-export function positionFromAt(at: string): { file: string; line: number; column: number } {
-  const match = /^(.+):(\d+):(\d+)$/.exec(at);
-  if (!match) throw new TugError('InvalidArgument', `--at ${at} is not FILE:LINE:COL, e.g. src/app.py:12:5`, { details: { argument: 'at', reason: 'expected FILE:LINE:COL' } });
-  return { file: match[1]!, line: Number(match[2]), column: Number(match[3]) };
-}
 
 const renameFields = {
   file: z.string().min(1).describe('File containing the symbol, relative to the workspace root.'),
