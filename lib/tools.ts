@@ -51,7 +51,9 @@ const WORKSPACE_PATH = z.string().min(1).optional().describe('Directory inside t
  */
 export function toolInput(operation: Operation): z.ZodObject {
   const shape = (operation.input as unknown as z.ZodObject).shape;
-  const { workspace: _workspace, session_dir: _sessionDir, ...rest } = shape;
+  // The host's settings are not call parameters; no_wait is offered only where a call can wait for the lock.
+  const omit = new Set(['workspace', 'session_dir', ...(operation.lockFree ? ['no_wait'] : [])]);
+  const rest = Object.fromEntries(Object.entries(shape).filter(([key]) => !omit.has(key)));
   return z.object({ ...rest, ...('workspace' in shape ? { workspace_path: WORKSPACE_PATH } : {}) });
 }
 

@@ -35,6 +35,7 @@ export const GrepFileResponse = z.object({
 export const grepFileOperation = defineOperation({
   name: 'grep-file',
   tool: 'tug_grep_file',
+  lockFree: true,
   agentName: 'grep_file',
   description:
     'Search file contents with a regular expression: matches ordered by path and line, each with its column and context lines. Binary files are skipped; .gitignore is honoured.',

@@ -21,6 +21,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   output: O;
   /** openWorld: may reach beyond the repository (runs a program or downloads); default: the input takes a test_command. */
   annotations: { readOnly: boolean; destructive: boolean; idempotent: boolean; openWorld?: boolean };
+  /** Never waits for the session lock: no_wait would mean nothing, so tool doors do not offer it. */
+  lockFree?: boolean;
   execute(input: z.infer<I>, context: OperationContext): Promise<z.infer<O>>;
 }
 
