@@ -4,6 +4,7 @@ import test from 'ava';
 import { executeTool, operations } from '../lib/index.js';
 import { toolParameters } from '../lib/tools.js';
 import { makeRepo, type TestRepo } from './helpers/repo.js';
+import { releaseResources } from '../lib/ops/resources.js';
 
 const FILES = {
   'app.py': 'def total(items):\n    return sum(items)\n\n\nprint(total([1, 2]))  # total of the list\nlabel = "total"\n',
@@ -122,9 +123,12 @@ function PATCH(): string {
   return '--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n Alpha\n-beta\n+gamma\n alpha\n';
 }
 
+/** Calls still running in the background for a repository; awaited before it is removed. */
+const BACKGROUND = new Map<string, Promise<unknown>>();
+
 async function holdLock(repo: TestRepo): Promise<void> {
   // A change that waits on a slow test holds the session lock while the measured call runs.
-  void executeTool('tug_apply_patchset', { ...EDIT, verify: 'tests', test_command: PY('import time; time.sleep(4)') }, { workspace: repo.root });
+  BACKGROUND.set(repo.root, executeTool('tug_apply_patchset', { ...EDIT, verify: 'tests', test_command: PY('import time; time.sleep(4)') }, { workspace: repo.root }));
   await new Promise((resolve) => setTimeout(resolve, 1500));
 }
 
@@ -142,7 +146,8 @@ async function outcome(effect: Effect, args: Args): Promise<unknown> {
     const probe = effect.probe ?? ((r: Args) => r);
     return JSON.stringify(probe(result, Date.now() - started));
   } finally {
-    await new Promise((resolve) => setTimeout(resolve, effect.setup === holdLock ? 4000 : 0));
+    await BACKGROUND.get(repo.root);
+    await releaseResources(); // warm Python workers write into the session dir
     await repo.cleanup();
   }
 }

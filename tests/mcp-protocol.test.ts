@@ -6,6 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { makeRepo, type TestRepo } from './helpers/repo.js';
 import { TUG_BIN } from './helpers/cli.js';
+import { ERROR_CODES, type ErrorCode } from '../lib/index.js';
+import { agentHint } from '../lib/mcp/hints.js';
 
 /** A raw line client: what a buggy or hostile peer sends, and every line the server answers. */
 class RawPeer {
@@ -142,4 +144,10 @@ test('the server stays in its repository: workspace_path outside is PathOutsideW
   await client.close();
   await repo.cleanup();
   await other.cleanup();
+});
+
+test('every hint an agent sees names tool parameters or resources, never a CLI flag or command', (t) => {
+  for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
+    t.false(/(^|\s)--[a-z]|`tug |`git tug /.test(agentHint(code)), `${code}: ${agentHint(code)}`);
+  }
 });

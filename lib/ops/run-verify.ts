@@ -13,39 +13,46 @@ import { withWorkspace } from './workspace.js';
 import { configFor, configuredPython } from './config.js';
 
 export async function runVerifyOnly(input: z.infer<typeof verifyInput>, context: OperationContext): Promise<z.infer<typeof VerifyResponse>> {
-  // Read-only: no session lock (changes may run meanwhile), and a sandbox of its own instead of the shared one.
-  return withWorkspace(input, { lock: false }, async (ws) => {
+  // The session lock covers only what needs it (finishing an interrupted apply, the snapshot, a sandbox of its own);
+  // the checks run after it is released, so changes can land meanwhile.
+  const { ws, snapshot, files, sandbox } = await withWorkspace(input, { lock: true }, async (ws) => {
     const snapshot = await takeSnapshot(ws);
     try {
       await assertSnapshot(ws, snapshot, input.snapshot);
       const files = (await listTreePaths(ws.repo, snapshot.tree)).filter((e) => e.type === 'blob' && e.mode !== '120000').map((e) => e.path);
       const sandbox = await openSandbox(ws.repo, ws.session.dir, await snapshotCommit(ws, snapshot), 'fresh');
-      const config = await configFor(ws.repo, { ...input, verify: input.mode });
-      context.progress?.(`verifying (${config.verify})`);
-      const verification = await verify({
-        mode: config.verify,
-        cwd: sandbox.path,
-        changedFiles: files,
-        python: configuredPython(config),
-        sessionDir: ws.session.dir,
-        testCommand: config.test_command,
-        typecheckCommand: config.typecheck_command,
-        timeoutMs: config.timeout === undefined ? undefined : config.timeout * 1000,
-        signal: context.signal,
-      }).finally(() => closeSandbox(ws.repo, sandbox, false));
-      if (verification.status === 'failed') {
-        throw new TugError('VerificationFailed', 'the workspace does not pass verification', { details: { verification: presentVerification(verification) } });
-      }
-      return VerifyResponse.parse({
-        status: 'ok',
-        schema_version: SCHEMA_VERSION,
-        snapshot_id: snapshot.tree,
-        verification: presentVerification(verification),
-        warnings: ws.warnings,
-      });
+      return { ws, snapshot, files, sandbox };
     } catch (error) {
       if (error instanceof TugError) error.snapshotId ??= snapshot.tree;
       throw error;
     }
   });
+  try {
+    const config = await configFor(ws.repo, { ...input, verify: input.mode });
+    context.progress?.(`verifying (${config.verify})`);
+    const verification = await verify({
+      mode: config.verify,
+      cwd: sandbox.path,
+      changedFiles: files,
+      python: configuredPython(config),
+      sessionDir: ws.session.dir,
+      testCommand: config.test_command,
+      typecheckCommand: config.typecheck_command,
+      timeoutMs: config.timeout === undefined ? undefined : config.timeout * 1000,
+      signal: context.signal,
+    }).finally(() => closeSandbox(ws.repo, sandbox, false));
+    if (verification.status === 'failed') {
+      throw new TugError('VerificationFailed', 'the workspace does not pass verification', { details: { verification: presentVerification(verification) } });
+    }
+    return VerifyResponse.parse({
+      status: 'ok',
+      schema_version: SCHEMA_VERSION,
+      snapshot_id: snapshot.tree,
+      verification: presentVerification(verification),
+      warnings: ws.warnings,
+    });
+  } catch (error) {
+    if (error instanceof TugError) error.snapshotId ??= snapshot.tree;
+    throw error;
+  }
 }

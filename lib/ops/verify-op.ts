@@ -16,7 +16,6 @@ export const verifyInput = z.object({
 export const verifyOperation = defineOperation({
   name: 'verify',
   tool: 'tug_verify',
-  lockFree: true,
   description: 'Verify the workspace as it is (syntax of every Python file, then tests, then a type checker) in a sandbox worktree; never writes the working tree.',
   input: verifyInput,
   output: VerifyResponse,
