@@ -1,6 +1,8 @@
 // tug's public library surface: the operation registry for agent frameworks, typed calls, and the contract types.
 export { operations, findOperation } from './ops/registry.js';
-export type { Operation, OperationContext } from './ops/operation.js';
+export { defineOperation, type Operation, type OperationContext, type ToolAnnotations } from './ops/operation.js';
+export { registryWith, type ToolProvider } from './tool-provider.js';
+export { createMcpServer, serveMcpStdio, type McpServerOptions } from './mcp/server.js';
 export { TugError, ERROR_CODES, EXIT, type ErrorCode, type TugErrorJSON } from './core/errors.js';
 export {
   SCHEMA_VERSION,

@@ -1,8 +1,12 @@
-// tug's operations as plain agent tools (seed 000/001 registries): name, description, JSON Schema, and execute with their success contract.
+// tug's operations as plain agent tools (the agent tool registries tug follows): name, description, JSON Schema, and execute with their success contract.
+import path from 'node:path';
+import { realpathSync } from 'node:fs';
 import { z } from 'zod';
-import { asTugError, ERROR_CODES, TugError } from './core/errors.js';
-import { findOperation, operations, TOOL_ALIASES } from './ops/registry.js';
-import { parseInput, type Operation } from './ops/operation.js';
+import { asTugError, TugError } from './core/errors.js';
+import { agentHint } from './mcp/hints.js';
+import { TOOL_ALIASES } from './ops/registry.js';
+import { findIn, registryWith, type ToolProvider } from './tool-provider.js';
+import { parseInput, toolAnnotations, unknownParameters, type Operation, type OperationContext, type ToolAnnotations } from './ops/operation.js';
 
 export interface AgentTool {
   name: string;
@@ -10,7 +14,8 @@ export interface AgentTool {
   /** JSON Schema of the arguments, generated from the same zod schema the CLI and MCP use. */
   parameters: Record<string, unknown>;
   readOnly: boolean;
-  annotations: Operation['annotations'];
+  /** The MCP spec's hint names: readOnlyHint, destructiveHint, idempotentHint, openWorldHint. */
+  annotations: ToolAnnotations;
   /**
    * Runs the tool. Success: the operation's JSON (no `error` field, `exit_code: 0`).
    * Failure: `{ error, code, exit_code, details }`, never a throw, so a registry's
@@ -20,31 +25,49 @@ export interface AgentTool {
   execute(args: unknown): Promise<Record<string, unknown>>;
 }
 
-/** Where tools run; arguments may override `workspace`. */
+/** Where tools run; the `workspace_path` argument may name another directory (inside `root` when that is set). */
 export interface ToolOptions {
   workspace?: string;
   session_dir?: string;
   no_wait?: boolean;
+  /** Confine every call to this directory: a workspace_path outside it is PathOutsideWorkspace. */
+  root?: string;
+  /** A host's own tools, served beside tug's with the same guards. */
+  providers?: readonly ToolProvider[];
 }
 
-/** The seeds' FunctionDeclaration: what an LLM is shown. */
+/** The registries' FunctionDeclaration: what an LLM is shown. */
 export interface FunctionDeclaration {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
 }
 
-function toolName(operation: Operation): string {
-  return operation.agentName ?? operation.tool;
+const WORKSPACE_PATH = z.string().min(1).optional().describe('Directory inside the repository to work on (default: the directory the tool host serves).');
+
+/**
+ * What a tool call may pass: the operation's input without the host's settings (`workspace`, `session_dir`), plus
+ * `workspace_path`. One name per concept: the MCP server, `tug tool` and agentTools() all take these.
+ */
+export function toolInput(operation: Operation): z.ZodObject {
+  const shape = (operation.input as unknown as z.ZodObject).shape;
+  // The host's settings are not call parameters; no_wait is offered only where a call can wait for the lock.
+  const omit = new Set(['workspace', 'session_dir', ...(operation.lockFree ? ['no_wait'] : [])]);
+  const rest = Object.fromEntries(Object.entries(shape).filter(([key]) => !omit.has(key)));
+  return z.object({ ...rest, ...('workspace' in shape ? { workspace_path: WORKSPACE_PATH } : {}) });
 }
 
-function parametersOf(operation: Operation): Record<string, unknown> {
-  const schema = z.toJSONSchema(operation.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+export function toolParameters(operation: Operation): Record<string, unknown> {
+  const schema = z.toJSONSchema(toolInput(operation), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema['$schema'];
   return schema;
 }
 
-/** The success test of seed 000's agentic loop, for callers that want the same verdict. */
+function toolName(operation: Operation): string {
+  return operation.agentName ?? operation.tool;
+}
+
+/** The success test of the agentic loop tug's registry follows, for callers that want the same verdict. */
 export function isToolSuccess(result: Record<string, unknown>): boolean {
   const exit = result['exit_code'];
   return !('error' in result) && !(typeof exit === 'number' && exit !== 0);
@@ -56,19 +79,56 @@ export function failureOf(error: unknown): Record<string, unknown> {
     error: `${tugError.code}: ${tugError.message}`,
     code: tugError.code,
     exit_code: tugError.exitCode,
-    hint: ERROR_CODES[tugError.code].hint,
+    hint: agentHint(tugError.code),
     ...(tugError.details ? { details: tugError.details } : {}),
   };
 }
 
-async function run(operation: Operation, args: unknown, options: ToolOptions): Promise<Record<string, unknown>> {
+function real(dir: string): string {
   try {
-    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
-      throw new TugError('InvalidArgument', `${toolName(operation)} arguments must be a JSON object`, { details: { argument: 'arguments', reason: 'not an object' } });
+    return realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
+/** The directory a call works in: `workspace_path` against the host's workspace, refused outside `root`. */
+export function callWorkspace(requested: unknown, options: ToolOptions): string | undefined {
+  const base = options.workspace ?? options.root;
+  const wanted = typeof requested === 'string' ? path.resolve(base ?? '.', requested) : base;
+  if (options.root !== undefined && wanted !== undefined) {
+    const relative = path.relative(real(options.root), real(wanted));
+    if (relative.startsWith('..') || path.isAbsolute(relative)) {
+      throw new TugError('PathOutsideWorkspace', `workspace_path ${String(requested)} is outside ${options.root}, the repository this server serves`, {
+        details: { argument: 'workspace_path', path: wanted, root: options.root },
+      });
     }
-    const defaults = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-    const input = parseInput(operation.input, { ...defaults, ...(args ?? {}) }, `${toolName(operation)} arguments`);
-    const result = (await operation.execute(input, {})) as Record<string, unknown>;
+  }
+  return wanted;
+}
+
+/** Validates tool arguments against toolInput and turns them into the operation's input (host settings filled in). */
+export function operationInput(operation: Operation, args: unknown, options: ToolOptions, what: string): unknown {
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    throw new TugError('InvalidArgument', `${what} must be a JSON object`, { details: { argument: 'arguments', reason: 'not an object' } });
+  }
+  const strict = unknownParameters(Object.keys(toolInput(operation).shape), args ?? {});
+  const { workspace_path: requested, ...rest } = (args ?? {}) as Record<string, unknown>;
+  if (requested !== undefined && (typeof requested !== 'string' || requested === '')) {
+    throw new TugError('InvalidArgument', `invalid ${what}: workspace_path: expected a directory path`, { details: { argument: 'workspace_path', reason: 'not a string' } });
+  }
+  const workspace = callWorkspace(requested, options);
+  const host = { workspace, session_dir: options.session_dir, no_wait: options.no_wait };
+  const shape = (operation.input as unknown as z.ZodObject).shape;
+  // A host's tool that does not declare `workspace` (or session_dir) is simply not given it.
+  const defaults = Object.fromEntries(Object.entries(host).filter(([k, v]) => v !== undefined && k in shape));
+  return parseInput(operation.input, { ...defaults, ...rest }, what, strict);
+}
+
+async function run(operation: Operation, args: unknown, options: ToolOptions, context: OperationContext = {}): Promise<Record<string, unknown>> {
+  try {
+    const input = operationInput(operation, args, options, `${toolName(operation)} arguments`);
+    const result = (await operation.execute(input, context)) as Record<string, unknown>;
     return { ...result, exit_code: typeof result['exit_code'] === 'number' ? result['exit_code'] : 0 };
   } catch (error) {
     return failureOf(error);
@@ -76,34 +136,34 @@ async function run(operation: Operation, args: unknown, options: ToolOptions): P
 }
 
 export function agentTools(options: ToolOptions = {}): AgentTool[] {
-  const tools = operations.map((operation) => ({
+  const tools = registryWith(options.providers).map((operation) => ({
     name: toolName(operation),
     description: operation.description,
-    parameters: parametersOf(operation),
+    parameters: toolParameters(operation),
     readOnly: operation.annotations.readOnly,
-    annotations: operation.annotations,
+    annotations: toolAnnotations(operation),
     execute: (args: unknown) => run(operation, args, options),
   }));
   for (const [alias, target] of Object.entries(TOOL_ALIASES)) {
     const tool = tools.find((t) => t.name === target)!;
-    tools.push({ ...tool, name: alias, description: `${tool.description} (Seed name of ${target}.)` });
+    tools.push({ ...tool, name: alias, description: `${tool.description} (Another name for ${target}.)` });
   }
   return tools;
 }
 
-/** Seed 000's `build_function_declarations()`: every tool's name, description and parameter schema. */
+/** `build_function_declarations()`: every tool's name, description and parameter schema. */
 export function buildFunctionDeclarations(): FunctionDeclaration[] {
   return agentTools().map(({ name, description, parameters }) => ({ name, description, parameters }));
 }
 
-/** Seed 000's `available_tools()`. */
+/** `available_tools()`. */
 export function availableTools(): string[] {
   return agentTools().map((t) => t.name);
 }
 
-/** Seed 000's `execute_tool(name, args)`: never throws; an unknown tool is an `{error}` result too. */
+/** `execute_tool(name, args)`: never throws; an unknown tool is an `{error}` result too. */
 export async function executeTool(name: string, args: unknown, options: ToolOptions = {}): Promise<Record<string, unknown>> {
-  const operation = findOperation(name);
+  const operation = findIn(registryWith(options.providers), TOOL_ALIASES[name] ?? name);
   if (!operation) {
     return failureOf(new TugError('InvalidArgument', `unknown tool ${JSON.stringify(name)}; see availableTools() or tug tool --list`, { details: { argument: 'name', reason: 'unknown tool', available: availableTools() } }));
   }

@@ -26,6 +26,8 @@ test('the playbook recipes run as written', async (t) => {
   t.true(out.includes('tug/rename/total_value-to-inventory_value'));
   t.true(out.includes('refactor(rename): total_value -> inventory_value'));
   t.true(out.includes('inventory/report.py'));
+  t.true(out.includes('Revert "refactor(rename): total_value -> inventory_value"'), 'undo --revert after the merge made a revert commit');
+  t.true(out.includes('0'), 'and left a clean working tree');
   t.true(out.some((line) => line.includes('lines, worth')), 'read_file shows the numbered line');
   t.true(out.includes('tug/edit/wording'));
   t.true(out.includes('create_file edit_file'), 'the log lists the two tool calls, newest first');

@@ -38,7 +38,7 @@ test('edit_file: apply:false leaves the working tree alone and the change on the
   const before = await repoState(repo);
   const out = await call(repo, 'edit_file', { path: 'app.py', old_text: 'print', new_text: 'repr', apply: false, verify: 'none' });
   t.true(isToolSuccess(out));
-  t.is(out.applied, undefined);
+  t.is(out.applied, false);
   t.is(JSON.parse(await repoState(repo)).status, JSON.parse(before).status);
   t.regex(await repo.git('show', `${out.git.branch}:app.py`), /repr\(total/);
   await repo.cleanup();

@@ -32,8 +32,8 @@ const PATCH = '--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n def total(items):\n
 
 const STEPS: Step[] = [
   { tool: 'tug_snapshot', cli: () => ['snapshot'], mcp: () => ({}) },
-  { tool: 'tug_analyze_impact', cli: () => ['analyze-impact', 'rename-symbol', '--at', 'app.py:1:5', '--to', 'sum_all'], mcp: () => ({ at: 'app.py:1:5', to: 'sum_all' }) },
-  { tool: 'tug_rename_symbol', cli: () => ['rename', 'app.py:1:5', 'sum_all'], mcp: () => ({ at: 'app.py:1:5', to: 'sum_all' }) },
+  { tool: 'tug_analyze_impact', cli: () => ['analyze-impact', 'rename-symbol', '--at', 'app.py:1:5', '--to', 'sum_all'], mcp: () => ({ file: 'app.py', line: 1, column: 5, new_name: 'sum_all' }) },
+  { tool: 'tug_rename_symbol', cli: () => ['rename', 'app.py:1:5', 'sum_all'], mcp: () => ({ file: 'app.py', line: 1, column: 5, new_name: 'sum_all' }) },
   { tool: 'tug_apply_patchset', cli: () => ['apply-patchset', '-f', '-'], mcp: () => ({ patchset: { edits: EDITS } }), input: patchset(EDITS) },
   { tool: 'tug_verify', cli: () => ['verify'], mcp: () => ({}) },
   { tool: 'tug_undo', cli: () => ['undo', TOKEN.token], mcp: () => ({ token: TOKEN.token }) },
@@ -86,8 +86,14 @@ test('each MCP tool returns the CLI JSON for the same call', async (t) => {
   const viaMcp = await makeRepo(FILES);
   const client = new Client({ name: 'tug-parity', version: '0.0.0' });
   await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: viaMcp.root, stderr: 'pipe' }));
+  // After listTools the SDK client checks every structuredContent against the tool's outputSchema (success and error).
+  const { tools } = await client.listTools();
+  t.is(tools.length, STEPS.length);
   try {
     for (const step of STEPS) {
+      const failed = await client.callTool({ name: step.tool, arguments: { ...step.mcp(), not_a_parameter: true } });
+      t.true(failed.isError, step.tool);
+      t.like((failed.structuredContent as { error: object }).error, { code: 'InvalidArgument', exit_code: 2 }, step.tool);
       const cli = await tug(viaCli.root, step.cli(), step.input === undefined ? {} : { input: step.input });
       t.is(cli.exitCode, 0, `${step.tool}: ${cli.stdout}`);
       const mcp = await client.callTool({ name: step.tool, arguments: step.mcp() });

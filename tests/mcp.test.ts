@@ -52,21 +52,35 @@ test('tools/call returns structuredContent equal to the CLI JSON for the same ca
   await repo.cleanup();
 });
 
-test('failures are isError results with the CLI error code; bad arguments name the field', async (t) => {
+test('failures reach a client that listed the tools: isError results with code, message, hint and exit_code', async (t) => {
   const repo = await makeRepo(SOURCE);
   const client = await connect(repo);
+  await client.listTools(); // the SDK client now validates structuredContent against each outputSchema
   const missing = await client.callTool({ name: 'tug_apply_patchset', arguments: { patchset: { edits: [{ ...EDITS[0], file: 'nope.py' }] } } });
   t.true(missing.isError);
-  t.is((missing.structuredContent as any).error.code, 'FileNotFound');
+  const { exit_code: exitCode, ...body } = (missing.structuredContent as any).error;
+  t.is(body.code, 'FileNotFound');
+  t.is(exitCode, 3);
+  t.truthy(body.hint);
   const cli = await tug(repo.root, ['apply-patchset', '-f', '-'], { input: patchset([{ ...EDITS[0], file: 'nope.py' }]) });
-  t.deepEqual(missing.structuredContent, cli.json);
+  t.deepEqual({ ...(missing.structuredContent as any), error: body }, cli.json);
+  t.is(cli.exitCode, exitCode);
   const invalid = await client.callTool({ name: 'tug_apply_patchset', arguments: { patchset: { edits: [{ file: 'app.py', new_text: 1 }] }, verify: 'sometimes' } });
   t.true(invalid.isError);
   const error = (invalid.structuredContent as any).error;
   t.is(error.code, 'InvalidArgument');
+  t.is(error.exit_code, 2);
+  t.false(/--[a-z]/.test(error.hint), error.hint);
   const paths = error.details.issues.map((i: any) => i.path);
   t.true(paths.includes('verify'));
   t.true(paths.includes('patchset.edits.0.new_text'));
+  const misspelled = await client.callTool({ name: 'tug_rename_symbol', arguments: { file: 'app.py', line: 1, column: 5, new_nme: 'g' } });
+  t.true(misspelled.isError);
+  const strict = (misspelled.structuredContent as any).error;
+  t.is(strict.details.argument, 'new_nme');
+  t.is(strict.details.did_you_mean, 'new_name');
+  t.is(strict.details.accepted[0], 'new_name');
+  t.regex(strict.message, /"new_nme".*did you mean "new_name"/);
   await client.close();
   await repo.cleanup();
 });
@@ -94,7 +108,7 @@ test('symbols and references resources agree with analyze-impact', async (t) => 
   const repo = await makeRepo({ 'app.py': 'def f():\n    return 1\n\n\nclass C:\n    def m(self):\n        return f()\n', 'use.py': 'from app import f\nf()\n' });
   const client = await connect(repo);
   const { resourceTemplates } = await client.listResourceTemplates();
-  t.deepEqual(resourceTemplates.map((r) => r.uriTemplate), ['workspace://symbols{?file}', 'workspace://references{?symbol_id}', 'workspace://log/{id}']);
+  t.deepEqual(resourceTemplates.map((r) => r.uriTemplate), ['workspace://symbols{?file,kind,name}', 'workspace://references{?symbol_id}', 'workspace://log/{id}']);
   const read = async (uri: string) => JSON.parse(String(((await client.readResource({ uri })).contents[0] as { text: string }).text));
   const symbols = await read('workspace://symbols?file=app.py');
   t.deepEqual(symbols.symbols.map((s: any) => `${s.kind}:${s.container ?? ''}:${s.name}`), ['function::f', 'class::C', 'method:C:m']);

@@ -1,7 +1,7 @@
 // `tug tool`, `tug log` and `tug show` through the real binary, and the registry's declarations against the tools they describe.
 import test from 'ava';
-import { z } from 'zod';
 import { agentTools, buildFunctionDeclarations, executeTool, findOperation, isToolSuccess } from '../lib/index.js';
+import { toolParameters } from '../lib/tools.js';
 import { makeRepo } from './helpers/repo.js';
 import { tug } from './helpers/cli.js';
 
@@ -19,7 +19,8 @@ test('tug tool --list prints every tool with a description and an object JSON Sc
   }
   const edit = run.json.tools.find((tool: { name: string }) => tool.name === 'edit_file');
   t.deepEqual(edit.parameters.required, ['path', 'old_text', 'new_text']);
-  t.false(edit.annotations.readOnly);
+  t.false(edit.annotations.readOnlyHint);
+  t.deepEqual(Object.keys(edit.annotations).sort(), ['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint', 'title']);
 });
 
 test('declarations match the tools: seed parameter names, required fields, no anyOf/oneOf/allOf (seed 001 gap 9)', (t) => {
@@ -45,7 +46,9 @@ test('declarations match the tools: seed parameter names, required fields, no an
     t.false(/"(anyOf|oneOf|allOf)"/.test(text), declaration.name);
     const operation = findOperation(declaration.name)!;
     t.truthy(operation, declaration.name);
-    t.deepEqual(declaration.parameters, (({ $schema, ...rest }) => rest)(z.toJSONSchema(operation.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>));
+    t.deepEqual(declaration.parameters, toolParameters(operation));
+    const properties = Object.keys((declaration.parameters as { properties: object }).properties);
+    t.true(properties.includes('workspace_path') && !properties.includes('workspace') && !properties.includes('session_dir'), declaration.name);
   }
 });
 
@@ -99,12 +102,19 @@ test('tug log lists newest first with -n; tug show finds an entry by prefix; unk
   await repo.cleanup();
 });
 
-test('agentTools({workspace}) serves one workspace; arguments may name another (seed 001 gap 5)', async (t) => {
+test('agentTools({workspace}) serves one workspace; workspace_path may name another unless the host confines it', async (t) => {
   const one = await makeRepo({ 'f.txt': 'one\n' });
   const two = await makeRepo({ 'f.txt': 'two\n' });
   const read = agentTools({ workspace: one.root }).find((tool) => tool.name === 'read_file')!;
   t.is((await read.execute({ path: 'f.txt', line_numbers: false }))['content'], 'one\n');
-  t.is((await read.execute({ path: 'f.txt', line_numbers: false, workspace: two.root }))['content'], 'two\n');
+  t.is((await read.execute({ path: 'f.txt', line_numbers: false, workspace_path: two.root }))['content'], 'two\n');
+  const old = await read.execute({ path: 'f.txt', workspace: two.root });
+  t.is(old['code'], 'InvalidArgument');
+  t.is((old['details'] as { did_you_mean: string }).did_you_mean, 'workspace_path');
+  const confined = agentTools({ workspace: one.root, root: one.root }).find((tool) => tool.name === 'read_file')!;
+  const outside = await confined.execute({ path: 'f.txt', workspace_path: two.root });
+  t.is(outside['code'], 'PathOutsideWorkspace');
+  t.is(outside['exit_code'], 2);
   await one.cleanup();
   await two.cleanup();
 });

@@ -56,7 +56,9 @@ async function warmUp(workspace: string, targetJson: string): Promise<void> {
     const target = JSON.parse(targetJson) as AnalysisTarget;
     const { findOperation } = await import('../ops/registry.js');
     const analyse = findOperation('analyze-impact')!;
-    await analyse.execute(analyse.input.parse({ ...target, workspace, operation: 'rename-symbol' }), {});
+    const { positionFromAt } = await import('../ops/operation.js');
+    const { at, to, ...rest } = target;
+    await analyse.execute(analyse.input.parse({ ...rest, ...positionFromAt(at), new_name: to, workspace, operation: 'rename_symbol' }), {});
   } catch {
     // A target that no longer resolves warms nothing; the next real call reports its own errors.
   }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import yargs from 'yargs';
 import { asTugError, TugError } from '../core/errors.js';
 import type { Operation } from '../ops/operation.js';
-import { parseInput } from '../ops/operation.js';
+import { parseInput, positionFromAt } from '../ops/operation.js';
 import { discoverRepoEarly } from '../git/repo.js';
 import { findOperation, findUserOperation } from '../ops/registry.js';
 import { releaseResources } from '../ops/resources.js';
@@ -55,7 +55,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets' })
           .example('tug analyze-impact rename-symbol --at src/app.py:12:5 --to transform_data', '')
           .example('tug analyze-impact rename-symbol --at src/lib.rs:3:8 --to parse_config', ''),
-      run('analyze-impact', (a) => ({ ...common(a), operation: a['operation'], at: a['at'], to: a['to'], python: a['python'], ...textFlags(a) })),
+      run('analyze-impact', (a) => ({ ...common(a), operation: String(a['operation']).replace(/-/g, '_'), ...renameTarget(a), python: a['python'], ...textFlags(a) })),
     )
     .command('run <operation>', 'Run a refactor: verify it in a sandbox and commit it on a tug/ branch', (y) =>
       changeOptions(
@@ -64,7 +64,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .option('at', { type: 'string', demandOption: true, describe: 'FILE:LINE:COL of the symbol (1-based)' })
           .option('to', { type: 'string', demandOption: true, describe: 'The new name' }),
       ).example('tug run rename-symbol --at src/app.py:12:5 --to transform_data --verify tests --apply', ''),
-      run('rename-symbol', (a) => ({ ...changeInput(a), at: a['at'], to: a['to'], ...textFlags(a) })),
+      run('rename-symbol', (a) => ({ ...changeInput(a), ...renameTarget(a), ...textFlags(a) })),
     )
     .command(
       'rename <at> <to>',
@@ -74,7 +74,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .example('tug rename src/utils.py:42:5 transform_data', '')
           .example('git tug rename src/utils.py:42:5 transform_data --apply', '')
           .example('tug rename src/lib.rs:1:8 transform_data --verify tests', ''),
-      run('rename-symbol', (a) => ({ ...changeInput(a), at: a['at'], to: a['to'], ...textFlags(a) })),
+      run('rename-symbol', (a) => ({ ...changeInput(a), ...renameTarget(a), ...textFlags(a) })),
     )
     .command(
       'apply-patchset',
@@ -90,7 +90,10 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       'verify',
       'Run the checks on the workspace as it is, in a sandbox',
       (y) => verifyOptions(y).example('tug verify --verify tests', ''),
-      run('verify', (a) => pick(changeInput(a), ['workspace', 'session_dir', 'no_wait', 'verify', 'snapshot', 'python', 'test_command', 'typecheck_command', 'timeout'])),
+      run('verify', (a) => {
+        const { verify, ...rest } = changeInput(a);
+        return pick({ ...rest, mode: verify }, ['workspace', 'session_dir', 'no_wait', 'mode', 'snapshot', 'python', 'test_command', 'typecheck_command', 'timeout']);
+      }),
     )
     .command(
       'undo <token>',
@@ -99,8 +102,10 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
         y
           .positional('token', { type: 'string', describe: 'The undo_token from the operation' })
           .option('force', { type: 'boolean', describe: 'Also overwrite files that changed since the operation' })
-          .example('tug undo undo_0123456789abcdef', ''),
-      run('undo', (a) => ({ ...common(a), token: a['token'], force: a['force'] })),
+          .option('revert', { type: 'boolean', describe: 'For a change already merged: record a revert commit on the current branch' })
+          .example('tug undo undo_0123456789abcdef', '')
+          .example('tug undo undo_0123456789abcdef --revert', ''),
+      run('undo', (a) => ({ ...common(a), token: a['token'], force: a['force'], revert: a['revert'] })),
     )
     .command('session', 'Inspect the session', (y) =>
       y
@@ -200,8 +205,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       'Serve every operation as an MCP tool over stdio (for Claude Code, Cursor and other agents)',
       (y) => y.example('claude mcp add tug -- tug mcp', '').example('tug mcp --workspace ~/src/project', ''),
       async (a) => {
-        const { serveStdio } = await import('../mcp/server.js');
-        await serveStdio(path.resolve(io.cwd, String(a['workspace'] ?? '.')));
+        const { serveMcpStdio } = await import('../mcp/server.js');
+        await serveMcpStdio({ workspace: path.resolve(io.cwd, String(a['workspace'] ?? '.')) });
       },
     )
     .command(
@@ -272,7 +277,12 @@ async function stopHelpers(): Promise<void> {
 
 function analysisTarget(input: Record<string, unknown>): AnalysisTarget {
   const text = (key: string) => (typeof input[key] === 'string' ? { [key]: input[key] as string } : {});
-  return { at: String(input['at']), to: String(input['to']), ...text('python'), ...text('rust_analyzer') };
+  return { at: `${String(input['file'])}:${String(input['line'])}:${String(input['column'])}`, to: String(input['new_name']), ...text('python'), ...text('rust_analyzer') };
+}
+
+/** The CLI's `--at FILE:LINE:COL --to NAME` (or `rename AT TO`) as the schema's file, line, column and new_name. */
+function renameTarget(args: Args) {
+  return { ...positionFromAt(String(args['at'])), new_name: args['to'] };
 }
 
 async function execute(operation: Operation, rawInput: unknown, mode: OutputMode, command: string, io: CliIO): Promise<number> {

@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   SourceSyntaxError: { exit: 4, title: 'A source file does not parse', hint: 'Fix the syntax error at details.file:details.line first; tug never edits code it cannot parse.' },
   SessionLocked: { exit: 4, title: 'Another tug is running here', hint: 'Wait for it, or retry; --no-wait fails at once instead of waiting.' },
   MergeConflict: { exit: 4, title: 'The branch does not merge cleanly', hint: 'Nothing was changed; merge it by hand with `git merge <branch>` and resolve the conflicts.' },
+  Cancelled: { exit: 4, title: 'The caller cancelled the operation', hint: 'Nothing was committed or written; the lock and the sandbox were released. Call again to run it.' },
   SessionCorrupt: { exit: 4, title: 'Session data is unreadable', hint: 'Run `tug clean` to start a fresh session.' },
   OutsideSparseCheckout: { exit: 4, title: 'The change touches files outside the sparse checkout', hint: 'Widen it (`git sparse-checkout add <dir>`) and re-run, or run without --apply and merge the tug/ branch.' },
   // Verification (exit 5): the change was made in a sandbox and failed its checks.
@@ -45,6 +46,7 @@ export const ERROR_CODES = {
   NotCargoProject: { exit: 2, title: 'Not inside a Cargo project', hint: 'Rust renames need a Cargo.toml above the file.' },
   UnsafePath: { exit: 2, title: 'A path is not safe to use', hint: 'details.path and details.reason say why: a symlink, a .git component, or a directory another user owns or can write. Fix it by hand; tug wrote nothing there.' },
   LimitExceeded: { exit: 2, title: 'A size or time limit was reached', hint: 'details.limit names it; narrow the request (a path, an include glob, a smaller file or range) and retry.' },
+  PathOutsideWorkspace: { exit: 2, title: 'The path is outside the served repository', hint: 'An MCP server (or a confined tool host) serves only the repository it was started in; start another server in the other repository.' },
   LibCSTNotAvailable: { exit: 2, title: 'LibCST is not installed for this Python', hint: 'Install libcst into that interpreter, or run `tug toolchain python setup`.' },
   // Internal (exit 10): a bug in tug.
   WorkerCrashed: { exit: 10, title: 'The Python worker died', hint: 'Rerun; details.stderr has what it printed. tug restarts it on the next call.' },

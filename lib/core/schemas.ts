@@ -132,6 +132,7 @@ export const UndoResponse = z.object({
   already_undone: z.array(z.string()),
   branch_reset: z.object({ ref: z.string(), from: Oid, to: Oid }).nullable(),
   forced: z.array(z.string()),
+  reverted: z.object({ ref: z.string(), from: Oid, to: Oid }).optional().describe('With revert: the revert commit (to) made on ref, on top of from.'),
   warnings: z.array(Warning),
 });
 

@@ -1,7 +1,12 @@
 // MCP resources: the snapshot's file list, the last change tug made and the operation log, read-only views for agents.
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { asTugError } from '../core/errors.js';
+import { asTugError, ERROR_CODES, type ErrorCode as TugCode } from '../core/errors.js';
+import { closestFirst } from '../ops/operation.js';
 import { lastResult, listSnapshotFiles, operationLog, operationLogEntry, referencesQuery, symbolsQuery } from '../ops/queries.js';
+import { agentHint } from './hints.js';
+
+/** The MCP spec's code for a resource that does not exist. */
+export const RESOURCE_NOT_FOUND = -32002;
 
 export const RESOURCES = [
   { uri: 'workspace://files', name: 'files', description: 'Every file in the current snapshot (tracked plus untracked, not ignored).', mimeType: 'application/json' },
@@ -11,9 +16,10 @@ export const RESOURCES = [
 
 export const RESOURCE_TEMPLATES = [
   {
-    uriTemplate: 'workspace://symbols{?file}',
+    uriTemplate: 'workspace://symbols{?file,kind,name}',
     name: 'symbols',
-    description: 'Python definitions (functions, classes, methods, variables) with the symbol ids analyze-impact reports; all files, or one with ?file=.',
+    description:
+      'Python definitions (functions, classes, methods, variables) with the symbol ids analyze-impact reports; all files, or one with ?file=; ?kind= keeps one kind (function, class, method, …), ?name= one exact name.',
     mimeType: 'application/json',
   },
   {
@@ -25,30 +31,59 @@ export const RESOURCE_TEMPLATES = [
   { uriTemplate: 'workspace://log/{id}', name: 'log_entry', description: 'One operation log entry by id or unique prefix.', mimeType: 'application/json' },
 ];
 
-function reader(uri: string): ((workspace: string) => Promise<unknown>) | null {
+type Reader = (workspace: string) => Promise<unknown>;
+
+/** Query parameters a resource takes; any other is an error naming it, as with tool parameters. */
+function query(parsed: URL, accepted: readonly string[]): Record<string, string | undefined> {
+  for (const key of parsed.searchParams.keys()) {
+    if (!accepted.includes(key)) {
+      throw new McpError(ErrorCode.InvalidParams, `unknown query parameter "${key}" for workspace://${parsed.host}; accepted: ${closestFirst(key, accepted).join(', ')}`, { argument: key, accepted });
+    }
+  }
+  return Object.fromEntries(accepted.map((key) => [key, parsed.searchParams.get(key) ?? undefined]));
+}
+
+async function symbols(workspace: string, q: Record<string, string | undefined>): Promise<unknown> {
+  const result = (await symbolsQuery(workspace, q['file'])) as { symbols: Array<{ kind: string; name: string }> };
+  return { ...result, symbols: result.symbols.filter((s) => (q['kind'] === undefined || s.kind === q['kind']) && (q['name'] === undefined || s.name === q['name'])) };
+}
+
+function reader(uri: string): Reader | null {
   if (uri === 'workspace://files') return listSnapshotFiles;
   if (uri === 'workspace://last_patch') return lastResult;
   if (uri === 'workspace://log') return operationLog;
   const entry = /^workspace:\/\/log\/([0-9a-zA-Z]+)$/.exec(uri);
   if (entry) return (workspace) => operationLogEntry(workspace, entry[1]!);
   const parsed = URL.canParse(uri) ? new URL(uri) : null;
-  if (parsed?.protocol === 'workspace:' && parsed.host === 'symbols') {
-    return (workspace) => symbolsQuery(workspace, parsed.searchParams.get('file') ?? undefined);
+  if (parsed?.protocol !== 'workspace:' || (parsed.pathname !== '' && parsed.pathname !== '/')) return null;
+  if (parsed.host === 'symbols') {
+    const q = query(parsed, ['file', 'kind', 'name']);
+    return (workspace) => symbols(workspace, q);
   }
-  if (parsed?.protocol === 'workspace:' && parsed.host === 'references' && parsed.searchParams.get('symbol_id')) {
-    return (workspace) => referencesQuery(workspace, parsed.searchParams.get('symbol_id')!);
+  if (parsed.host === 'references') {
+    const q = query(parsed, ['symbol_id']);
+    if (!q['symbol_id']) throw new McpError(ErrorCode.InvalidParams, 'workspace://references needs ?symbol_id= (an id from workspace://symbols)', { argument: 'symbol_id' });
+    return (workspace) => referencesQuery(workspace, q['symbol_id']!);
   }
   return null;
 }
 
+/** Not found (-32002) for what is not there, invalid params for bad input, internal error otherwise; data carries tug's error. */
+function protocolCode(code: TugCode): number {
+  const exit = ERROR_CODES[code].exit;
+  if (exit === 3) return RESOURCE_NOT_FOUND;
+  if (exit === 2) return ErrorCode.InvalidParams;
+  return ErrorCode.InternalError;
+}
+
 export async function readResource(uri: string, workspace: string) {
   const read = reader(uri);
-  if (!read) throw new McpError(ErrorCode.InvalidParams, `unknown resource ${uri}`);
+  if (!read) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
   try {
     const result = await read(workspace);
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result, null, 2) }] };
   } catch (error) {
     const tugError = asTugError(error);
-    throw new McpError(ErrorCode.InvalidRequest, `${tugError.code}: ${tugError.message}`, tugError.toJSON());
+    throw new McpError(protocolCode(tugError.code), `${tugError.code}: ${tugError.message}`, { uri, ...tugError.toJSON(), hint: agentHint(tugError.code), exit_code: tugError.exitCode });
   }
 }

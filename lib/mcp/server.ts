@@ -1,7 +1,6 @@
 // `tug mcp`: the registry served over MCP stdio with the official SDK; stdout carries only protocol messages.
 import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   CallToolRequestSchema,
   ListResourcesRequestSchema,
@@ -12,13 +11,27 @@ import {
   ErrorCode,
 } from '@modelcontextprotocol/sdk/types.js';
 import { keepInMemory } from '../core/memory.js';
-import { findOperation, operations } from '../ops/registry.js';
+import { closestFirst } from '../ops/operation.js';
+import { registryWith, type ToolProvider } from '../tool-provider.js';
 import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources.js';
+import { LineTransport } from './stdio.js';
 import { callTool, describeTool } from './tools.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-export function createMcpServer(defaultWorkspace: string): Server {
+export interface McpServerOptions {
+  /** Where calls work by default. */
+  workspace: string;
+  /** Every call stays inside this directory (default: the workspace). `tug mcp` passes the repository it was started in. */
+  root?: string;
+  /** A host's own tools, listed after tug's and served with the same guards. */
+  providers?: readonly ToolProvider[];
+}
+
+/** The MCP server over tug's registry plus any providers' tools; connect it to a transport (serveMcpStdio does). */
+export function createMcpServer(options: McpServerOptions): Server {
+  const { workspace: defaultWorkspace, root = options.workspace } = options;
+  const registry = registryWith(options.providers);
   const server = new Server(
     { name: 'tug', version: VERSION },
     {
@@ -27,10 +40,13 @@ export function createMcpServer(defaultWorkspace: string): Server {
         'tug makes verified, deterministic edits: every change is checked against a snapshot, verified in a git worktree and committed on a tug/ branch. Merge the branch or pass apply:true; keep the undo_token.',
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: operations.map(describeTool) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: registry.map(describeTool) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const operation = findOperation(request.params.name);
-    if (!operation || operation.tool !== request.params.name) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
+    const operation = registry.find((op) => op.tool === request.params.name);
+    if (!operation) {
+      const names = registry.map((op) => op.tool);
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}; tools/list names them (closest: ${closestFirst(request.params.name, names).slice(0, 3).join(', ')})`);
+    }
     const token = request.params._meta?.progressToken;
     let step = 0;
     const progress = (message: string) => {
@@ -38,7 +54,7 @@ export function createMcpServer(defaultWorkspace: string): Server {
       step += 1;
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } });
     };
-    return callTool(operation, request.params.arguments ?? {}, defaultWorkspace, { progress });
+    return callTool(operation, request.params.arguments ?? {}, { workspace: defaultWorkspace, root }, { progress, signal: extra.signal });
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
@@ -46,12 +62,19 @@ export function createMcpServer(defaultWorkspace: string): Server {
   return server;
 }
 
-export async function serveStdio(defaultWorkspace: string): Promise<void> {
+/** The repository around the start directory; outside a repository, the directory itself. */
+async function servedRoot(dir: string): Promise<string> {
+  const { discoverRepo } = await import('../git/repo.js');
+  return discoverRepo(dir).then((repo) => repo.root, () => dir);
+}
+
+/** Serves over stdin/stdout until the client closes: `tug mcp`, or a host's own binary with its providers. */
+export async function serveMcpStdio(options: McpServerOptions): Promise<void> {
   keepInMemory();
-  const server = createMcpServer(defaultWorkspace);
-  await server.connect(new StdioServerTransport());
-  await new Promise<void>((resolve) => {
+  const server = createMcpServer({ ...options, root: options.root ?? (await servedRoot(options.workspace)) });
+  const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
   });
+  await server.connect(new LineTransport());
+  await closed;
 }

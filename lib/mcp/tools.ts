@@ -1,37 +1,48 @@
-// Registry operations as MCP tools: JSON Schemas from the same zod schemas, truthful hints, and results equal to the CLI's JSON.
+// Registry operations as MCP tools: JSON Schemas from the same zod schemas, the spec's hint names, and results equal to the CLI's JSON.
 import { z } from 'zod';
-import { asTugError, ERROR_CODES } from '../core/errors.js';
-import { ErrorResponse, SCHEMA_VERSION } from '../core/schemas.js';
-import type { Operation, OperationContext } from '../ops/operation.js';
-import { parseInput } from '../ops/operation.js';
+import { asTugError } from '../core/errors.js';
+import { ErrorBody, ErrorResponse, SCHEMA_VERSION } from '../core/schemas.js';
+import type { Operation, OperationContext, ToolAnnotations } from '../ops/operation.js';
+import { toolAnnotations } from '../ops/operation.js';
+import { operationInput, toolParameters, type ToolOptions } from '../tools.js';
+import { agentHint } from './hints.js';
 
 export interface McpTool {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  annotations: ToolAnnotations;
 }
 
-const WORKSPACE_PATH = z.string().optional().describe('Workspace directory (default: the directory `tug mcp` was started in).');
+/** A failed call's structuredContent: the CLI's error envelope plus the exit class and a hint for agents. */
+export const McpErrorEnvelope = ErrorResponse.extend({
+  error: ErrorBody.extend({
+    hint: z.string(),
+    exit_code: z.number().int().describe('The exit status the CLI would end with: 2 usage, 3 resolution, 4 apply, 5 verification, 10 internal.'),
+  }),
+});
 
-function mcpInput(operation: Operation): z.ZodType {
-  return (operation.input as unknown as z.ZodObject).extend({ workspace_path: WORKSPACE_PATH });
+function jsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete out['$schema'];
+  return out;
+}
+
+const ERROR_SCHEMA = jsonSchema(McpErrorEnvelope);
+
+/** Success or failure: every structuredContent a call returns validates against this, so clients that check it see tug's errors. */
+function outputSchemaOf(operation: Operation): Record<string, unknown> {
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', anyOf: [jsonSchema(operation.output), ERROR_SCHEMA] };
 }
 
 export function describeTool(operation: Operation): McpTool {
   return {
     name: operation.tool,
     description: operation.description,
-    inputSchema: z.toJSONSchema(mcpInput(operation), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
-    outputSchema: z.toJSONSchema(operation.output, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>,
-    annotations: {
-      title: operation.name,
-      readOnlyHint: operation.annotations.readOnly,
-      destructiveHint: operation.annotations.destructive,
-      idempotentHint: operation.annotations.idempotent,
-      openWorldHint: false,
-    },
+    inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', ...toolParameters(operation) },
+    outputSchema: outputSchemaOf(operation),
+    annotations: toolAnnotations(operation),
   };
 }
 
@@ -42,21 +53,24 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-/** Runs one tool call; failures come back as isError results with the CLI's error envelope, never as protocol errors. */
-export async function callTool(operation: Operation, args: Record<string, unknown>, defaultWorkspace: string, context: OperationContext): Promise<ToolResult> {
+export function errorEnvelope(error: unknown): Record<string, unknown> {
+  const tugError = asTugError(error);
+  return McpErrorEnvelope.parse({
+    status: 'error',
+    schema_version: SCHEMA_VERSION,
+    ...(tugError.snapshotId ? { snapshot_id: tugError.snapshotId } : {}),
+    error: { ...tugError.toJSON(), hint: agentHint(tugError.code), exit_code: tugError.exitCode },
+  }) as Record<string, unknown>;
+}
+
+/** Runs one tool call; failures come back as isError results with the error envelope, never as protocol errors. */
+export async function callTool(operation: Operation, args: Record<string, unknown>, options: ToolOptions, context: OperationContext): Promise<ToolResult> {
   try {
-    const { workspace_path: workspacePath, ...rest } = args;
-    const input = parseInput(operation.input, { ...rest, workspace: rest['workspace'] ?? workspacePath ?? defaultWorkspace }, `${operation.tool} arguments`);
+    const input = operationInput(operation, args, options, `${operation.tool} arguments`);
     const result = (await operation.execute(input, context)) as Record<string, unknown>;
     return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result };
   } catch (error) {
-    const tugError = asTugError(error);
-    const envelope = ErrorResponse.parse({
-      status: 'error',
-      schema_version: SCHEMA_VERSION,
-      ...(tugError.snapshotId ? { snapshot_id: tugError.snapshotId } : {}),
-      error: { ...tugError.toJSON(), hint: ERROR_CODES[tugError.code].hint },
-    }) as Record<string, unknown>;
+    const envelope = errorEnvelope(error);
     return { content: [{ type: 'text', text: JSON.stringify(envelope, null, 2) }], structuredContent: envelope, isError: true };
   }
 }

@@ -41,7 +41,7 @@ export const applyPatchsetOperation = defineOperation({
     'Apply agent-written edits anchored by span or line/col plus the exact old text: checked against the snapshot, verified in a sandbox worktree, committed on a tug/patch/… branch, and optionally applied to the working tree.',
   input: applyPatchsetInput,
   output: RunResponse,
-  annotations: { readOnly: false, destructive: false, idempotent: true },
+  annotations: { readOnly: false, destructive: true, idempotent: false },
   async execute(input, context) {
     const { runChange } = await import('./pipeline.js');
     const { planPatchset } = await import('./plan-patchset.js');

@@ -21,7 +21,7 @@ export async function verifyInSandbox(
   base: string,
   patch: PatchSet,
   config: ResolvedConfig,
-  options: { keep?: boolean; progress?: (message: string) => void } = {},
+  options: { keep?: boolean; progress?: (message: string) => void; signal?: AbortSignal | undefined } = {},
 ): Promise<SandboxOutcome> {
   const keep = options.keep ?? false;
   const mode: SandboxMode = keep ? 'fresh' : process.env['TUG_SANDBOX_MODE'] === 'fresh' ? 'fresh' : 'reuse';
@@ -37,6 +37,7 @@ export async function verifyInSandbox(
       cwd: sandbox.path,
       changedFiles: patch.files.filter((f) => f.status !== 'deleted').map((f) => f.newPath ?? f.path),
       sessionDir: ws.session.dir,
+      signal: options.signal,
     });
   } catch (error) {
     await closeSandbox(ws.repo, sandbox, keep);

@@ -35,6 +35,7 @@ export const GrepFileResponse = z.object({
 export const grepFileOperation = defineOperation({
   name: 'grep-file',
   tool: 'tug_grep_file',
+  lockFree: true,
   agentName: 'grep_file',
   description:
     'Search file contents with a regular expression (RE2 syntax, linear time): matches ordered by path and line, each with its column and context lines. Binary files and files over 32 MiB are skipped; .gitignore is honoured; a search over 256 MiB or 20 s is LimitExceeded.',

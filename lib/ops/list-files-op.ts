@@ -28,6 +28,7 @@ export const ListFilesResponse = z.object({
 export const listFilesOperation = defineOperation({
   name: 'list-files',
   tool: 'tug_list_files',
+  lockFree: true,
   agentName: 'list_files',
   description:
     'List files (relative paths and sizes, sorted) under a directory, optionally matching a glob; honours .gitignore (tracked plus untracked, not ignored, files).',

@@ -20,6 +20,7 @@ export const LogResponse = z.object({
 export const logOperation = defineOperation({
   name: 'log',
   tool: 'tug_log',
+  lockFree: true,
   description:
     'The operation log, newest first: every change tug committed or wrote (edits, renames, patchsets, undos) and every command it ran, with arguments, snapshot, branch, commit, verification, applied and undo token.',
   input: logInput,
@@ -47,6 +48,7 @@ export const ShowResponse = z.object({ status: z.literal('ok'), schema_version: 
 export const showOperation = defineOperation({
   name: 'show',
   tool: 'tug_show',
+  lockFree: true,
   description: 'One operation log entry, found by its id or a unique prefix of it (LogEntryNotFound when none matches).',
   input: showInput,
   output: ShowResponse,

@@ -19,7 +19,7 @@ export const moveFileOperation = defineOperation({
     "Move or rename a file (content and mode unchanged; imports are not updated — use tug_rename_symbol for Python modules). Verified, committed on a tug/edit/… branch and applied unless apply:false; returns an undo_token.",
   input: moveFileInput,
   output: RunResponse,
-  annotations: { readOnly: false, destructive: false, idempotent: false },
+  annotations: { readOnly: false, destructive: true, idempotent: false },
   async execute(input, context) {
     const { runFileEdit } = await import('./run-file-edit.js');
     const { planMoveFile } = await import('./plan-file-edits.js');

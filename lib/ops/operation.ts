@@ -5,6 +5,8 @@ import { TugError } from '../core/errors.js';
 export interface OperationContext {
   /** Progress lines for long steps; front doors route them to stderr or MCP progress notifications. */
   progress?: (message: string) => void;
+  /** Aborted when the caller cancels (MCP notifications/cancelled): the operation stops, cleans up and writes nothing. */
+  signal?: AbortSignal;
 }
 
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -17,7 +19,10 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   description: string;
   input: I;
   output: O;
-  annotations: { readOnly: boolean; destructive: boolean; idempotent: boolean };
+  /** openWorld: may reach beyond the repository (runs a program or downloads); default: the input takes a test_command. */
+  annotations: { readOnly: boolean; destructive: boolean; idempotent: boolean; openWorld?: boolean };
+  /** Never waits for the session lock: no_wait would mean nothing, so tool doors do not offer it. */
+  lockFree?: boolean;
   execute(input: z.infer<I>, context: OperationContext): Promise<z.infer<O>>;
 }
 
@@ -25,15 +30,101 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(operat
   return operation;
 }
 
-/** Validates input; zod's complaints become one InvalidArgument naming each bad field and what it expected. */
-export function parseInput<T extends z.ZodType>(schema: T, value: unknown, what = 'input'): z.infer<T> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || what, message: explain(issue) }));
+/** The MCP spec's names for an operation's behaviour hints; every front door shows these. */
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export function toolAnnotations(operation: Operation): ToolAnnotations {
+  const shape = (operation.input as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  return {
+    title: operation.name,
+    readOnlyHint: operation.annotations.readOnly,
+    destructiveHint: operation.annotations.destructive,
+    idempotentHint: operation.annotations.idempotent,
+    openWorldHint: operation.annotations.openWorld ?? 'test_command' in shape,
+  };
+}
+
+/** Parameters a call passed that `accepted` does not list (undefined values are not passed). */
+export interface UnknownParameters {
+  accepted: readonly string[];
+  unknown: readonly string[];
+}
+
+export function unknownParameters(accepted: readonly string[], value: unknown): UnknownParameters {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { accepted, unknown: [] };
+  const unknown = Object.keys(value).filter((key) => !accepted.includes(key) && (value as Record<string, unknown>)[key] !== undefined);
+  return { accepted, unknown };
+}
+
+function shapeKeys(schema: z.ZodType): string[] | null {
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
+  return shape ? Object.keys(shape) : null;
+}
+
+/**
+ * Validates input; zod's complaints and every unknown parameter (nothing is dropped silently) become one
+ * InvalidArgument naming each bad field and what it expected; an unknown one comes with the accepted names, closest first.
+ * `strict` overrides which names count as accepted (a front door whose parameters differ from the operation's).
+ */
+export function parseInput<T extends z.ZodType>(schema: T, value: unknown, what = 'input', strict?: UnknownParameters): z.infer<T> {
+  const keys = shapeKeys(schema);
+  const extra = strict ?? (keys ? unknownParameters(keys, value) : { accepted: [], unknown: [] });
+  const known = extra.unknown.length === 0 ? value : Object.fromEntries(Object.entries(value as object).filter(([key]) => !extra.unknown.includes(key)));
+  const result = schema.safeParse(known);
+  if (result.success && extra.unknown.length === 0) return result.data;
+  const first = extra.unknown[0];
+  const ranked = first === undefined ? [] : closestFirst(first, extra.accepted);
+  const guess = first === undefined ? undefined : guessFor(first, ranked);
+  const issues = [
+    ...extra.unknown.map((key) => ({ path: key, message: `unknown parameter ${JSON.stringify(key)}${key === first && guess ? ` (did you mean "${guess}"?)` : ''}` })),
+    ...(result.success ? [] : result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || what, message: explain(issue) }))),
+  ];
   const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-  throw new TugError('InvalidArgument', `invalid ${what}: ${summary}`, {
-    details: { argument: issues[0]?.path ?? what, reason: summary, issues },
+  throw new TugError('InvalidArgument', `invalid ${what}: ${summary}${first === undefined ? '' : `. Accepted: ${ranked.join(', ')}`}`, {
+    details: {
+      argument: issues[0]?.path ?? what,
+      reason: summary,
+      issues,
+      ...(guess ? { did_you_mean: guess } : {}),
+      ...(first === undefined ? {} : { accepted: ranked }),
+    },
   });
+}
+
+function guessFor(word: string, ranked: readonly string[]): string | undefined {
+  const renamed = CLI_NAMES[word]?.find((name) => ranked.includes(name));
+  if (renamed === 'file') return 'file, line and column';
+  if (renamed) return renamed;
+  return distance(word, ranked[0] ?? '') <= Math.max(2, Math.floor(word.length / 3)) ? ranked[0] : undefined;
+}
+
+/** Command-line names agents carry over, and the parameter that means the same. */
+const CLI_NAMES: Record<string, string[]> = { at: ['file'], to: ['new_name'], verify: ['mode'], workspace: ['workspace_path'] };
+
+/** Names ordered by edit distance to `word` (ties keep schema order). */
+export function closestFirst(word: string, names: readonly string[]): string[] {
+  return names
+    .map((name, index) => ({ name, index, d: distance(word.toLowerCase(), name.toLowerCase()) }))
+    .sort((a, b) => a.d - b.d || a.index - b.index)
+    .map((entry) => entry.name);
+}
+
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 /** zod's words, made plainer for agents: a missing field says it is required and what it should be (seed 002). */
@@ -41,6 +132,13 @@ function explain(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return `required, expected ${issue.expected}`;
   if (issue.code === 'unrecognized_keys') return `unknown parameter${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
   return issue.message;
+}
+
+/** The CLI's `--at FILE:LINE:COL` as the schema's file, line and column (the one place the CLI shape is mapped). */
+export function positionFromAt(at: string): { file: string; line: number; column: number } {
+  const match = /^(.+):(-?\d+):(-?\d+)$/.exec(at);
+  if (!match) throw new TugError('InvalidArgument', `--at ${at} is not FILE:LINE:COL, e.g. src/app.py:12:5`, { details: { argument: 'at', reason: 'expected FILE:LINE:COL' } });
+  return { file: match[1]!, line: Number(match[2]), column: Number(match[3]) };
 }
 
 export const CommonFields = {

@@ -1,6 +1,7 @@
 // The one road every change takes: snapshot → PatchSet → sandbox worktree → verify → commit on tug/… → optional apply or commit.
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
+import { throwIfCancelled } from '../core/cancel.js';
 import { fileOperationsOf } from '../core/file-ops.js';
 import { writeJson } from '../session/files.js';
 import { LAST_RESULT_FILE } from './queries.js';
@@ -73,6 +74,8 @@ export type Planner = (ws: Workspace, snapshot: Snapshot, base: ChangeBase) => P
 
 export interface Reporter {
   progress?: (message: string) => void;
+  /** The caller's cancellation: checked before anything is committed or written. */
+  signal?: AbortSignal;
 }
 
 export async function runChange(
@@ -126,7 +129,8 @@ async function runOnSnapshot(
   if (options.commit) await assertCommittable(ws, snapshot);
   const base = onto?.tip ?? (await snapshotCommit(ws, snapshot));
   const keep = options.keep_sandbox ?? false;
-  const { tree: resultTree, verification, sandboxPath } = await verifyInSandbox(ws, base, proposal.patch, config, { keep, progress: reporter.progress });
+  const { tree: resultTree, verification, sandboxPath } = await verifyInSandbox(ws, base, proposal.patch, config, { keep, progress: reporter.progress, signal: reporter.signal });
+  throwIfCancelled(reporter.signal, 'before committing');
   if (verification.status === 'failed') {
     throw new TugError('VerificationFailed', `verification (${config.verify}) failed: ${failedNames(verification)}`, {
       details: { verification: presentVerification(verification), ...(keep ? { sandbox_path: sandboxPath } : {}) },
@@ -184,6 +188,7 @@ async function runOnSnapshot(
     warnings: orderWarnings([...ws.warnings, ...proposal.warnings]),
     git: { head: snapshot.head.oid, snapshot_commit: base, branch, commit, dirty: snapshot.dirty },
     undo_token: token,
+    applied: false, // present either way, so a caller never has to guess whether the files changed
   };
   if (options.apply) {
     reporter.progress?.('applying to the working tree');

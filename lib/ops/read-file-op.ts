@@ -38,6 +38,7 @@ export const ReadFileResponse = z.object({
 export const readFileOperation = defineOperation({
   name: 'read-file',
   tool: 'tug_read_file',
+  lockFree: true,
   agentName: 'read_file',
   description:
     'Read a text file as numbered lines (optionally a line range). Files .gitignore excludes are not readable; binary files are refused. Output past 100 KB is cut with truncated:true and next_line_start. CRLF is shown as LF (line_ending says which the file uses).',

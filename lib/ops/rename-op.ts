@@ -3,14 +3,11 @@ import { z } from 'zod';
 import { Location, RunResponse, SCHEMA_VERSION, Warning } from '../core/schemas.js';
 import { ChangeFields, CommonFields, defineOperation } from './operation.js';
 
-export const At = z
-  .string()
-  .regex(/^.+:-?\d+:-?\d+$/, 'FILE:LINE:COL, e.g. src/app.py:12:5 (1-based; the column counts UTF-8 bytes)')
-  .describe('Where the symbol is: FILE:LINE:COL, 1-based, relative to the workspace.');
-
 const renameFields = {
-  at: At,
-  to: z.string().min(1).describe('The new name.'),
+  file: z.string().min(1).describe('File containing the symbol, relative to the workspace root.'),
+  line: z.number().int().min(1).describe('1-based line of the symbol.'),
+  column: z.number().int().min(1).describe('1-based column of the symbol (counts UTF-8 bytes).'),
+  new_name: z.string().min(1).describe('The new name for the symbol.'),
   rename_strings: z.boolean().optional().describe('Also rename string literals equal to the old name (each reported as a warning).'),
   rename_comments: z.boolean().optional().describe('Also rename whole-word mentions in comments (each reported as a warning).'),
   rust_analyzer: z.string().optional().describe('rust-analyzer binary for Rust targets (default: $TUG_RA_PATH, PATH, then the one `tug toolchain rust setup` installed).'),
@@ -46,7 +43,7 @@ export const AnalyzeImpactResponse = z.object({
 
 export const analyzeImpactInput = z.object({
   ...CommonFields,
-  operation: z.literal('rename-symbol').default('rename-symbol').describe('The refactor to analyse.'),
+  operation: z.enum(['rename_symbol']).default('rename_symbol').describe('The refactor to analyse.'),
   ...renameFields,
   python: ChangeFields.python,
 });

@@ -46,7 +46,7 @@ export const runCommandOperation = defineOperation({
   input: runCommandInput,
   output: RunCommandResponse,
   // Not read-only: the sandbox keeps relative paths away from the user's files, but it is not a jail.
-  annotations: { readOnly: false, destructive: true, idempotent: false },
+  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   async execute(input) {
     const { runCommandTool } = await import('./run-command.js');
     return RunCommandResponse.parse(await runCommandTool(input));

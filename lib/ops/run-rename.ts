@@ -20,27 +20,25 @@ type Language = 'python' | 'rust';
 
 const MAX_POSITION = 2 ** 31 - 1;
 
-async function target(ws: Workspace, at: string): Promise<RenameTarget & { language: Language }> {
-  const match = /^(.+):(-?\d+):(-?\d+)$/.exec(at);
-  if (!match) throw new TugError('InvalidArgument', `--at ${at} is not FILE:LINE:COL`, { details: { argument: 'at', reason: 'expected FILE:LINE:COL' } });
-  const file = await resolveUserPath(ws.repo, match[1]!, 'at');
+async function target(ws: Workspace, at: Position): Promise<RenameTarget & { language: Language }> {
+  const file = await resolveUserPath(ws.repo, at.file, 'file');
   const language: Language | null = /\.pyi?$/.test(file) ? 'python' : file.endsWith('.rs') ? 'rust' : null;
   if (!language) {
     throw new TugError('UnsupportedOperation', `rename-symbol supports Python and Rust files; ${file} is neither`, { details: { operation: 'rename-symbol', reason: 'unsupported language' } });
   }
-  const line = Number(match[2]);
-  const col = Number(match[3]);
   // Files have far fewer lines than this; a bigger number would also not survive the JSON error's location.
-  if (!(line >= 1 && col >= 1 && line <= MAX_POSITION && col <= MAX_POSITION)) {
-    throw new TugError('InvalidPosition', `${file}:${match[2]}:${match[3]} is not a position (lines and columns start at 1)`, { details: { path: file, line: match[2], col: match[3] } });
+  if (!(at.line >= 1 && at.column >= 1 && at.line <= MAX_POSITION && at.column <= MAX_POSITION)) {
+    throw new TugError('InvalidPosition', `${file}:${at.line}:${at.column} is not a position (lines and columns start at 1)`, { details: { path: file, line: at.line, col: at.column } });
   }
-  return { file, line, col, language };
+  return { file, line: at.line, col: at.column, language };
 }
+
+type Position = { file: string; line: number; column: number };
 
 /** What both adapters answer with. */
 type LanguagePlan = Pick<RenamePlan, 'symbol' | 'references' | 'edits' | 'moves' | 'warnings' | 'oldName'>;
 
-type RenameOptions = { to: string; python?: string | undefined; rust_analyzer?: string | undefined; no_wait?: boolean | undefined; rename_strings?: boolean | undefined; rename_comments?: boolean | undefined };
+type RenameOptions = { new_name: string; python?: string | undefined; rust_analyzer?: string | undefined; no_wait?: boolean | undefined; rename_strings?: boolean | undefined; rename_comments?: boolean | undefined };
 
 /** The language adapter's plan for a rename; Python is tug's own analyzer, Rust is rust-analyzer. */
 async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { language: Language }, input: RenameOptions): Promise<LanguagePlan> {
@@ -55,12 +53,12 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
       tree: snapshot.tree,
       commit: await snapshotCommit(ws, snapshot),
       target: at,
-      newName: input.to,
+      newName: input.new_name,
       rustAnalyzer: input.rust_analyzer,
       noWait: input.no_wait,
     });
   }
-  return planPythonRename(ws.repo, ws.session, snapshot.tree, at, input.to, {
+  return planPythonRename(ws.repo, ws.session, snapshot.tree, at, input.new_name, {
     python: configuredPython(await configFor(ws.repo, { python: input.python })),
     renameStrings: input.rename_strings,
     renameComments: input.rename_comments,
@@ -71,20 +69,20 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
  * A Python rename on an empty facts cache parses every file, and the interpreter takes longer to start than
  * the snapshot takes: start it first. Fire and forget; the plan reports any problem with the interpreter.
  */
-function warmUp(ws: Workspace, input: RenameOptions & { at: string }): void {
-  if (!/\.pyi?:\d+:\d+$/.test(input.at)) return;
+function warmUp(ws: Workspace, input: RenameOptions & Position): void {
+  if (!/\.pyi?$/.test(input.file)) return;
   const python = configFor(ws.repo, { python: input.python }).then(configuredPython);
   startPythonEarly(ws.session, python).catch(() => undefined);
 }
 
 export async function runRename(input: z.infer<typeof renameInput>, context: OperationContext): Promise<RunResponseJSON> {
   return runChange(input, { operation: 'rename-symbol', scope: 'rename', warmUp: (ws) => warmUp(ws, input) }, async (ws, snapshot) => {
-    const at = await target(ws, input.at);
+    const at = await target(ws, input);
     context.progress?.(at.language === 'rust' ? 'asking rust-analyzer' : 'analysing Python files');
     const proposal = await plan(ws, snapshot, at, input);
     const files = await loadSourceFiles(ws.repo, snapshot.tree, [...proposal.edits.map((e) => e.file), ...proposal.moves.map((m) => m.from)]);
     const patch = buildPatchSet(proposal.edits, files, proposal.moves);
-    return { patch, warnings: proposal.warnings, subject: `${proposal.oldName} -> ${input.to}`, slug: `${proposal.oldName}-to-${input.to}` };
+    return { patch, warnings: proposal.warnings, subject: `${proposal.oldName} -> ${input.new_name}`, slug: `${proposal.oldName}-to-${input.new_name}` };
   }, context);
 }
 
@@ -96,7 +94,7 @@ export async function runAnalyzeImpact(input: z.infer<typeof analyzeImpactInput>
     const snapshot = await takeSnapshot(ws);
     mark('snapshot taken');
     try {
-      const result = await plan(ws, snapshot, await target(ws, input.at), input);
+      const result = await plan(ws, snapshot, await target(ws, input), input);
       mark('rename planned');
       const references = [...result.references].sort((a, b) =>
         a.location.file < b.location.file ? -1 : a.location.file > b.location.file ? 1 : a.location.line - b.location.line || a.location.col - b.location.col,

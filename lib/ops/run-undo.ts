@@ -13,6 +13,7 @@ import type { undoInput } from './undo-op.js';
 import { appendLog } from './op-log.js';
 import { loadUndoRecord } from './undo-records.js';
 import { withWorkspace } from './workspace.js';
+import { mergedIntoHead, mergedWarning, revertCommit } from './undo-merged.js';
 
 interface ChangedFile {
   path: string;
@@ -59,10 +60,20 @@ export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer
     if (record?.mode === 'commit' && record.ref_move && (await readRef(ws.repo, record.ref_move.ref)) === commit) {
       branchReset = { ref: record.ref_move.ref, from: commit, to: base };
     }
-    if (restore.length > 0 || branchReset) {
-      await writeWorkingTree(ws.repo, ws.session, restore, { force: true, ...(branchReset ? { refMove: branchReset, updateIndex: true } : {}) });
+    // Merged by the user (or committed and built on): HEAD keeps the change unless a revert commit is asked for.
+    const merged = branchReset ? null : await mergedIntoHead(ws, commit);
+    if (input.revert && !merged) {
+      throw new TugError('InvalidArgument', `revert makes a revert commit for a change merged into HEAD; ${commit.slice(0, 12)} is not in HEAD's history`, { details: { argument: 'revert', reason: 'not merged' } });
     }
-    const warnings = [...ws.warnings];
+    if (input.revert && (conflicts.length > 0 || already.length > 0)) {
+      throw new TugError('UndoConflict', `revert needs the files as the change left them: ${[...conflicts, ...already].sort().join(', ')}`, { details: { conflicting_files: [...conflicts, ...already].sort(), token: input.token } });
+    }
+    const reverted = merged && input.revert ? { ref: merged.ref, from: merged.head, to: await revertCommit(ws, merged, commit, changed) } : null;
+    const refMove = branchReset ?? reverted;
+    if (restore.length > 0 || refMove) {
+      await writeWorkingTree(ws.repo, ws.session, restore, { force: true, ...(refMove ? { refMove, updateIndex: true } : {}) });
+    }
+    const warnings = [...ws.warnings, ...(merged && !reverted ? [mergedWarning(merged, commit, restore.length)] : [])];
     // An `onto` change moved a tug/ branch; while that branch still ends at this result, step it back so the next change builds on what is on disk.
     const move = record?.branch_move;
     if (move && !branchReset && (await readRef(ws.repo, move.ref)) === commit) {
@@ -74,13 +85,13 @@ export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer
       }
     }
     const snapshot = await takeSnapshot(ws);
-    if (restore.length > 0 || branchReset) await appendLog(ws.session, {
+    if (restore.length > 0 || branchReset || reverted) await appendLog(ws.session, {
       operation: 'undo',
       tool: 'tug_undo',
-      arguments: { token: input.token, ...(input.force ? { force: true } : {}) },
+      arguments: { token: input.token, ...(input.force ? { force: true } : {}), ...(reverted ? { revert: true } : {}) },
       snapshot_id: snapshot.tree,
-      branch: branchReset?.ref.replace(/^refs\/heads\//, '') ?? null,
-      commit: null,
+      branch: (branchReset ?? reverted)?.ref.replace(/^refs\/heads\//, '') ?? null,
+      commit: reverted?.to ?? null,
       parent: null,
       verification: null,
       applied: restore.length > 0,
@@ -98,6 +109,7 @@ export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer
       already_undone: already.sort(),
       branch_reset: branchReset,
       forced: input.force ? conflicts.sort() : [],
+      ...(reverted ? { reverted } : {}),
       warnings,
     });
   });

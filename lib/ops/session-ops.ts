@@ -19,6 +19,7 @@ const SessionStatus = z.object({
 export const sessionStatusOperation = defineOperation({
   name: 'session status',
   tool: 'tug_session_status',
+  lockFree: true,
   description: "Show tug's session for this repository: directory, lock holder, Python, workers, sandboxes, undo points and cache size.",
   input: z.object({ ...CommonFields }),
   output: SessionStatus,

@@ -8,6 +8,7 @@ export const snapshotInput = z.object({ ...CommonFields });
 export const snapshotOperation = defineOperation({
   name: 'snapshot',
   tool: 'tug_snapshot',
+  lockFree: true,
   description: 'Record the workspace (tracked files as on disk plus untracked, not-ignored files) as a git tree; its id is the snapshot_id other operations can pin.',
   input: snapshotInput,
   output: SnapshotResponse,

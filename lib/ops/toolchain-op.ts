@@ -35,6 +35,7 @@ const ToolchainResponse = z.object({
 export const toolchainOperation = defineOperation({
   name: 'toolchain',
   tool: 'tug_toolchain',
+  lockFree: true,
   description:
     "Toolchains. Python: `info` shows the interpreter tug resolves (and everything it looked at), `check` fails with PythonNotFound or LibCSTNotAvailable when it is unusable, `setup` makes a managed venv in the session dir that reuses the base interpreter's site packages and pins it for the session. Rust: `info` shows the rust-analyzer (and the search) and cargo, `check` fails with RustAnalyzerNotFound, `setup` installs Debian's rust-analyzer into the project's .toolchains/ when none works.",
   input: z.object({
@@ -45,7 +46,7 @@ export const toolchainOperation = defineOperation({
     rust_analyzer: z.string().optional().describe('rust-analyzer binary to use instead of the discovered one.'),
   }),
   output: ToolchainResponse,
-  annotations: { readOnly: false, destructive: false, idempotent: true },
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   async execute(input, context) {
     const { withWorkspace } = await import('./workspace.js');
     if (input.language === 'rust') {

@@ -5,7 +5,7 @@ import { ChangeFields, CommonFields, defineOperation } from './operation.js';
 
 export const verifyInput = z.object({
   ...CommonFields,
-  verify: ChangeFields.verify.describe('Which checks to run.'),
+  mode: ChangeFields.verify.describe('Which checks to run: syntax, then tests, then typecheck, each including the ones before (default: `verify` in tug.toml or [tool.tug], else syntax).'),
   snapshot: ChangeFields.snapshot,
   python: ChangeFields.python,
   test_command: ChangeFields.test_command,

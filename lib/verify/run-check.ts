@@ -24,6 +24,8 @@ export interface CheckSpec {
   /** The allowlisted environment (sandboxEnv); variables here are added to it, nothing else of this process's is passed. */
   baseEnv: Record<string, string>;
   env?: Record<string, string>;
+  /** Aborting it kills the command's whole process tree at once. */
+  signal?: AbortSignal;
 }
 
 /** Output kept per check: the tail, where failures usually are. */
@@ -71,7 +73,12 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
   });
   // At the timeout every process of the check goes, setsid children included. A check that ends by itself is not walked
   // for leftovers: that /proc walk would cost every verification ~20 ms, and checks are commands the user chose.
-  const { result, timedOut } = await withTimeLimit(child, spec.timeoutMs, () => killRun(runId));
+  const cancel = () => void killRun(runId);
+  spec.signal?.addEventListener('abort', cancel, { once: true });
+  if (spec.signal?.aborted) cancel();
+  const { result, timedOut } = await withTimeLimit(child, spec.timeoutMs, () => killRun(runId)).finally(() =>
+    spec.signal?.removeEventListener('abort', cancel),
+  );
   const output = tail(String(result.all ?? ''));
   const failedToStart = result.failed && result.exitCode === undefined && !timedOut;
   return {

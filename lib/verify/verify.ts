@@ -6,6 +6,7 @@ import { cargoChecks } from './cargo.js';
 import { runCheck, type CheckResult } from './run-check.js';
 import { callerEnvironment, sandboxEnv } from './sandbox-env.js';
 import { canImportPytest, detectPythonTests } from './test-runner.js';
+import { throwIfCancelled } from '../core/cancel.js';
 
 export const VERIFY_MODES = ['none', 'syntax', 'tests', 'typecheck'] as const;
 export type VerifyMode = (typeof VERIFY_MODES)[number];
@@ -30,6 +31,8 @@ export interface VerifyRequest {
    * where the project has tests the result says so and how to run them.
    */
   testsNeedTrust?: boolean;
+  /** Cancels the run: the running check's process group is killed and verify throws Cancelled. */
+  signal?: AbortSignal;
 }
 
 export interface Verification {
@@ -65,12 +68,12 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
   if (rust) checks.push(...(await cargoChecks({ mode: request.mode, cwd, changedFiles: request.changedFiles, sessionDir: request.sessionDir, timeoutMs, baseEnv, testCommandConfigured: configuredTests })));
   const runTests = request.mode === 'tests' || request.mode === 'typecheck';
   if (runTests && request.testCommand) {
-    checks.push(await runCheck({ name: 'tests', argv: await template(request.testCommand, cwd, needPython), cwd, timeoutMs, baseEnv }));
+    checks.push(await runCheck({ name: 'tests', argv: await template(request.testCommand, cwd, needPython), cwd, timeoutMs, baseEnv, signal: request.signal }));
   } else if (runTests && other) {
     const detected = await detectPythonTests(cwd, async () => canImportPytest(await needPython(), cwd, baseEnv));
-    if (detected && 'argv' in detected) checks.push(await runCheck({ name: 'tests', argv: await template(detected.argv, cwd, needPython), cwd, timeoutMs, baseEnv }));
+    if (detected && 'argv' in detected) checks.push(await runCheck({ name: 'tests', argv: await template(detected.argv, cwd, needPython), cwd, timeoutMs, baseEnv, signal: request.signal }));
     else if (detected) checks.push(skipped('tests', detected.skip));
-    else if (!rust && (await exists(cwd, 'Cargo.toml'))) checks.push(await runCheck({ name: 'tests', argv: ['cargo', 'test', '--quiet'], cwd, timeoutMs, baseEnv }));
+    else if (!rust && (await exists(cwd, 'Cargo.toml'))) checks.push(await runCheck({ name: 'tests', argv: ['cargo', 'test', '--quiet'], cwd, timeoutMs, baseEnv, signal: request.signal }));
     else if (!rust) checks.push(skipped('tests', 'no test command configured or detected (pass --test-command)'));
   } else if (request.testsNeedTrust && request.mode === 'syntax' && (await hasTests(cwd, rust))) {
     checks.push(skipped('tests', UNTRUSTED_TESTS_REASON));
@@ -78,10 +81,11 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
   if (request.mode === 'typecheck' && (request.typecheckCommand || other)) {
     checks.push(
       request.typecheckCommand
-        ? await runCheck({ name: 'typecheck', argv: await template(request.typecheckCommand, cwd, needPython), cwd, timeoutMs, baseEnv })
+        ? await runCheck({ name: 'typecheck', argv: await template(request.typecheckCommand, cwd, needPython), cwd, timeoutMs, baseEnv, signal: request.signal })
         : skipped('typecheck', 'no type checker configured (pass --typecheck-command)'),
     );
   }
+  throwIfCancelled(request.signal, 'during verification');
   const failed = checks.some((c) => c.status === 'failed');
   return { status: failed ? 'failed' : 'passed', mode: request.mode, checks };
 }

@@ -101,7 +101,7 @@ export function pythonBench(runs) {
       }
     })();
     // The analysis inside one running process with the cache filled: what an MCP client or a library user waits.
-    const inProcess = median(inProcessTimes('tug_analyze_impact', { workspace: repo, operation: 'rename-symbol', at, to: subject.to }, runs));
+    const inProcess = median(inProcessTimes('tug_analyze_impact', { workspace: repo, operation: 'rename_symbol', file: subject.file, line: subject.line, column: subject.col, new_name: subject.to }, runs));
     const onlyTug = tugRefs.filter((r) => !jediRefs.includes(r));
     const onlyJedi = jediRefs.filter((r) => !tugRefs.includes(r));
     return { name: subject.name, cold: median(cold), warm: median(warm), daemon, daemonCold, inProcess, jedi: median(jedi), coldRss, tugCount: tugRefs.length, jediCount: jediRefs.length, onlyTug, onlyJedi };

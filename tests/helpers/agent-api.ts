@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../../lib/core/errors.js';
 import { operations } from '../../lib/ops/registry.js';
+import { toolAnnotations } from '../../lib/ops/operation.js';
+import { toolParameters } from '../../lib/tools.js';
+import { agentHint } from '../../lib/mcp/hints.js';
 
 export function renderAgentApi(): string {
   const lines: string[] = [
@@ -16,6 +19,8 @@ export function renderAgentApi(): string {
     '- Every response starts with `status` (`ok` or `error`) and `schema_version` (`"1"`); operations that read',
     '  the workspace also carry `snapshot_id` (a git tree id).',
     '- Errors: `{"status":"error","schema_version":"1","snapshot_id"?,"error":{"code","message","hint","details"?,"location"?}}`.',
+    '  Over MCP the error also carries `exit_code` (the CLI\'s exit status for it) and its hint names tool parameters;',
+    '  it is an `isError` result whose `structuredContent` validates against the tool\'s `outputSchema` (success or error).',
     '- `references` are ordered by (file, line, col); `patch.edits` by (file, span.start); warnings with a',
     '  location by (file, line), the others first in a stable order. Keys appear in the order of the schemas below.',
     '- The same input gives byte-identical JSON: durations and the output of passing checks appear only with',
@@ -40,6 +45,15 @@ export function renderAgentApi(): string {
     '- Edit tools go through the kernel: PatchSet → sandbox → verification (default `syntax`) → commit on',
     '  `tug/edit/<slug>` → applied to the working tree unless `apply: false`, with an `undo_token`. `onto: "tug/edit/<task>"`',
     "  computes the change against that branch's tip and adds the commit to it, so a task is one branch.",
+    '- Parameter names are the same over MCP, `tug tool` and `agentTools()`: a symbol is `file`, `line`, `column`',
+    '  (1-based, column in UTF-8 bytes) and a rename\'s target `new_name`; `tug_verify` takes `mode`. The CLI spells',
+    '  them `--at FILE:LINE:COL --to NAME` and `tug verify --verify MODE`; a tool call that passes `at`, `to` or',
+    '  `verify` to tug_verify is told the right name. The workspace is `workspace_path` (default: where the host runs;',
+    '  `tug mcp` refuses paths outside the repository it was started in with `PathOutsideWorkspace`); the CLI\'s',
+    '  `--workspace`/`-C` and `--session-dir` are host settings, not tool parameters. An unknown parameter is',
+    '  `InvalidArgument` naming it, with `details.did_you_mean` and `details.accepted` (closest first).',
+    '- Hints use the MCP names (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`), in `tools/list` and',
+    '  `tug tool --list` alike.',
     '- Every change, undo, command and review action is appended to the operation log (`tug log`, `tug show ID`, MCP resource',
     '  `workspace://log`).',
     '',
@@ -60,14 +74,19 @@ export function renderAgentApi(): string {
     '| --- | --- | --- | --- |',
   ];
   for (const [code, entry] of Object.entries(ERROR_CODES)) lines.push(`| \`${code}\` | ${entry.exit} | ${entry.title} | ${entry.hint} |`);
-  lines.push('', '## Operations', '');
+  lines.push('', 'Hints for agents (MCP and tool results) where they differ from the CLI\'s:', '');
+  for (const code of Object.keys(ERROR_CODES) as Array<keyof typeof ERROR_CODES>) {
+    if (agentHint(code) !== ERROR_CODES[code].hint) lines.push(`- \`${code}\`: ${agentHint(code)}`);
+  }
+  lines.push('', '## Operations', '', 'Input is what a tool call passes (MCP, `tug tool`, `agentTools()`); the CLI maps its flags onto it.', '');
   for (const op of operations) {
-    const hints = [op.annotations.readOnly ? 'read-only' : 'writes only through its own commit/apply steps', op.annotations.destructive ? 'destructive' : null, op.annotations.idempotent ? 'idempotent' : null]
-      .filter(Boolean)
+    const a = toolAnnotations(op);
+    const hints = Object.entries({ readOnlyHint: a.readOnlyHint, destructiveHint: a.destructiveHint, idempotentHint: a.idempotentHint, openWorldHint: a.openWorldHint })
+      .map(([name, value]) => `\`${name}: ${value}\``)
       .join(', ');
     const agent = op.agentName ? ` (agent tool \`${op.agentName}\`)` : '';
     lines.push(`### \`${op.name}\` — tool \`${op.tool}\`${agent}`, '', op.description, '', `Hints: ${hints}.`, '', 'Input:', '', '```json');
-    lines.push(JSON.stringify(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }), null, 2), '```', '', 'Output:', '', '```json');
+    lines.push(JSON.stringify(toolParameters(op), null, 2), '```', '', 'Output (success; a failure is the error envelope above):', '', '```json');
     lines.push(JSON.stringify(z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }), null, 2), '```', '');
   }
   return `${lines.join('\n')}\n`;

@@ -1,0 +1,40 @@
+// The tree of a revert commit: a commit's tree with some paths set back to other entries, built in a private index.
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Repo } from './repo.js';
+import { git, gitText } from './run-git.js';
+
+export interface PathEntry {
+  path: string;
+  /** null removes the path. */
+  oid: string | null;
+  mode: string | null;
+}
+
+/** `commit`'s tree with `entries` replacing (or removing) those paths; the user's index is never touched. */
+export async function treeWithEntries(repo: Repo, scratchDir: string, commit: string, entries: readonly PathEntry[]): Promise<string> {
+  await mkdir(scratchDir, { recursive: true });
+  const indexFile = path.join(scratchDir, `revert-index-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const env = { GIT_INDEX_FILE: indexFile };
+  try {
+    await git(['read-tree', commit], { cwd: repo.root, env });
+    const lines = entries.map((e) => (e.oid === null ? `0 ${'0'.repeat(40)}\t${e.path}` : `${e.mode ?? '100644'} ${e.oid}\t${e.path}`));
+    await git(['update-index', '-z', '--index-info'], { cwd: repo.root, env, input: lines.map((l) => `${l}\0`).join('') });
+    return await gitText(['write-tree'], { cwd: repo.root, env });
+  } finally {
+    await rm(indexFile, { force: true });
+    await rm(`${indexFile}.lock`, { force: true });
+  }
+}
+
+/** Whether `ancestor` is in the history of `descendant`. */
+export async function isAncestor(repo: Repo, ancestor: string, descendant: string): Promise<boolean> {
+  const result = await git(['merge-base', '--is-ancestor', ancestor, descendant], { cwd: repo.root, allowFailure: true });
+  return result.exitCode === 0;
+}
+
+/** The first line of a commit's message. */
+export async function commitSubject(repo: Repo, commit: string): Promise<string> {
+  return (await gitText(['log', '-1', '--format=%s', commit], { cwd: repo.root })).trim();
+}

@@ -1,0 +1,28 @@
+// Hints for agents: the same advice as the CLI's, naming tool parameters and resources instead of command-line flags.
+import { ERROR_CODES, type ErrorCode } from '../core/errors.js';
+
+/** Codes whose CLI hint names a flag or a command; the rest read the same for agents. */
+const AGENT_HINTS: Partial<Record<ErrorCode, string>> = {
+  SymbolNotFound: 'Point file, line and column at an identifier (1-based; the column counts UTF-8 bytes); workspace://symbols lists the definitions.',
+  LogEntryNotFound: 'Read workspace://log for the entries; ids may be shortened to a unique prefix.',
+  UndoTokenNotFound: 'Use the undo_token a change returned; workspace://log lists every token.',
+  UndoConflict: 'Resolve by hand, or call tug_undo again with force: true to overwrite those files.',
+  DirtyWorkingTree: 'commit: true and merging need a clean tree; pass apply: true instead, or ask the user to commit or stash first.',
+  SessionLocked: 'Wait for it, or retry; no_wait: true fails at once instead of waiting.',
+  MergeConflict: 'Nothing was changed; the user has to merge the branch by hand and resolve the conflicts.',
+  SessionCorrupt: 'Call tug_clean to start a fresh session.',
+  InvalidArgument: "details.issues names each bad parameter and details.accepted lists the tool's parameters; tools/list has every inputSchema.",
+  UnsupportedOperation: "tools/list names the supported tools; each tool's description says which languages and files it handles.",
+  NotAGitRepository: 'Start the server inside a git working tree, or pass workspace_path naming a directory inside it.',
+  NotATerminal: 'Use the tools instead: tug_show or workspace://last_patch to read a change, apply: true to take it, tug_undo with its undo_token to revert it.',
+  WorkspaceNotFound: 'Check workspace_path: a directory inside the repository the server was started in.',
+  PythonNotFound: 'Pass python (an interpreter path) or set TUG_PYTHON where the server runs.',
+  RustAnalyzerNotFound: 'Call tug_toolchain with language rust and action setup, or pass rust_analyzer (a binary path).',
+  LibCSTNotAvailable: 'Install libcst into that interpreter, or call tug_toolchain with language python and action setup.',
+  IndexingTimeout: 'Large workspaces take a while the first time; raise TUG_RA_INDEX_TIMEOUT_MS where the server runs, then call again.',
+  InternalError: 'This is a bug in tug; please report it with the tool name and arguments.',
+};
+
+export function agentHint(code: ErrorCode): string {
+  return AGENT_HINTS[code] ?? ERROR_CODES[code].hint;
+}

@@ -1,0 +1,194 @@
+// Every parameter of every tool either changes what the call does (shown here by two calls that differ only in it, each
+// on a fresh repository) or is documented as informational; required ones are refused when missing. No silent drops.
+import test from 'ava';
+import { executeTool, operations } from '../lib/index.js';
+import { toolParameters } from '../lib/tools.js';
+import { makeRepo, type TestRepo } from './helpers/repo.js';
+import { releaseResources } from '../lib/ops/resources.js';
+
+const FILES = {
+  'app.py': 'def total(items):\n    return sum(items)\n\n\nprint(total([1, 2]))  # total of the list\nlabel = "total"\n',
+  'sub/b.py': 'y = 2\n',
+  'notes.txt': 'Alpha\nbeta\nalpha\n',
+};
+const AT = { file: 'app.py', line: 1, column: 5, new_name: 'sum_all' };
+const EDIT = { patchset: { edits: [{ file: 'app.py', line: 2, col: 12, old_text: 'sum', new_text: 'max' }] } };
+const PY = (code: string) => ['{python}', '-c', code];
+const FAIL = PY('raise SystemExit(3)');
+const PASS = PY('pass');
+const NOWHERE = '/nonexistent/tug-test/bin';
+const ZERO = '0'.repeat(40);
+
+type Args = Record<string, unknown>;
+interface Effect {
+  tool: string;
+  a: Args;
+  b: Args;
+  /** Runs before each call, on its own fresh repository. */
+  setup?: (repo: TestRepo) => Promise<void>;
+  /** What is compared (default: the whole result). */
+  probe?: (result: Args, ms: number) => unknown;
+}
+
+const dirtyFile = async (repo: TestRepo) => repo.write('app.py', 'changed = 1\n');
+const twoLogEntries = async (repo: TestRepo) => {
+  await call(repo, 'run_command', { command: 'true' });
+  await call(repo, 'run_command', { command: 'true' });
+};
+const appliedEdit = async (repo: TestRepo) => {
+  const result = await call(repo, 'tug_apply_patchset', { ...EDIT, apply: true, verify: 'none' });
+  TOKENS.set(repo.root, String(result['undo_token']));
+};
+const mergedEdit = async (repo: TestRepo) => {
+  const result = await call(repo, 'tug_apply_patchset', { ...EDIT, verify: 'none' });
+  await repo.git('merge', '--ff-only', String((result['git'] as Args)['branch']));
+  TOKENS.set(repo.root, String(result['undo_token']));
+};
+const TOKENS = new Map<string, string>();
+const token = { toString: () => '' };
+
+/** Fields shared by the change tools, shown once on tug_apply_patchset (the same code path serves them all). */
+const CHANGE: Record<string, Effect> = {
+  snapshot: { tool: 'tug_apply_patchset', a: { ...EDIT, snapshot: ZERO }, b: EDIT },
+  verify: { tool: 'tug_apply_patchset', a: { ...EDIT, verify: 'none' }, b: { ...EDIT, verify: 'syntax' } },
+  apply: { tool: 'tug_apply_patchset', a: { ...EDIT, apply: true }, b: EDIT },
+  commit: { tool: 'tug_apply_patchset', a: { ...EDIT, commit: true }, b: EDIT },
+  keep_sandbox: { tool: 'tug_apply_patchset', a: { ...EDIT, verify: 'tests', test_command: FAIL, keep_sandbox: true }, b: { ...EDIT, verify: 'tests', test_command: FAIL }, probe: (r) => 'sandbox_path' in ((r['details'] as Args) ?? {}) },
+  python: { tool: 'tug_apply_patchset', a: { ...EDIT, python: NOWHERE }, b: EDIT, probe: (r) => r['code'] ?? 'ok' },
+  test_command: { tool: 'tug_apply_patchset', a: { ...EDIT, verify: 'tests', test_command: FAIL }, b: { ...EDIT, verify: 'tests', test_command: PASS }, probe: (r) => r['code'] ?? 'ok' },
+  typecheck_command: { tool: 'tug_apply_patchset', a: { ...EDIT, verify: 'typecheck', test_command: PASS, typecheck_command: FAIL }, b: { ...EDIT, verify: 'typecheck', test_command: PASS, typecheck_command: PASS }, probe: (r) => r['code'] ?? 'ok' },
+  timeout: { tool: 'tug_apply_patchset', a: { ...EDIT, verify: 'tests', test_command: PY('import time; time.sleep(3)'), timeout: 1 }, b: { ...EDIT, verify: 'tests', test_command: PY('import time; time.sleep(3)') }, probe: (r) => r['code'] ?? 'ok' },
+  onto: { tool: 'tug_edit_file', a: { path: 'notes.txt', old_text: 'beta', new_text: 'gamma', onto: 'tug/edit/task' }, b: { path: 'notes.txt', old_text: 'beta', new_text: 'gamma' }, probe: (r) => (r['git'] as Args)['branch'] },
+  workspace_path: { tool: 'read_file', a: { path: 'b.py', workspace_path: 'sub' }, b: { path: 'b.py' }, probe: (r) => r['code'] ?? 'ok' },
+  no_wait: { tool: 'tug_apply_patchset', a: { ...EDIT, no_wait: true }, b: EDIT, setup: holdLock, probe: (_r, ms) => ms < 1500 },
+};
+
+/** Tool-specific parameters. */
+const EFFECTS: Record<string, Effect> = {
+  'tug_analyze_impact.rename_strings': { tool: 'tug_analyze_impact', a: { ...AT, rename_strings: true }, b: AT },
+  'tug_analyze_impact.rename_comments': { tool: 'tug_analyze_impact', a: { ...AT, rename_comments: true }, b: AT },
+  'tug_analyze_impact.python': { tool: 'tug_analyze_impact', a: { ...AT, python: NOWHERE }, b: AT, probe: (r) => r['code'] ?? 'ok' },
+  'tug_analyze_impact.new_name': { tool: 'tug_analyze_impact', a: { ...AT, new_name: 'class' }, b: AT, probe: (r) => r['code'] ?? 'ok' },
+  'tug_rename_symbol.rename_strings': { tool: 'tug_rename_symbol', a: { ...AT, rename_strings: true }, b: AT, probe: (r) => (r['summary'] as Args)['edits_count'] },
+  'tug_rename_symbol.rename_comments': { tool: 'tug_rename_symbol', a: { ...AT, rename_comments: true }, b: AT, probe: (r) => (r['summary'] as Args)['edits_count'] },
+  'tug_verify.mode': { tool: 'tug_verify', a: { mode: 'tests', test_command: FAIL }, b: { mode: 'syntax', test_command: FAIL }, probe: (r) => r['code'] ?? 'ok' },
+  'tug_verify.snapshot': { tool: 'tug_verify', a: { snapshot: ZERO }, b: {}, probe: (r) => r['code'] ?? 'ok' },
+  'tug_verify.python': { tool: 'tug_verify', a: { python: NOWHERE }, b: {}, probe: (r) => r['code'] ?? 'ok' },
+  'tug_verify.test_command': { tool: 'tug_verify', a: { mode: 'tests', test_command: FAIL }, b: { mode: 'tests', test_command: PASS }, probe: (r) => r['code'] ?? 'ok' },
+  'tug_verify.typecheck_command': { tool: 'tug_verify', a: { mode: 'typecheck', test_command: PASS, typecheck_command: FAIL }, b: { mode: 'typecheck', test_command: PASS, typecheck_command: PASS }, probe: (r) => r['code'] ?? 'ok' },
+  'tug_verify.timeout': { tool: 'tug_verify', a: { mode: 'tests', test_command: PY('import time; time.sleep(3)'), timeout: 1 }, b: { mode: 'tests', test_command: PY('import time; time.sleep(3)') }, probe: (r) => r['code'] ?? 'ok' },
+  'tug_undo.force': { tool: 'tug_undo', a: { token, force: true }, b: { token }, setup: async (repo) => { await appliedEdit(repo); await repo.write('app.py', 'mine = 1\n'); }, probe: (r) => r['code'] ?? 'ok' },
+  'tug_undo.revert': { tool: 'tug_undo', a: { token, revert: true }, b: { token }, setup: mergedEdit, probe: (r) => 'reverted' in r },
+  'tug_clean.workers': { tool: 'tug_clean', a: { workers: true }, b: {}, setup: appliedEdit, probe: (r) => r['removed'] },
+  'tug_clean.cache': { tool: 'tug_clean', a: { cache: true }, b: {}, setup: appliedEdit, probe: (r) => r['removed'] },
+  'tug_clean.sandboxes': { tool: 'tug_clean', a: { sandboxes: true }, b: {}, setup: appliedEdit, probe: (r) => r['removed'] },
+  'tug_clean.undo': { tool: 'tug_clean', a: { undo: true }, b: {}, setup: appliedEdit, probe: (r) => r['removed'] },
+  'tug_toolchain.python': { tool: 'tug_toolchain', a: { language: 'python', action: 'info', python: NOWHERE }, b: { language: 'python', action: 'info' } },
+  'tug_toolchain.rust_analyzer': { tool: 'tug_toolchain', a: { language: 'rust', action: 'info', rust_analyzer: NOWHERE }, b: { language: 'rust', action: 'info' } },
+  'read_file.line_start': { tool: 'read_file', a: { path: 'notes.txt', line_start: 2 }, b: { path: 'notes.txt' } },
+  'read_file.line_end': { tool: 'read_file', a: { path: 'notes.txt', line_end: 1 }, b: { path: 'notes.txt' } },
+  'read_file.line_numbers': { tool: 'read_file', a: { path: 'notes.txt', line_numbers: false }, b: { path: 'notes.txt' } },
+  'read_file.ref': { tool: 'read_file', a: { path: 'app.py', ref: 'HEAD' }, b: { path: 'app.py' }, setup: dirtyFile },
+  'list_files.path': { tool: 'list_files', a: { path: 'sub' }, b: {} },
+  'list_files.pattern': { tool: 'list_files', a: { pattern: '*.txt' }, b: {} },
+  'list_files.recursive': { tool: 'list_files', a: { recursive: false }, b: {} },
+  'list_files.max_results': { tool: 'list_files', a: { max_results: 1 }, b: {} },
+  'list_files.ref': { tool: 'list_files', a: { ref: 'HEAD' }, b: {}, setup: (repo) => repo.write('new.txt', 'x\n') },
+  'list_directory.path': { tool: 'list_directory', a: { path: 'sub' }, b: {} },
+  'list_directory.ref': { tool: 'list_directory', a: { ref: 'HEAD' }, b: {}, setup: (repo) => repo.write('new.txt', 'x\n') },
+  'grep_file.path': { tool: 'grep_file', a: { pattern: 'y|total', path: 'sub' }, b: { pattern: 'y|total' } },
+  'grep_file.include': { tool: 'grep_file', a: { pattern: 'a', include: '*.txt' }, b: { pattern: 'a' } },
+  'grep_file.context': { tool: 'grep_file', a: { pattern: 'beta', context: 0 }, b: { pattern: 'beta' } },
+  'grep_file.case_insensitive': { tool: 'grep_file', a: { pattern: 'alpha', case_insensitive: true }, b: { pattern: 'alpha' } },
+  'grep_file.max_matches': { tool: 'grep_file', a: { pattern: 'a', max_matches: 1 }, b: { pattern: 'a' } },
+  'grep_file.ref': { tool: 'grep_file', a: { pattern: 'changed', ref: 'HEAD' }, b: { pattern: 'changed' }, setup: dirtyFile },
+  'edit_file.display_description': { tool: 'edit_file', a: { path: 'notes.txt', old_text: 'beta', new_text: 'gamma', display_description: 'say gamma' }, b: { path: 'notes.txt', old_text: 'beta', new_text: 'gamma' }, probe: (r) => (r['git'] as Args)['commit'] },
+  'write_file.overwrite': { tool: 'write_file', a: { path: 'notes.txt', content: 'new\n', overwrite: false }, b: { path: 'notes.txt', content: 'new\n' }, probe: (r) => r['code'] ?? 'ok' },
+  'delete_file.confirm': { tool: 'delete_file', a: { path: 'notes.txt', confirm: false }, b: { path: 'notes.txt' }, probe: (r) => r['code'] ?? 'ok' },
+  'apply_patch.message': { tool: 'apply_patch', a: { patch: PATCH(), message: 'use max' }, b: { patch: PATCH() }, probe: (r) => (r['git'] as Args)['branch'] },
+  'run_command.cwd': { tool: 'run_command', a: { command: 'ls', cwd: 'sub' }, b: { command: 'ls' }, probe: (r) => r['stdout'] },
+  'run_command.timeout': { tool: 'run_command', a: { command: 'sleep 3', timeout: 1 }, b: { command: 'sleep 3' }, probe: (r) => r['timed_out'] },
+  'run_command.ref': { tool: 'run_command', a: { command: 'cat app.py', ref: 'HEAD' }, b: { command: 'cat app.py' }, setup: dirtyFile, probe: (r) => r['stdout'] },
+  'tug_log.n': { tool: 'tug_log', a: { n: 1 }, b: {}, setup: twoLogEntries, probe: (r) => (r['entries'] as unknown[]).length },
+};
+
+/** Accepted but not behaviour-changing on their own, and described as such in the schema. */
+const INFORMATIONAL: Record<string, RegExp> = {
+  'tug_analyze_impact.operation': /refactor to analyse/,
+  'tug_analyze_impact.rust_analyzer': /Rust targets/,
+  'tug_rename_symbol.rust_analyzer': /Rust targets/,
+};
+
+function PATCH(): string {
+  return '--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n Alpha\n-beta\n+gamma\n alpha\n';
+}
+
+/** Calls still running in the background for a repository; awaited before it is removed. */
+const BACKGROUND = new Map<string, Promise<unknown>>();
+
+async function holdLock(repo: TestRepo): Promise<void> {
+  // A change that waits on a slow test holds the session lock while the measured call runs.
+  BACKGROUND.set(repo.root, executeTool('tug_apply_patchset', { ...EDIT, verify: 'tests', test_command: PY('import time; time.sleep(4)') }, { workspace: repo.root }));
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+}
+
+async function call(repo: TestRepo, tool: string, args: Args): Promise<Args> {
+  const resolved = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, v === token ? TOKENS.get(repo.root) : v]));
+  return executeTool(tool, resolved, { workspace: repo.root });
+}
+
+async function outcome(effect: Effect, args: Args): Promise<unknown> {
+  const repo = await makeRepo(FILES);
+  try {
+    await effect.setup?.(repo);
+    const started = Date.now();
+    const result = await call(repo, effect.tool, args);
+    const probe = effect.probe ?? ((r: Args) => r);
+    return JSON.stringify(probe(result, Date.now() - started));
+  } finally {
+    await BACKGROUND.get(repo.root);
+    await releaseResources(); // warm Python workers write into the session dir
+    await repo.cleanup();
+  }
+}
+
+function parametersOf(tool: string): { properties: Record<string, { description?: string }>; required: string[] } {
+  const operation = operations.find((op) => op.tool === tool || op.agentName === tool)!;
+  const schema = toolParameters(operation) as { properties: Record<string, { description?: string }>; required?: string[] };
+  return { properties: schema.properties, required: schema.required ?? [] };
+}
+
+test('every parameter of every tool is required, shown to change the result, or documented as informational', (t) => {
+  for (const operation of operations) {
+    const name = operation.agentName ?? operation.tool;
+    const { properties, required } = parametersOf(name);
+    for (const [param, schema] of Object.entries(properties)) {
+      const key = `${name}.${param}`;
+      const informational = INFORMATIONAL[key];
+      if (informational) t.regex(schema.description ?? '', informational, key);
+      t.true(required.includes(param) || key in EFFECTS || param in CHANGE || informational !== undefined, `${key} has no demonstrated effect`);
+    }
+  }
+});
+
+test('a missing required parameter is refused, naming it', async (t) => {
+  const repo = await makeRepo(FILES);
+  for (const operation of operations) {
+    const name = operation.agentName ?? operation.tool;
+    for (const param of parametersOf(name).required) {
+      const result = await executeTool(name, {}, { workspace: repo.root });
+      t.is(result['code'], 'InvalidArgument', name);
+      const issues = (result['details'] as { issues: Array<{ path: string }> }).issues.map((i) => i.path);
+      t.true(issues.includes(param), `${name} names ${param}: ${issues.join(', ')}`);
+    }
+  }
+  await repo.cleanup();
+});
+
+for (const [key, effect] of [...Object.entries(CHANGE).map(([k, e]) => [`shared.${k}`, e] as const), ...Object.entries(EFFECTS)]) {
+  test.serial(`${key} changes the result`, async (t) => {
+    const a = await outcome(effect, effect.a);
+    const b = await outcome(effect, effect.b);
+    t.not(a, b, `${key}: ${a}`);
+  });
+}
