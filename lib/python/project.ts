@@ -129,12 +129,54 @@ export class Project {
     return { kind: 'module-attr', module, name };
   }
 
-  /** Whether `from module import *` brings `name`: listed in `__all__`, or public when there is no `__all__`. */
-  exports(module: string, name: string): boolean {
+  /** Whether `from module import *` brings `name`: listed in `__all__`, or public when there is no `__all__`
+   * (bound there, or brought by the module's own star imports). */
+  exports(module: string, name: string, seen = new Set<string>()): boolean {
     const info = this.byModule.get(module);
-    if (!info) return false;
+    if (!info || seen.has(module)) return false;
+    seen.add(module);
     if (info.facts.all) return info.facts.all.entries.some((e) => e.value === name);
-    return !name.startsWith('_') && info.globals.has(name);
+    if (name.startsWith('_')) return false;
+    if (info.globals.has(name)) return true;
+    return info.facts.imports.some((fact) => {
+      const from = fact.star ? absoluteModule(info.file, info.module, fact.level, fact.module) : null;
+      return from !== null && this.exports(from, name, seen);
+    });
+  }
+
+  private followDepth = 0;
+
+  /**
+   * What a module attribute stands for when used as a value: an aliased import (`import pkg as lib`, then
+   * `from . import lib` elsewhere) leads to its module, and a name assigned once from another (`MD = MultiDict`)
+   * to that one. Renames never follow these (the alias keeps its own name); resolution of what is used does.
+   */
+  follow(entity: Entity | null): Entity | null {
+    if (this.followDepth > 16) return entity;
+    this.followDepth++;
+    try {
+      for (let step = 0; step < 8 && entity?.kind === 'module-attr'; step++) {
+        const next = this.aliasTarget(entity);
+        if (!next || entityKey(next) === entityKey(entity)) return entity;
+        entity = next;
+      }
+      return entity;
+    } finally {
+      this.followDepth--;
+    }
+  }
+
+  private aliasTarget(entity: Extract<Entity, { kind: 'module-attr' }>): Entity | null {
+    const info = this.byModule.get(entity.module);
+    const binding = info?.globals.get(entity.name);
+    if (!info || !binding) return null;
+    const canonical = this.canonical(info, binding);
+    const imported = info.importOf.get(canonical.id);
+    if (imported) return this.entityOfImport(info, imported.fact, imported.index);
+    const value = canonical.value;
+    if (canonical.kind !== 'variable' || !value || (value.k !== 'name' && value.k !== 'attr')) return null;
+    const rebound = info.facts.bindings.some((b) => b.id !== canonical.id && b.scope === canonical.scope && b.name === canonical.name);
+    return rebound ? null : this.entityOfExpr(info, value);
   }
 
   isPackage(module: string): boolean {
@@ -185,7 +227,7 @@ export class Project {
       return ref ? this.valueOfReference(info, ref) : null;
     }
     if (expr.k === 'attr') {
-      const base = this.entityOfExpr(info, expr.value);
+      const base = this.follow(this.entityOfExpr(info, expr.value));
       if (base?.kind === 'module') return this.resolveAttr(base.module, expr.attr);
       if (base?.kind === 'module-attr' && this.isClass(base.module, base.name)) {
         return { kind: 'class-member', module: base.module, owner: base.name, name: expr.attr };

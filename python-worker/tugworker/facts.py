@@ -37,9 +37,14 @@ def extract_facts(content):
     for attribute in walker.attributes:
         attribute.update(positions.loc(attribute["span"]))
         attribute["receiver"] = describe(attribute["receiver"])
+        if "value" in attribute:
+            attribute["type_hint"] = describe(attribute["type_hint"])
+            attribute["value"] = describe(attribute["value"])
     for call in walker.calls:
         call.update({k: v for k, v in positions.loc(call["span"]).items() if k != "span"})
         call["callee"] = describe(call["callee"])
+        if "args" in call:
+            call["args"] = [describe(a) for a in call["args"]]
     for cls in walker.classes:
         cls["bases"] = [describe(b) for b in cls["bases"]]
     for function in walker.functions:
@@ -204,7 +209,10 @@ class _Describer:
                 out["ref"] = w.attr_of_node[id(node)]
             return out
         if isinstance(node, ast.Call):
-            return {"k": "call", "func": self(node.func, depth + 1)}
+            out = {"k": "call", "func": self(node.func, depth + 1)}
+            if isinstance(node.func, ast.Name) and node.func.id == "super" and node.args:
+                out["args"] = [self(a, depth + 1) for a in node.args[:2]]
+            return out
         if isinstance(node, ast.Subscript):
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             return {"k": "subscript", "value": self(node.value, depth + 1), "slice": [self(p, depth + 1) for p in parts]}

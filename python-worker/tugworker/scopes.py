@@ -2,6 +2,7 @@
 import ast
 
 from tugworker.positions import string_content_span
+from tugworker.returns import returned_kind
 
 DYNAMIC_CALLS = {"getattr", "setattr", "hasattr", "delattr", "eval", "exec", "globals", "locals", "vars", "__import__"}
 
@@ -25,6 +26,7 @@ class ScopeWalker(ast.NodeVisitor):
         self.params, self.imports, self.attributes, self.calls = [], [], [], []
         self.classes, self.functions, self.strings, self.dynamic = [], [], [], []
         self.all_entries = None
+        self.keyword_keys = set()  # ids of string keys in `**{...}` call arguments
         self.stack = []
         self.binding_kind = "variable"
 
@@ -88,7 +90,11 @@ class ScopeWalker(ast.NodeVisitor):
         for statement in node.body:
             self.visit(statement)
         self.pop()
-        self.functions.append({"binding": binding, "scope": scope, "is_method": is_method, "decorators": list(node.decorator_list), "returns": node.returns})
+        fact = {"binding": binding, "scope": scope, "is_method": is_method, "decorators": list(node.decorator_list), "returns": node.returns}
+        gives = returned_kind(node)
+        if gives:
+            fact["gives"] = gives
+        self.functions.append(fact)
 
     def visit_Lambda(self, node):
         self._visit_defaults(node.args)
@@ -190,6 +196,7 @@ class ScopeWalker(ast.NodeVisitor):
         single = len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
         for target in node.targets:
             self._target(target, "variable", value=node.value if single else None)
+            self._attribute_value(target, value=node.value)
         self._maybe_all(node.targets, node.value)
 
     def visit_AugAssign(self, node):
@@ -205,6 +212,14 @@ class ScopeWalker(ast.NodeVisitor):
         if node.value is not None:
             self.visit(node.value)
         self._target(node.target, "variable", type_hint=node.annotation, value=node.value)
+        self._attribute_value(node.target, type_hint=node.annotation, value=node.value)
+
+    def _attribute_value(self, target, type_hint=None, value=None):
+        """`self.x = value` / `self.x: T = value`: what an attribute store assigns, for inferring its type."""
+        index = self.attr_of_node.get(id(target)) if isinstance(target, ast.Attribute) else None
+        if index is not None:
+            self.attributes[index]["type_hint"] = type_hint
+            self.attributes[index]["value"] = value
 
     def visit_NamedExpr(self, node):
         self.visit(node.value)

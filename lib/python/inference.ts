@@ -1,0 +1,291 @@
+// Static type inference for receivers: what class an expression's value has, through declared and assigned types.
+import type { Attribute, Binding, Expr, FunctionFact } from './facts.js';
+import type { ClassModel, ClassRef } from './classes.js';
+import type { Entity, FileInfo, Project } from './project.js';
+
+const MAX_DEPTH = 12;
+const key = (c: ClassRef) => `${c.module}:${c.owner}`;
+/** Decorators that make a method read like an attribute whose type is the return annotation. */
+const PROPERTIES = new Set(['property', 'cached_property']);
+
+/** An annotation to read, where it is written, and the class `Self` stands for there. */
+interface Declared {
+  info: FileInfo;
+  expr: Expr;
+  self: ClassRef | null;
+}
+
+export class TypeInference {
+  /** Class → attribute name → `self.name = …` stores in its methods. */
+  private readonly stores = new Map<string, Map<string, Array<{ info: FileInfo; attr: Attribute }>>>();
+
+  constructor(
+    private readonly project: Project,
+    private readonly classes: ClassModel,
+  ) {
+    for (const info of project.files.values()) {
+      for (const attr of info.facts.attributes) {
+        if (attr.ctx !== 'store' || attr.value === undefined) continue;
+        const owner = classes.selfClass(info, attr.receiver);
+        if (!owner) continue;
+        let byName = this.stores.get(key(owner));
+        if (!byName) this.stores.set(key(owner), (byName = new Map()));
+        const list = byName.get(attr.attr) ?? [];
+        list.push({ info, attr });
+        byName.set(attr.attr, list);
+      }
+    }
+  }
+
+  /** The class of the value an expression evaluates to (an instance, or the class itself for class objects). */
+  inferClass(info: FileInfo, expr: Expr, depth = 0): ClassRef | null {
+    if (depth > MAX_DEPTH) return null;
+    switch (expr.k) {
+      case 'name': {
+        const self = this.classes.selfClass(info, expr);
+        if (self) return self;
+        const ref = expr.ref === undefined ? undefined : info.facts.references[expr.ref];
+        if (ref && 'binding' in ref.resolved) {
+          const binding = info.bindings.get(ref.resolved.binding);
+          if (binding && !info.importOf.has(binding.id)) return this.ofBinding(info, binding, depth + 1);
+        }
+        return this.ofEntity(this.project.entityOfExpr(info, expr), depth + 1);
+      }
+      case 'attr': {
+        const entity = this.project.entityOfExpr(info, expr);
+        if (entity) return this.ofEntity(entity, depth + 1);
+        const owner = this.inferClass(info, expr.value, depth + 1);
+        return owner ? this.memberType(owner, expr.attr, depth + 1) : null;
+      }
+      case 'iter': {
+        // `for x in xs` where xs is declared list[C] / Iterable[C]: x is a C.
+        const declared = this.declaredType(info, expr.of, depth + 1);
+        if (declared?.expr.k === 'subscript') {
+          const last = declared.expr.slice[declared.expr.slice.length - 1];
+          return last ? this.fromAnnotation(declared.info, last, declared.self, depth + 1) : null;
+        }
+        return null;
+      }
+      case 'call':
+        return this.callResult(info, expr, depth + 1);
+      default:
+        return null;
+    }
+  }
+
+  /** The class an expression names as a class object: `C`, `mod.C`, an alias `MD = C`, `cls` in a classmethod. */
+  classObject(info: FileInfo, expr: Expr): ClassRef | null {
+    const direct = this.classes.classOfEntity(this.project.follow(this.project.entityOfExpr(info, expr)));
+    if (direct) return direct;
+    const self = this.classes.selfClass(info, expr);
+    if (!self || expr.k !== 'name' || expr.ref === undefined) return null;
+    const ref = info.facts.references[expr.ref]!;
+    const param = 'binding' in ref.resolved ? info.facts.params.find((p) => p.binding === (ref.resolved as { binding: number }).binding) : undefined;
+    const fn = param && info.facts.functions.find((f) => f.scope === param.scope);
+    return fn && hasDecorator(fn, 'classmethod') ? self : null;
+  }
+
+  /** The member `receiver.attr` names: found through the receiver's class (or the bases, for `super()`). */
+  memberOf(info: FileInfo, receiver: Expr, attr: string, scope: number): Entity | null {
+    const sup = this.superClass(info, receiver, scope);
+    const owner = sup !== undefined ? sup : this.inferClass(info, receiver);
+    if (!owner) return null;
+    const defining = sup !== undefined ? this.inBases(owner, attr) : this.classes.definingClass(owner, attr);
+    return defining ? { kind: 'class-member', module: defining.module, owner: defining.owner, name: attr } : null;
+  }
+
+  /** For `super()` / `super(C, self)`: the class whose bases are searched; undefined when not a super call. */
+  private superClass(info: FileInfo, receiver: Expr, scope: number): ClassRef | null | undefined {
+    if (receiver.k !== 'call' || receiver.func.k !== 'name' || receiver.func.name !== 'super') return undefined;
+    const ref = receiver.func.ref === undefined ? undefined : info.facts.references[receiver.func.ref];
+    if (!ref || !('builtin' in ref.resolved)) return undefined;
+    const first = receiver.args?.[0];
+    if (first) return this.classObject(info, first);
+    for (let s = info.scopes.get(scope); s && s.parent !== null; s = info.scopes.get(s.parent)) {
+      const parent = info.scopes.get(s.parent);
+      if (s.kind === 'function' && parent?.kind === 'class') return { module: info.module, owner: this.project.ownerPath(info, parent.id) };
+    }
+    return null;
+  }
+
+  /** The nearest base of `cls` (in order, depth first like the MRO of simple hierarchies) that defines `name`. */
+  private inBases(cls: ClassRef, name: string): ClassRef | null {
+    for (const base of this.classes.basesOf(cls)) {
+      const found = this.classes.definingClass(base, name);
+      if (this.classes.defines(found, name)) return found;
+    }
+    return null;
+  }
+
+  private ofBinding(info: FileInfo, binding: Binding, depth: number): ClassRef | null {
+    if (binding.type_hint) return this.fromAnnotation(info, binding.type_hint, null, depth);
+    const decorated = this.decoratedType(info, binding, depth);
+    if (decorated !== undefined) return decorated;
+    if (!binding.value) return null;
+    const value = this.inferClass(info, binding.value, depth);
+    if (binding.kind === 'with_target' && value) return this.methodResult(value, '__enter__', value, depth) ?? value;
+    return value;
+  }
+
+  /** A module attribute or class member seen from outside: a class, a variable with a type, a decorated function. */
+  private ofEntity(entity: Entity | null, depth: number): ClassRef | null {
+    const followed = this.project.follow(entity);
+    const cls = this.classes.classOfEntity(followed);
+    if (cls || !followed || followed.kind !== 'module-attr') return cls;
+    const target = this.project.byModule.get(followed.module);
+    const binding = target?.globals.get(followed.name);
+    return target && binding && !target.importOf.has(binding.id) ? this.ofBinding(target, binding, depth) : null;
+  }
+
+  /** A function name after its decorators: the class of the object the outermost project decorator returns. */
+  private decoratedType(info: FileInfo, binding: Binding, depth: number): ClassRef | null | undefined {
+    if (binding.kind !== 'function' && binding.kind !== 'class') return undefined;
+    const fn = info.facts.functions.find((f) => f.binding === binding.id);
+    const decorator = fn?.decorators[0];
+    if (!decorator) return undefined;
+    const target = decorator.k === 'call' ? decorator.func : decorator;
+    const cls = this.classObject(info, target);
+    if (cls) return cls;
+    const returns = this.functionOf(this.project.follow(this.project.entityOfExpr(info, target)));
+    if (returns?.fn.returns) return this.fromAnnotation(returns.info, returns.fn.returns, null, depth);
+    return undefined;
+  }
+
+  private callResult(info: FileInfo, expr: Extract<Expr, { k: 'call' }>, depth: number): ClassRef | null {
+    const cls = this.classObject(info, expr.func);
+    if (cls) return cls;
+    if (expr.func.k === 'attr') {
+      const receiver = this.inferClass(info, expr.func.value, depth);
+      const member = this.project.entityOfExpr(info, expr.func) ?? this.memberOf(info, expr.func.value, expr.func.attr, -1);
+      if (member?.kind === 'class-member') {
+        const owner = receiver ?? { module: member.module, owner: member.owner };
+        return this.methodResult({ module: member.module, owner: member.owner }, member.name, owner, depth);
+      }
+    }
+    const entity = this.project.follow(this.project.entityOfExpr(info, expr.func));
+    const found = this.functionOf(entity);
+    if (found?.fn.returns) return this.fromAnnotation(found.info, found.fn.returns, null, depth);
+    // Calling an instance (a class used as a decorator, for one) runs its `__call__`.
+    const instance = this.inferClass(info, expr.func, depth);
+    return instance ? this.methodResult(instance, '__call__', instance, depth) : null;
+  }
+
+  /** What calling method `name` of `cls` returns, with `Self`, `return self` and `return cls(...)` meaning `receiver`. */
+  private methodResult(cls: ClassRef, name: string, receiver: ClassRef, depth: number): ClassRef | null {
+    const defining = this.classes.definingClass(cls, name);
+    const found = this.functionOf({ kind: 'class-member', module: defining.module, owner: defining.owner, name });
+    if (!found) return null;
+    if (found.fn.returns) return this.fromAnnotation(found.info, found.fn.returns, receiver, depth);
+    return found.fn.gives === 'self' || found.fn.gives === 'cls' || found.fn.gives === 'cls-object' ? receiver : null;
+  }
+
+  /** The type of attribute `name` on instances of `cls`: class-level annotation or value, property, `self.name = …`. */
+  memberType(cls: ClassRef, name: string, depth: number): ClassRef | null {
+    const declared = this.memberDeclared(cls, name, depth);
+    if (declared) return this.fromAnnotation(declared.info, declared.expr, declared.self, depth + 1);
+    const defining = this.classes.definingClass(cls, name);
+    const scope = this.project.classScope(defining.module, defining.owner);
+    const binding = scope?.info.facts.bindings.find((b) => b.scope === scope.scope.id && b.name === name && b.kind === 'variable' && b.value);
+    if (scope && binding?.value) return this.inferClass(scope.info, binding.value, depth + 1);
+    for (const { info, attr } of this.storesOf(cls, name)) {
+      const value = attr.value ? this.inferClass(info, attr.value, depth + 1) : null;
+      if (value) return value;
+    }
+    return null;
+  }
+
+  /** The annotation that declares attribute `name` of `cls`, if any. */
+  private memberDeclared(cls: ClassRef, name: string, depth: number): Declared | null {
+    if (depth > MAX_DEPTH) return null;
+    const defining = this.classes.definingClass(cls, name);
+    const scope = this.project.classScope(defining.module, defining.owner);
+    if (scope) {
+      const { info } = scope;
+      for (const b of info.facts.bindings) {
+        if (b.scope !== scope.scope.id || b.name !== name) continue;
+        if (b.type_hint) return { info, expr: b.type_hint, self: cls };
+        const fn = b.kind === 'function' ? info.facts.functions.find((f) => f.binding === b.id) : undefined;
+        if (fn?.returns && fn.decorators.some((d) => PROPERTIES.has(lastName(d)))) return { info, expr: fn.returns, self: cls };
+      }
+    }
+    for (const { info, attr } of this.storesOf(cls, name)) if (attr.type_hint) return { info, expr: attr.type_hint, self: cls };
+    return null;
+  }
+
+  private storesOf(cls: ClassRef, name: string): Array<{ info: FileInfo; attr: Attribute }> {
+    const defining = this.classes.definingClass(cls, name);
+    return this.stores.get(key(defining))?.get(name) ?? this.stores.get(key(cls))?.get(name) ?? [];
+  }
+
+  /** The annotation an expression was declared with: a name's or an attribute's. */
+  private declaredType(info: FileInfo, expr: Expr, depth: number): Declared | null {
+    if (expr.k === 'name' && expr.ref !== undefined) {
+      const ref = info.facts.references[expr.ref];
+      const binding = ref && 'binding' in ref.resolved ? info.bindings.get(ref.resolved.binding) : undefined;
+      return binding?.type_hint ? { info, expr: binding.type_hint, self: null } : null;
+    }
+    if (expr.k === 'attr') {
+      const owner = this.inferClass(info, expr.value, depth + 1);
+      return owner ? this.memberDeclared(owner, expr.attr, depth + 1) : null;
+    }
+    return null;
+  }
+
+  /** The function fact of a function or method entity. */
+  functionOf(entity: Entity | null): { info: FileInfo; fn: FunctionFact } | null {
+    if (!entity || (entity.kind !== 'module-attr' && entity.kind !== 'class-member')) return null;
+    const info = this.project.byModule.get(entity.module);
+    if (!info) return null;
+    const owner = entity.kind === 'class-member' ? entity.owner : '';
+    let found: FunctionFact | undefined;
+    for (const fn of info.facts.functions) {
+      const binding = info.bindings.get(fn.binding);
+      // The last definition wins (an @overload group ends with the implementation).
+      if (binding?.name === entity.name && this.project.ownerPath(info, binding.scope) === owner) found = fn;
+    }
+    return found ? { info, fn: found } : null;
+  }
+
+  /** `C`, `mod.C`, `Optional[C]`, `C | None`, `"C"`, `Self` → C. */
+  fromAnnotation(info: FileInfo, expr: Expr, self: ClassRef | null, depth: number): ClassRef | null {
+    if (depth > MAX_DEPTH) return null;
+    switch (expr.k) {
+      case 'name':
+      case 'attr': {
+        const entity = this.project.follow(this.project.entityOfExpr(info, expr));
+        if (self && (lastName(expr) === 'Self' || (entity?.kind === 'external' && entity.name.endsWith('.Self')))) return self;
+        return this.classes.classOfEntity(entity);
+      }
+      case 'subscript':
+        for (const part of expr.slice) {
+          const found = this.fromAnnotation(info, part, self, depth + 1);
+          if (found) return found;
+        }
+        return null;
+      case 'binop_or':
+        return this.fromAnnotation(info, expr.left, self, depth + 1) ?? this.fromAnnotation(info, expr.right, self, depth + 1);
+      case 'str': {
+        // A forward reference such as "Circle | None" or "Optional[Node]": the first name that is a class.
+        for (const word of expr.value.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) {
+          if (word === 'Self' && self) return self;
+          const binding = info.globals.get(word);
+          const cls = binding ? this.classes.classOfEntity(this.project.follow(this.project.valueOfBinding(info, binding))) : null;
+          if (cls) return cls;
+        }
+        return null;
+      }
+      default:
+        return null;
+    }
+  }
+}
+
+/** The last name of a decorator or annotation: `functools.cached_property` → cached_property. */
+export function lastName(expr: Expr): string {
+  const target = expr.k === 'call' ? expr.func : expr;
+  return target.k === 'name' ? target.name : target.k === 'attr' ? target.attr : '';
+}
+
+function hasDecorator(fn: FunctionFact, name: string): boolean {
+  return fn.decorators.some((d) => lastName(d) === name);
+}

@@ -1,0 +1,51 @@
+# What a function hands back, as far as its return statements tell: itself-like values that type inference follows.
+import ast
+
+WRAPS = ("wraps", "update_wrapper")
+
+
+def _returns(body):
+    """Return statements of a function body, not those of nested functions or classes."""
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return):
+            yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _wrapper_names(body):
+    """Nested functions decorated with functools.wraps(...): a decorator returning one keeps the function's shape."""
+    names = set()
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for decorator in node.decorator_list:
+                func = decorator.func if isinstance(decorator, ast.Call) else decorator
+                name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+                if name in WRAPS:
+                    names.add(node.name)
+    return names
+
+
+def returned_kind(node):
+    """'self', 'cls' (a new instance of the class), 'param' (the first argument unchanged) or 'wrapper' (a
+    functools.wraps wrapper) when every return statement agrees; None otherwise."""
+    args = node.args.posonlyargs + node.args.args
+    first = args[0].arg if args else None
+    wrappers = _wrapper_names(node.body)
+    kinds = set()
+    for ret in _returns(node.body):
+        value = ret.value
+        if isinstance(value, ast.Name) and value.id == first and first in ("self", "cls"):
+            kinds.add("self" if first == "self" else "cls-object")
+        elif isinstance(value, ast.Name) and value.id == first:
+            kinds.add("param")
+        elif isinstance(value, ast.Name) and value.id in wrappers:
+            kinds.add("wrapper")
+        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == first == "cls":
+            kinds.add("cls")
+        else:
+            return None
+    return kinds.pop() if len(kinds) == 1 else None
