@@ -12,6 +12,7 @@ const key = (c: ClassRef) => `${c.module}:${c.owner}`;
 export class ClassModel {
   private readonly bases = new Map<string, ClassRef[]>();
   private readonly members = new Map<string, Set<string>>();
+  private readonly bySubclass = new Map<string, ClassRef | null>();
 
   constructor(private readonly project: Project) {
     for (const info of project.files.values()) {
@@ -89,6 +90,36 @@ export class ClassModel {
       queue.push(...(this.bases.get(key(current)) ?? []));
     }
     return cls;
+  }
+
+  /**
+   * When `cls` and its bases lack `name`: the one subclass hierarchy that defines it (code that checked
+   * `isinstance(x, Sub)` before the access, in practice), else null.
+   */
+  subclassDefining(cls: ClassRef, name: string): ClassRef | null {
+    const memo = `${key(cls)}:${name}`;
+    if (this.bySubclass.has(memo)) return this.bySubclass.get(memo)!;
+    const found = new Map<string, ClassRef>();
+    for (const sub of this.bases.keys()) {
+      if (!this.members.get(sub)?.has(name)) continue;
+      const [module, owner] = [sub.slice(0, sub.indexOf(':')), sub.slice(sub.indexOf(':') + 1)];
+      if (this.inherits({ module, owner }, cls)) {
+        const root = this.memberRoot({ module, owner }, name);
+        found.set(key(root), root);
+      }
+    }
+    const result = found.size === 1 ? [...found.values()][0]! : null;
+    this.bySubclass.set(memo, result);
+    return result;
+  }
+
+  private inherits(cls: ClassRef, ancestor: ClassRef, seen = new Set<string>()): boolean {
+    for (const base of this.bases.get(key(cls)) ?? []) {
+      if (seen.has(key(base))) continue;
+      seen.add(key(base));
+      if (key(base) === key(ancestor) || this.inherits(base, ancestor, seen)) return true;
+    }
+    return false;
   }
 
   basesOf(cls: ClassRef): ClassRef[] {

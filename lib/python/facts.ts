@@ -10,6 +10,7 @@ export type Expr =
   | { k: 'binop_or'; left: Expr; right: Expr }
   | { k: 'str'; value: string; span: Span }
   | { k: 'iter'; of: Expr }
+  | { k: 'item'; of: Expr; index: number }
   | { k: 'const' }
   | { k: 'other' };
 

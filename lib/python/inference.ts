@@ -68,6 +68,13 @@ export class TypeInference {
       }
       case 'call':
         return this.callResult(info, expr, depth + 1);
+      case 'item': {
+        // `a, b = f()` where f is declared to return tuple[A, B]: b is a B.
+        const declared = this.declaredType(info, expr.of, depth + 1);
+        if (declared?.expr.k !== 'subscript' || !['Tuple', 'tuple'].includes(lastName(declared.expr.value))) return null;
+        const part = declared.expr.slice[expr.index];
+        return part ? this.fromAnnotation(declared.info, part, declared.self, depth + 1) : null;
+      }
       default:
         return null;
     }
@@ -90,7 +97,8 @@ export class TypeInference {
     const sup = this.superClass(info, receiver, scope);
     const owner = sup !== undefined ? sup : this.inferClass(info, receiver);
     if (!owner) return null;
-    const defining = sup !== undefined ? this.inBases(owner, attr) : this.classes.definingClass(owner, attr);
+    let defining = sup !== undefined ? this.inBases(owner, attr) : this.classes.definingClass(owner, attr);
+    if (defining && !this.classes.defines(defining, attr)) defining = this.classes.subclassDefining(owner, attr) ?? defining;
     return defining ? { kind: 'class-member', module: defining.module, owner: defining.owner, name: attr } : null;
   }
 
@@ -154,26 +162,38 @@ export class TypeInference {
   private callResult(info: FileInfo, expr: Extract<Expr, { k: 'call' }>, depth: number): ClassRef | null {
     const cls = this.classObject(info, expr.func);
     if (cls) return cls;
+    const called = this.calledFunction(info, expr, depth);
+    if (!called) return null;
+    if (called.fn.returns) return this.fromAnnotation(called.info, called.fn.returns, called.receiver, depth);
+    const gives = called.fn.gives;
+    return called.receiver && (gives === 'self' || gives === 'cls' || gives === 'cls-object') ? called.receiver : null;
+  }
+
+  /** The function a call runs — a method found through its receiver, a function, or the `__call__` of an instance — and the receiver's class. */
+  private calledFunction(info: FileInfo, expr: Extract<Expr, { k: 'call' }>, depth: number): { info: FileInfo; fn: FunctionFact; receiver: ClassRef | null } | null {
     if (expr.func.k === 'attr') {
-      const receiver = this.inferClass(info, expr.func.value, depth);
       const member = this.project.entityOfExpr(info, expr.func) ?? this.memberOf(info, expr.func.value, expr.func.attr, -1);
       if (member?.kind === 'class-member') {
-        const owner = receiver ?? { module: member.module, owner: member.owner };
-        return this.methodResult({ module: member.module, owner: member.owner }, member.name, owner, depth);
+        const owner = { module: member.module, owner: member.owner };
+        return this.method(owner, member.name, this.inferClass(info, expr.func.value, depth) ?? owner);
       }
     }
-    const entity = this.project.follow(this.project.entityOfExpr(info, expr.func));
-    const found = this.functionOf(entity);
-    if (found?.fn.returns) return this.fromAnnotation(found.info, found.fn.returns, null, depth);
+    const found = this.functionOf(this.project.follow(this.project.entityOfExpr(info, expr.func)));
+    if (found) return { ...found, receiver: null };
     // Calling an instance (a class used as a decorator, for one) runs its `__call__`.
     const instance = this.inferClass(info, expr.func, depth);
-    return instance ? this.methodResult(instance, '__call__', instance, depth) : null;
+    return instance ? this.method(instance, '__call__', instance) : null;
+  }
+
+  private method(cls: ClassRef, name: string, receiver: ClassRef): { info: FileInfo; fn: FunctionFact; receiver: ClassRef } | null {
+    const defining = this.classes.definingClass(cls, name);
+    const found = this.functionOf({ kind: 'class-member', module: defining.module, owner: defining.owner, name });
+    return found ? { ...found, receiver } : null;
   }
 
   /** What calling method `name` of `cls` returns, with `Self`, `return self` and `return cls(...)` meaning `receiver`. */
   private methodResult(cls: ClassRef, name: string, receiver: ClassRef, depth: number): ClassRef | null {
-    const defining = this.classes.definingClass(cls, name);
-    const found = this.functionOf({ kind: 'class-member', module: defining.module, owner: defining.owner, name });
+    const found = this.method(cls, name, receiver);
     if (!found) return null;
     if (found.fn.returns) return this.fromAnnotation(found.info, found.fn.returns, receiver, depth);
     return found.fn.gives === 'self' || found.fn.gives === 'cls' || found.fn.gives === 'cls-object' ? receiver : null;
@@ -227,6 +247,10 @@ export class TypeInference {
     if (expr.k === 'attr') {
       const owner = this.inferClass(info, expr.value, depth + 1);
       return owner ? this.memberDeclared(owner, expr.attr, depth + 1) : null;
+    }
+    if (expr.k === 'call' && depth <= MAX_DEPTH) {
+      const called = this.calledFunction(info, expr, depth + 1);
+      return called?.fn.returns ? { info: called.info, expr: called.fn.returns, self: called.receiver } : null;
     }
     return null;
   }

@@ -5,7 +5,7 @@ import re
 import sys
 
 from tugworker.positions import Positions
-from tugworker.scopes import ScopeWalker, _Iteration
+from tugworker.scopes import ScopeWalker, _Item, _Iteration
 
 BUILTINS = set(dir(builtins))
 
@@ -196,6 +196,8 @@ class _Describer:
         if depth > 8:
             return {"k": "other"}
         w = self.walker
+        if isinstance(node, _Item):
+            return {"k": "item", "of": self(node.value, depth + 1), "index": node.index}
         if isinstance(node, _Iteration):
             return {"k": "iter", "of": self(node.iterable, depth + 1)}
         if isinstance(node, ast.Name):

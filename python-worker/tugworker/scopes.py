@@ -14,6 +14,17 @@ class _Iteration:
         self.iterable = iterable
 
 
+class _Item:
+    """Marks a value as 'element `index` of this value', for `a, b = f()` where f returns a declared tuple."""
+
+    def __init__(self, value, index):
+        self.value, self.index = value, index
+
+
+def _plain_tuple(target):
+    return isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts)
+
+
 class ScopeWalker(ast.NodeVisitor):
     def __init__(self, positions):
         self.pos = positions
@@ -195,6 +206,10 @@ class ScopeWalker(ast.NodeVisitor):
         self.visit(node.value)
         single = len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
         for target in node.targets:
+            if len(node.targets) == 1 and _plain_tuple(target):
+                for index, element in enumerate(target.elts):
+                    self._target(element, "variable", value=_Item(node.value, index))
+                continue
             self._target(target, "variable", value=node.value if single else None)
             self._attribute_value(target, value=node.value)
         self._maybe_all(node.targets, node.value)
