@@ -178,11 +178,11 @@ export class TypeInference {
         return this.method(owner, member.name, this.inferClass(info, expr.func.value, depth) ?? owner);
       }
     }
-    const found = this.functionOf(this.project.follow(this.project.entityOfExpr(info, expr.func)));
-    if (found) return { ...found, receiver: null };
     // Calling an instance (a class used as a decorator, for one) runs its `__call__`.
     const instance = this.inferClass(info, expr.func, depth);
-    return instance ? this.method(instance, '__call__', instance) : null;
+    if (instance) return this.method(instance, '__call__', instance);
+    const found = this.functionOf(this.project.follow(this.project.entityOfExpr(info, expr.func)));
+    return found ? { ...found, receiver: null } : null;
   }
 
   private method(cls: ClassRef, name: string, receiver: ClassRef): { info: FileInfo; fn: FunctionFact; receiver: ClassRef } | null {
