@@ -8,11 +8,13 @@ export interface ClassRef {
 }
 
 const key = (c: ClassRef) => `${c.module}:${c.owner}`;
+const parseKey = (k: string): ClassRef => ({ module: k.slice(0, k.indexOf(':')), owner: k.slice(k.indexOf(':') + 1) });
 
 export class ClassModel {
   private readonly bases = new Map<string, ClassRef[]>();
   private readonly members = new Map<string, Set<string>>();
   private readonly bySubclass = new Map<string, ClassRef | null>();
+  private readonly groups = new Map<string, Map<string, ClassRef>>();
 
   constructor(private readonly project: Project) {
     for (const info of project.files.values()) {
@@ -46,8 +48,60 @@ export class ClassModel {
     return null;
   }
 
-  /** The topmost class in `cls`'s ancestry that defines `name`; overriding methods share it. */
+  /**
+   * The class that identifies member `name` of `cls`: overriding methods share it, and so do methods of
+   * unrelated bases that a common subclass inherits together (`class D(A, B)` ties `A.m` and `B.m`).
+   */
   memberRoot(cls: ClassRef, name: string): ClassRef {
+    const local = this.topDefiner(cls, name);
+    return this.rootGroups(name).get(key(local)) ?? local;
+  }
+
+  /** Per member name: each top definer that shares a subclass with another → the group's representative. */
+  private rootGroups(name: string): Map<string, ClassRef> {
+    const cached = this.groups.get(name);
+    if (cached) return cached;
+    const parent = new Map<string, string>();
+    const find = (k: string): string => {
+      let root = k;
+      while (parent.has(root) && parent.get(root) !== root) root = parent.get(root)!;
+      return root;
+    };
+    const refs = new Map<string, ClassRef>();
+    for (const cls of this.bases.keys()) {
+      const tops = new Map<string, ClassRef>();
+      for (const ancestor of this.ancestry(parseKey(cls))) {
+        if (this.members.get(key(ancestor))?.has(name)) {
+          const top = this.topDefiner(ancestor, name);
+          tops.set(key(top), top);
+        }
+      }
+      if (tops.size < 2) continue;
+      const [first, ...rest] = [...tops.keys()].sort();
+      for (const k of [first!, ...rest]) refs.set(k, tops.get(k)!);
+      for (const k of rest) {
+        const [a, b] = [find(first!), find(k)].sort();
+        if (a !== b) parent.set(b!, a!);
+      }
+    }
+    const out = new Map<string, ClassRef>();
+    for (const k of refs.keys()) out.set(k, refs.get(find(k))!);
+    this.groups.set(name, out);
+    return out;
+  }
+
+  /** `cls` and every class it inherits from. */
+  private ancestry(cls: ClassRef): ClassRef[] {
+    const out: ClassRef[] = [cls];
+    const seen = new Set<string>([key(cls)]);
+    for (let i = 0; i < out.length; i++) {
+      for (const base of this.bases.get(key(out[i]!)) ?? []) if (!seen.has(key(base))) seen.add(key(base)), out.push(base);
+    }
+    return out;
+  }
+
+  /** The topmost class in `cls`'s ancestry that defines `name`. */
+  private topDefiner(cls: ClassRef, name: string): ClassRef {
     let best: ClassRef | null = this.members.get(key(cls))?.has(name) ? cls : null;
     const seen = new Set<string>([key(cls)]);
     const walk = (c: ClassRef) => {
@@ -102,9 +156,8 @@ export class ClassModel {
     const found = new Map<string, ClassRef>();
     for (const sub of this.bases.keys()) {
       if (!this.members.get(sub)?.has(name)) continue;
-      const [module, owner] = [sub.slice(0, sub.indexOf(':')), sub.slice(sub.indexOf(':') + 1)];
-      if (this.inherits({ module, owner }, cls)) {
-        const root = this.memberRoot({ module, owner }, name);
+      if (this.inherits(parseKey(sub), cls)) {
+        const root = this.memberRoot(parseKey(sub), name);
         found.set(key(root), root);
       }
     }

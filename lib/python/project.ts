@@ -87,11 +87,34 @@ export class Project {
     if (imported) {
       const name = imported.fact.names[imported.index]!;
       const aliased = name.asname !== null && name.asname_span !== null;
-      if (!aliased) return this.entityOfImport(info, imported.fact, imported.index, seen);
+      if (!aliased) return this.importedEntity(info, canonical, imported, seen);
     }
     if (!scope || scope.kind === 'module') return { kind: 'module-attr', module: info.module, name: canonical.name };
     if (scope.kind === 'class') return { kind: 'class-member', module: info.module, owner: this.ownerPath(info, scope.id), name: canonical.name };
     return { kind: 'local', file: info.file, binding: canonical.id, name: canonical.name };
+  }
+
+  /**
+   * What an unaliased import binding brings. A name imported twice (`try: from ._c import X` / `except
+   * ImportError: from ._py import X`) stands for the one defined in the workspace when only one is.
+   */
+  private importedEntity(info: FileInfo, canonical: Binding, imported: { fact: ImportFact; index: number }, seen: Set<string>): Entity {
+    const entity = this.entityOfImport(info, imported.fact, imported.index, seen);
+    if (this.definedHere(entity)) return entity;
+    for (const other of info.facts.bindings) {
+      const alternative = other.id !== canonical.id && other.symbol === canonical.id ? info.importOf.get(other.id) : undefined;
+      if (!alternative || alternative.fact.names[alternative.index]!.asname !== null) continue;
+      const found = this.entityOfImport(info, alternative.fact, alternative.index, new Set(seen));
+      if (this.definedHere(found)) return found;
+    }
+    return entity;
+  }
+
+  private definedHere(entity: Entity): boolean {
+    if (entity.kind === 'external') return false;
+    if (entity.kind === 'module') return this.byModule.has(entity.module);
+    if (entity.kind === 'module-attr') return this.byModule.get(entity.module)?.globals.has(entity.name) ?? false;
+    return true;
   }
 
   /** Where `import a.b` / `from m import x` leads: a module, a module attribute, or outside the workspace. */
@@ -223,7 +246,12 @@ export class Project {
   /** The entity an expression evaluates to when it names something (a module, a class, a function). */
   entityOfExpr(info: FileInfo, expr: Expr): Entity | null {
     if (expr.k === 'name') {
-      const ref = expr.ref === undefined ? undefined : info.facts.references[expr.ref];
+      if (expr.ref === undefined) {
+        // A name inside a string annotation: looked up in the module, where such annotations are evaluated.
+        const binding = info.globals.get(expr.name);
+        return binding ? this.valueOfBinding(info, binding) : null;
+      }
+      const ref = info.facts.references[expr.ref];
       return ref ? this.valueOfReference(info, ref) : null;
     }
     if (expr.k === 'attr') {

@@ -32,13 +32,13 @@ def extract_facts(content):
     for binding in walker.bindings:
         binding["symbol"] = walker.first_site[(binding["scope"], binding["name"])]
         binding.update(positions.loc(binding["span"]))
-        binding["type_hint"] = describe(binding["type_hint"])
+        binding["type_hint"] = describe.annotation(binding["type_hint"])
         binding["value"] = describe(binding["value"])
     for attribute in walker.attributes:
         attribute.update(positions.loc(attribute["span"]))
         attribute["receiver"] = describe(attribute["receiver"])
         if "value" in attribute:
-            attribute["type_hint"] = describe(attribute["type_hint"])
+            attribute["type_hint"] = describe.annotation(attribute["type_hint"])
             attribute["value"] = describe(attribute["value"])
     for call in walker.calls:
         call.update({k: v for k, v in positions.loc(call["span"]).items() if k != "span"})
@@ -49,7 +49,7 @@ def extract_facts(content):
         cls["bases"] = [describe(b) for b in cls["bases"]]
     for function in walker.functions:
         function["decorators"] = [describe(d) for d in function["decorators"]]
-        function["returns"] = describe(function["returns"])
+        function["returns"] = describe.annotation(function["returns"])
     for dynamic in walker.dynamic:
         dynamic.update({k: v for k, v in positions.loc(dynamic["span"]).items() if k != "span"})
     for function in walker.functions:
@@ -189,6 +189,18 @@ class _Describer:
 
     def __init__(self, walker):
         self.walker = walker
+
+    def annotation(self, node):
+        """An annotation; a string one ("tuple[A, B | None]") is described as the expression it holds, its names
+        without a reference (they are looked up in the module, where string annotations are evaluated)."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                parsed = ast.parse(node.value.strip(), mode="eval").body
+            except SyntaxError:
+                return self(node)
+            if not isinstance(parsed, ast.Constant):
+                return self(parsed)
+        return self(node)
 
     def __call__(self, node, depth=0):
         if node is None:

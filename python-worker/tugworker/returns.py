@@ -29,12 +29,31 @@ def _wrapper_names(body):
     return names
 
 
+def _is_own_class(value, first):
+    """`self.__class__` or `type(self)`: the class of the instance a method runs on."""
+    if isinstance(value, ast.Attribute) and value.attr == "__class__":
+        return isinstance(value.value, ast.Name) and value.value.id == first
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "type" and len(value.args) == 1:
+        return isinstance(value.args[0], ast.Name) and value.args[0].id == first
+    return False
+
+
+def _class_names(body, first):
+    """Local names bound to the instance's own class (`cls = self.__class__`), plus `cls` in a classmethod."""
+    names = {"cls"} if first == "cls" else set()
+    for node in body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and _is_own_class(node.value, first):
+            names.add(node.targets[0].id)
+    return names
+
+
 def returned_kind(node):
     """'self', 'cls' (a new instance of the class), 'param' (the first argument unchanged) or 'wrapper' (a
     functools.wraps wrapper) when every return statement agrees; None otherwise."""
     args = node.args.posonlyargs + node.args.args
     first = args[0].arg if args else None
     wrappers = _wrapper_names(node.body)
+    own = _class_names(node.body, first) if first else set()
     kinds = set()
     for ret in _returns(node.body):
         value = ret.value
@@ -44,7 +63,7 @@ def returned_kind(node):
             kinds.add("param")
         elif isinstance(value, ast.Name) and value.id in wrappers:
             kinds.add("wrapper")
-        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == first == "cls":
+        elif isinstance(value, ast.Call) and ((isinstance(value.func, ast.Name) and value.func.id in own) or _is_own_class(value.func, first)):
             kinds.add("cls")
         else:
             return None
