@@ -204,7 +204,8 @@ class ScopeWalker(ast.NodeVisitor):
 
     def visit_Assign(self, node):
         self.visit(node.value)
-        single = len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        # `x = value` and chains `a = b = value`: each name holds the value.
+        single = all(isinstance(t, ast.Name) for t in node.targets)
         for target in node.targets:
             if len(node.targets) == 1 and _plain_tuple(target):
                 for index, element in enumerate(target.elts):
