@@ -93,9 +93,10 @@ export class TypeInference {
   }
 
   /** The member `receiver.attr` names: found through the receiver's class (or the bases, for `super()`). */
-  memberOf(info: FileInfo, receiver: Expr, attr: string, scope: number): Entity | null {
+  memberOf(info: FileInfo, receiver: Expr, attr: string, scope: number, depth = 0): Entity | null {
+    if (depth > MAX_DEPTH) return null;
     const sup = this.superClass(info, receiver, scope);
-    const owner = sup !== undefined ? sup : this.inferClass(info, receiver);
+    const owner = sup !== undefined ? sup : this.inferClass(info, receiver, depth + 1);
     if (!owner) return null;
     let defining = sup !== undefined ? this.inBases(owner, attr) : this.classes.definingClass(owner, attr);
     if (defining && !this.classes.defines(defining, attr)) defining = this.classes.subclassDefining(owner, attr) ?? defining;
@@ -172,7 +173,7 @@ export class TypeInference {
   /** The function a call runs — a method found through its receiver, a function, or the `__call__` of an instance — and the receiver's class. */
   private calledFunction(info: FileInfo, expr: Extract<Expr, { k: 'call' }>, depth: number): { info: FileInfo; fn: FunctionFact; receiver: ClassRef | null } | null {
     if (expr.func.k === 'attr') {
-      const member = this.project.entityOfExpr(info, expr.func) ?? this.memberOf(info, expr.func.value, expr.func.attr, -1);
+      const member = this.project.entityOfExpr(info, expr.func) ?? this.memberOf(info, expr.func.value, expr.func.attr, -1, depth + 1);
       if (member?.kind === 'class-member') {
         const owner = { module: member.module, owner: member.owner };
         return this.method(owner, member.name, this.inferClass(info, expr.func.value, depth) ?? owner);
