@@ -3,7 +3,8 @@ import type { Attribute, Binding, Expr, FunctionFact } from './facts.js';
 import type { ClassModel, ClassRef } from './classes.js';
 import type { Entity, FileInfo, Project } from './project.js';
 
-const MAX_DEPTH = 12;
+/** A backstop: cycles through bindings are cut by `active`, long chains (a.b().c.d()) stay well below it. */
+const MAX_DEPTH = 48;
 const key = (c: ClassRef) => `${c.module}:${c.owner}`;
 /** Decorators that make a method read like an attribute whose type is the return annotation. */
 const PROPERTIES = new Set(['property', 'cached_property']);
@@ -18,6 +19,8 @@ interface Declared {
 export class TypeInference {
   /** Class → attribute name → `self.name = …` stores in its methods. */
   private readonly stores = new Map<string, Map<string, Array<{ info: FileInfo; attr: Attribute }>>>();
+  /** Bindings whose type is being inferred, to cut cycles. */
+  private readonly active = new Set<string>();
 
   constructor(
     private readonly project: Project,
@@ -94,13 +97,18 @@ export class TypeInference {
 
   /** The member `receiver.attr` names: found through the receiver's class (or the bases, for `super()`). */
   memberOf(info: FileInfo, receiver: Expr, attr: string, scope: number, depth = 0): Entity | null {
+    return this.lookupMember(info, receiver, attr, scope, depth)?.entity ?? null;
+  }
+
+  /** memberOf, with the receiver's class (inferred once, so chains cost linear time). */
+  private lookupMember(info: FileInfo, receiver: Expr, attr: string, scope: number, depth: number): { entity: Entity; receiver: ClassRef } | null {
     if (depth > MAX_DEPTH) return null;
     const sup = this.superClass(info, receiver, scope);
     const owner = sup !== undefined ? sup : this.inferClass(info, receiver, depth + 1);
     if (!owner) return null;
     let defining = sup !== undefined ? this.inBases(owner, attr) : this.classes.definingClass(owner, attr);
     if (defining && !this.classes.defines(defining, attr)) defining = this.classes.subclassDefining(owner, attr) ?? defining;
-    return defining ? { kind: 'class-member', module: defining.module, owner: defining.owner, name: attr } : null;
+    return defining ? { entity: { kind: 'class-member', module: defining.module, owner: defining.owner, name: attr }, receiver: owner } : null;
   }
 
   /** For `super()` / `super(C, self)`: the class whose bases are searched; undefined when not a super call. */
@@ -127,6 +135,17 @@ export class TypeInference {
   }
 
   private ofBinding(info: FileInfo, binding: Binding, depth: number): ClassRef | null {
+    const id = `${info.file}:${binding.id}`;
+    if (this.active.has(id)) return null; // `node = node.next()`: no type from itself
+    this.active.add(id);
+    try {
+      return this.bindingType(info, binding, depth);
+    } finally {
+      this.active.delete(id);
+    }
+  }
+
+  private bindingType(info: FileInfo, binding: Binding, depth: number): ClassRef | null {
     if (binding.type_hint) return this.fromAnnotation(info, binding.type_hint, null, depth);
     const decorated = this.decoratedType(info, binding, depth);
     if (decorated !== undefined) return decorated;
@@ -164,7 +183,12 @@ export class TypeInference {
     const cls = this.classObject(info, expr.func);
     if (cls) return cls;
     const called = this.calledFunction(info, expr, depth);
-    if (!called) return null;
+    if (!called) {
+      // A value of class C that C's instances could not be called as (no __call__): the class object itself,
+      // as with `context_class: type[Context] = Context` then `self.context_class(...)`.
+      const value = expr.func.k === 'attr' ? this.inferClass(info, expr.func, depth) : null;
+      return value && !this.classes.defines(this.classes.definingClass(value, '__call__'), '__call__') ? value : null;
+    }
     if (called.fn.returns) return this.fromAnnotation(called.info, called.fn.returns, called.receiver, depth);
     const gives = called.fn.gives;
     return called.receiver && (gives === 'self' || gives === 'cls' || gives === 'cls-object') ? called.receiver : null;
@@ -173,10 +197,14 @@ export class TypeInference {
   /** The function a call runs — a method found through its receiver, a function, or the `__call__` of an instance — and the receiver's class. */
   private calledFunction(info: FileInfo, expr: Extract<Expr, { k: 'call' }>, depth: number): { info: FileInfo; fn: FunctionFact; receiver: ClassRef | null } | null {
     if (expr.func.k === 'attr') {
-      const member = this.project.entityOfExpr(info, expr.func) ?? this.memberOf(info, expr.func.value, expr.func.attr, -1, depth + 1);
+      const direct = this.project.entityOfExpr(info, expr.func);
+      const found = direct ? null : this.lookupMember(info, expr.func.value, expr.func.attr, -1, depth + 1);
+      const member = direct ?? found?.entity;
       if (member?.kind === 'class-member') {
         const owner = { module: member.module, owner: member.owner };
-        return this.method(owner, member.name, this.inferClass(info, expr.func.value, depth) ?? owner);
+        // `C.create()` on a class named directly: the receiver is C itself.
+        const receiver = found?.receiver ?? this.classObject(info, expr.func.value) ?? owner;
+        return this.method(owner, member.name, receiver);
       }
     }
     // Calling an instance (a class used as a decorator, for one) runs its `__call__`.
@@ -202,6 +230,17 @@ export class TypeInference {
 
   /** The type of attribute `name` on instances of `cls`: class-level annotation or value, property, `self.name = …`. */
   memberType(cls: ClassRef, name: string, depth: number): ClassRef | null {
+    const id = `member:${key(cls)}:${name}`;
+    if (this.active.has(id)) return null; // `self.node = self.node.parent`: no type from itself
+    this.active.add(id);
+    try {
+      return this.attributeType(cls, name, depth);
+    } finally {
+      this.active.delete(id);
+    }
+  }
+
+  private attributeType(cls: ClassRef, name: string, depth: number): ClassRef | null {
     const declared = this.memberDeclared(cls, name, depth);
     if (declared) return this.fromAnnotation(declared.info, declared.expr, declared.self, depth + 1);
     const defining = this.classes.definingClass(cls, name);
@@ -248,6 +287,12 @@ export class TypeInference {
     if (expr.k === 'attr') {
       const owner = this.inferClass(info, expr.value, depth + 1);
       return owner ? this.memberDeclared(owner, expr.attr, depth + 1) : null;
+    }
+    if (expr.k === 'iter') {
+      // An element of a container declared `list[T]`, `Iterator[tuple[A, B]]`, …: the last type argument.
+      const container = this.declaredType(info, expr.of, depth + 1);
+      const last = container?.expr.k === 'subscript' ? container.expr.slice[container.expr.slice.length - 1] : undefined;
+      return container && last ? { ...container, expr: last } : null;
     }
     if (expr.k === 'call' && depth <= MAX_DEPTH) {
       const called = this.calledFunction(info, expr, depth + 1);

@@ -162,7 +162,7 @@ class ScopeWalker(ast.NodeVisitor):
         for index, generator in enumerate(generators):
             if index > 0:
                 self.visit(generator.iter)
-            self._target(generator.target, "for_target", value=_Iteration(generator.iter))
+            self._loop_target(generator.target, generator.iter)
             for condition in generator.ifs:
                 self.visit(condition)
         for element in elements:
@@ -187,6 +187,14 @@ class ScopeWalker(ast.NodeVisitor):
         else:
             self.visit(target)
         self.binding_kind = previous
+
+    def _loop_target(self, target, iterable):
+        """`for x in xs` binds an element of xs; `for k, v in pairs` binds the parts of one."""
+        if _plain_tuple(target):
+            for index, element in enumerate(target.elts):
+                self._target(element, "for_target", value=_Item(_Iteration(iterable), index))
+        else:
+            self._target(target, "for_target", value=_Iteration(iterable))
 
     def _store(self, node, type_hint=None, value=None):
         span = self.pos.node_span(node)
@@ -244,7 +252,7 @@ class ScopeWalker(ast.NodeVisitor):
 
     def visit_For(self, node):
         self.visit(node.iter)
-        self._target(node.target, "for_target", value=_Iteration(node.iter))
+        self._loop_target(node.target, node.iter)
         for statement in node.body + node.orelse:
             self.visit(statement)
 
