@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import path from 'node:path';
 
 /** Bump when the worker's facts schema (or this layout) changes; old entries are then ignored. */
-export const FACTS_SCHEMA = 'facts-v8';
+export const FACTS_SCHEMA = 'facts-v9';
 
 /** Packs kept besides the newest: enough for a few branches and recent edits, bounded on disk. */
 const KEEP_PACKS = 16;

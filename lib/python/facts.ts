@@ -118,8 +118,8 @@ export interface FunctionFact {
   is_method: boolean;
   decorators: Expr[];
   returns: Expr | null;
-  /** What every return statement agrees on: `self`, a new `cls(...)`, the class itself, the first argument, or a functools.wraps wrapper. */
-  gives?: 'self' | 'cls' | 'cls-object' | 'param' | 'wrapper';
+  /** What every return statement agrees on: `self`, a new `cls(...)`, the class itself, the first argument, a functools.wraps wrapper, or a nested decorator that keeps what it wraps. */
+  gives?: 'self' | 'cls' | 'cls-object' | 'param' | 'wrapper' | 'factory';
 }
 
 export interface Dynamic {

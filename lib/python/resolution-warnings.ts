@@ -61,6 +61,6 @@ function replacingDecorator(resolver: Resolver, info: FileInfo, decorator: Expr)
   const found = resolver.types.functionOf(entity);
   if (!found) return KEEPING.has(name) ? null : { name, why: 'may replace it' };
   const gives = found.fn.gives;
-  if (gives === 'param' || gives === 'wrapper') return null;
+  if (decorator.k === 'call' ? gives === 'factory' : gives === 'param' || gives === 'wrapper') return null;
   return { name, why: found.fn.returns ? 'returns another object' : 'may return another object' };
 }

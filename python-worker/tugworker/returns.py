@@ -47,22 +47,45 @@ def _class_names(body, first):
     return names
 
 
+def _unwrapped(value):
+    """`typing.cast(T, x)` is x."""
+    while isinstance(value, ast.Call) and _called_name(value) == "cast" and len(value.args) == 2:
+        value = value.args[1]
+    return value
+
+
+def _called_name(call):
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+
+
+def _keeping_factories(body):
+    """Nested functions that are decorators keeping what they wrap (a decorator factory returns one)."""
+    return {n.name for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and returned_kind(n) in ("param", "wrapper")}
+
+
 def returned_kind(node):
-    """'self', 'cls' (a new instance of the class), 'param' (the first argument unchanged) or 'wrapper' (a
-    functools.wraps wrapper) when every return statement agrees; None otherwise."""
+    """'self', 'cls' (a new instance of the class), 'cls-object' (the class), 'param' (the first argument
+    unchanged), 'wrapper' (a functools.wraps / update_wrapper wrapper) or 'factory' (a nested decorator that
+    keeps what it wraps) when every return statement agrees; None otherwise."""
     args = node.args.posonlyargs + node.args.args
     first = args[0].arg if args else None
     wrappers = _wrapper_names(node.body)
     own = _class_names(node.body, first) if first else set()
     kinds = set()
+    keeping = None
     for ret in _returns(node.body):
-        value = ret.value
+        value = _unwrapped(ret.value)
         if isinstance(value, ast.Name) and value.id == first and first in ("self", "cls"):
             kinds.add("self" if first == "self" else "cls-object")
         elif isinstance(value, ast.Name) and value.id == first:
             kinds.add("param")
         elif isinstance(value, ast.Name) and value.id in wrappers:
             kinds.add("wrapper")
+        elif isinstance(value, ast.Call) and _called_name(value) in WRAPS:
+            kinds.add("wrapper")  # functools.update_wrapper(new, fn)
+        elif isinstance(value, ast.Name) and value.id in (keeping if keeping is not None else (keeping := _keeping_factories(node.body))):
+            kinds.add("factory")
         elif isinstance(value, ast.Call) and ((isinstance(value.func, ast.Name) and value.func.id in own) or _is_own_class(value.func, first)):
             kinds.add("cls")
         else:
