@@ -18,26 +18,33 @@ interface Declared {
 
 export class TypeInference {
   /** Class → attribute name → `self.name = …` stores in its methods. */
-  private readonly stores = new Map<string, Map<string, Array<{ info: FileInfo; attr: Attribute }>>>();
+  private storeIndex: Map<string, Map<string, Array<{ info: FileInfo; attr: Attribute }>>> | undefined;
   /** Bindings whose type is being inferred, to cut cycles. */
   private readonly active = new Set<string>();
 
   constructor(
     private readonly project: Project,
     private readonly classes: ClassModel,
-  ) {
-    for (const info of project.files.values()) {
+  ) {}
+
+  /** Built on first use: renames of functions and locals never need it. */
+  private get stores(): Map<string, Map<string, Array<{ info: FileInfo; attr: Attribute }>>> {
+    if (this.storeIndex) return this.storeIndex;
+    const stores = new Map<string, Map<string, Array<{ info: FileInfo; attr: Attribute }>>>();
+    for (const info of this.project.files.values()) {
       for (const attr of info.facts.attributes) {
         if (attr.ctx !== 'store' || attr.value === undefined) continue;
-        const owner = classes.selfClass(info, attr.receiver);
+        const owner = this.classes.selfClass(info, attr.receiver);
         if (!owner) continue;
-        let byName = this.stores.get(key(owner));
-        if (!byName) this.stores.set(key(owner), (byName = new Map()));
+        let byName = stores.get(key(owner));
+        if (!byName) stores.set(key(owner), (byName = new Map()));
         const list = byName.get(attr.attr) ?? [];
         list.push({ info, attr });
         byName.set(attr.attr, list);
       }
     }
+    this.storeIndex = stores;
+    return stores;
   }
 
   /** The class of the value an expression evaluates to (an instance, or the class itself for class objects). */
