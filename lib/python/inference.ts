@@ -1,5 +1,6 @@
 // Static type inference for receivers: what class an expression's value has, through declared and assigned types.
 import type { Attribute, Binding, Expr, FunctionFact } from './facts.js';
+import { classOfAnnotation, lastName } from './annotations.js';
 import type { ClassModel, ClassRef } from './classes.js';
 import type { Entity, FileInfo, Project } from './project.js';
 
@@ -325,42 +326,8 @@ export class TypeInference {
 
   /** `C`, `mod.C`, `Optional[C]`, `C | None`, `"C"`, `Self` → C. */
   fromAnnotation(info: FileInfo, expr: Expr, self: ClassRef | null, depth: number): ClassRef | null {
-    if (depth > MAX_DEPTH) return null;
-    switch (expr.k) {
-      case 'name':
-      case 'attr': {
-        const entity = this.project.follow(this.project.entityOfExpr(info, expr));
-        if (self && (lastName(expr) === 'Self' || (entity?.kind === 'external' && entity.name.endsWith('.Self')))) return self;
-        return this.classes.classOfEntity(entity);
-      }
-      case 'subscript':
-        for (const part of expr.slice) {
-          const found = this.fromAnnotation(info, part, self, depth + 1);
-          if (found) return found;
-        }
-        return null;
-      case 'binop_or':
-        return this.fromAnnotation(info, expr.left, self, depth + 1) ?? this.fromAnnotation(info, expr.right, self, depth + 1);
-      case 'str': {
-        // A forward reference such as "Circle | None" or "Optional[Node]": the first name that is a class.
-        for (const word of expr.value.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) {
-          if (word === 'Self' && self) return self;
-          const binding = info.globals.get(word);
-          const cls = binding ? this.classes.classOfEntity(this.project.follow(this.project.valueOfBinding(info, binding))) : null;
-          if (cls) return cls;
-        }
-        return null;
-      }
-      default:
-        return null;
-    }
+    return classOfAnnotation(this.project, this.classes, info, expr, self, depth);
   }
-}
-
-/** The last name of a decorator or annotation: `functools.cached_property` → cached_property. */
-export function lastName(expr: Expr): string {
-  const target = expr.k === 'call' ? expr.func : expr;
-  return target.k === 'name' ? target.name : target.k === 'attr' ? target.attr : '';
 }
 
 function hasDecorator(fn: FunctionFact, name: string): boolean {

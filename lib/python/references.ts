@@ -2,7 +2,8 @@
 import { TugError } from '../core/errors.js';
 import { ClassModel } from './classes.js';
 import type { Call, Span } from './facts.js';
-import { lastName, TypeInference } from './inference.js';
+import { lastName } from './annotations.js';
+import { TypeInference } from './inference.js';
 import { absoluteModule } from './modules.js';
 import { entityKey, type Entity, type FileInfo, type Project } from './project.js';
 

@@ -2,7 +2,7 @@
 import type { WarningJSON } from '../core/schemas.js';
 import { lineStarts, positionOf } from '../core/text.js';
 import type { Expr } from './facts.js';
-import { lastName } from './inference.js';
+import { lastName } from './annotations.js';
 import type { Entity, FileInfo } from './project.js';
 import type { Occurrence, Resolver } from './references.js';
 
