@@ -1,4 +1,4 @@
-// Type inference for receivers (seed §26.0.2 levels 1–3) and the inheritance graph that ties overriding methods together.
+// The inheritance graph that ties overriding methods together, and the members each class defines.
 import type { Expr } from './facts.js';
 import type { Entity, FileInfo, Project } from './project.js';
 
@@ -8,18 +8,21 @@ export interface ClassRef {
 }
 
 const key = (c: ClassRef) => `${c.module}:${c.owner}`;
+const parseKey = (k: string): ClassRef => ({ module: k.slice(0, k.indexOf(':')), owner: k.slice(k.indexOf(':') + 1) });
 
 export class ClassModel {
   /** Resolved on first use: a partial load (load-project.ts) then reads only the base classes' modules a rename needs. */
   private readonly bases = new Map<string, () => ClassRef[]>();
   private readonly members = new Map<string, Set<string>>();
+  private readonly bySubclass = new Map<string, ClassRef | null>();
+  private readonly groups = new Map<string, Map<string, ClassRef>>();
 
   constructor(private readonly project: Project) {
     for (const info of project.files.values()) {
       for (const cls of info.facts.classes) {
         const ref = { module: info.module, owner: project.ownerPath(info, cls.scope) };
         let resolved: ClassRef[] | undefined;
-        this.bases.set(key(ref), () => (resolved ??= cls.bases.map((b) => this.classOfEntity(project.entityOfExpr(info, b))).filter((c): c is ClassRef => c !== null)));
+        this.bases.set(key(ref), () => (resolved ??= cls.bases.map((b) => this.classOfEntity(project.follow(project.entityOfExpr(info, b)))).filter((c): c is ClassRef => c !== null)));
         const names = this.memberSet(ref);
         for (const b of info.facts.bindings) if (b.scope === cls.scope) names.add(b.name);
       }
@@ -47,8 +50,60 @@ export class ClassModel {
     return null;
   }
 
-  /** The topmost class in `cls`'s ancestry that defines `name`; overriding methods share it. */
+  /**
+   * The class that identifies member `name` of `cls`: overriding methods share it, and so do methods of
+   * unrelated bases that a common subclass inherits together (`class D(A, B)` ties `A.m` and `B.m`).
+   */
   memberRoot(cls: ClassRef, name: string): ClassRef {
+    const local = this.topDefiner(cls, name);
+    return this.rootGroups(name).get(key(local)) ?? local;
+  }
+
+  /** Per member name: each top definer that shares a subclass with another → the group's representative. */
+  private rootGroups(name: string): Map<string, ClassRef> {
+    const cached = this.groups.get(name);
+    if (cached) return cached;
+    const parent = new Map<string, string>();
+    const find = (k: string): string => {
+      let root = k;
+      while (parent.has(root) && parent.get(root) !== root) root = parent.get(root)!;
+      return root;
+    };
+    const refs = new Map<string, ClassRef>();
+    for (const cls of this.bases.keys()) {
+      const tops = new Map<string, ClassRef>();
+      for (const ancestor of this.ancestry(parseKey(cls))) {
+        if (this.members.get(key(ancestor))?.has(name)) {
+          const top = this.topDefiner(ancestor, name);
+          tops.set(key(top), top);
+        }
+      }
+      if (tops.size < 2) continue;
+      const [first, ...rest] = [...tops.keys()].sort();
+      for (const k of [first!, ...rest]) refs.set(k, tops.get(k)!);
+      for (const k of rest) {
+        const [a, b] = [find(first!), find(k)].sort();
+        if (a !== b) parent.set(b!, a!);
+      }
+    }
+    const out = new Map<string, ClassRef>();
+    for (const k of refs.keys()) out.set(k, refs.get(find(k))!);
+    this.groups.set(name, out);
+    return out;
+  }
+
+  /** `cls` and every class it inherits from. */
+  private ancestry(cls: ClassRef): ClassRef[] {
+    const out: ClassRef[] = [cls];
+    const seen = new Set<string>([key(cls)]);
+    for (let i = 0; i < out.length; i++) {
+      for (const base of this.bases.get(key(out[i]!))?.() ?? []) if (!seen.has(key(base))) seen.add(key(base)), out.push(base);
+    }
+    return out;
+  }
+
+  /** The topmost class in `cls`'s ancestry that defines `name`. */
+  private topDefiner(cls: ClassRef, name: string): ClassRef {
     let best: ClassRef | null = this.members.get(key(cls))?.has(name) ? cls : null;
     const seen = new Set<string>([key(cls)]);
     const walk = (c: ClassRef) => {
@@ -79,52 +134,6 @@ export class ClassModel {
     return { module: info.module, owner: this.project.ownerPath(info, parent.id) };
   }
 
-  /** The class of the value an expression evaluates to, as far as static facts tell. */
-  inferClass(info: FileInfo, expr: Expr, depth = 0): ClassRef | null {
-    if (depth > 6) return null;
-    if (expr.k === 'name') {
-      const self = this.selfClass(info, expr);
-      if (self) return self;
-      const ref = expr.ref === undefined ? undefined : info.facts.references[expr.ref];
-      if (ref && 'binding' in ref.resolved) {
-        const binding = info.bindings.get(ref.resolved.binding);
-        if (binding?.type_hint) return this.fromAnnotation(info, binding.type_hint, depth + 1);
-        if (binding?.value) return this.inferClass(info, binding.value, depth + 1);
-      }
-      return null;
-    }
-    if (expr.k === 'iter') {
-      // `for x in xs` where xs is annotated list[C] / Iterable[C]: x is a C.
-      const hint = expr.of.k === 'name' ? this.bindingHint(info, expr.of) : null;
-      if (hint?.k === 'subscript') return this.fromAnnotation(info, hint.slice[hint.slice.length - 1] ?? { k: 'other' }, depth + 1);
-      return null;
-    }
-    if (expr.k === 'call') {
-      const callee = this.project.entityOfExpr(info, expr.func) ?? this.memberCallee(info, expr.func, depth);
-      const cls = this.classOfEntity(callee);
-      if (cls) return cls;
-      const returns = this.returnAnnotation(callee);
-      return returns ? this.fromAnnotation(returns.info, returns.expr, depth + 1) : null;
-    }
-    return null;
-  }
-
-  private bindingHint(info: FileInfo, expr: Expr): Expr | null {
-    if (expr.k !== 'name' || expr.ref === undefined) return null;
-    const ref = info.facts.references[expr.ref];
-    if (!ref || !('binding' in ref.resolved)) return null;
-    return info.bindings.get(ref.resolved.binding)?.type_hint ?? null;
-  }
-
-  /** `obj.method` where obj's class is known: the method, defined on that class or inherited. */
-  private memberCallee(info: FileInfo, func: Expr, depth: number): Entity | null {
-    if (func.k !== 'attr') return null;
-    const owner = this.inferClass(info, func.value, depth + 1);
-    if (!owner) return null;
-    const root = this.definingClass(owner, func.attr);
-    return { kind: 'class-member', module: root.module, owner: root.owner, name: func.attr };
-  }
-
   /** The nearest class in `cls`'s ancestry (itself first) that defines `name`. */
   definingClass(cls: ClassRef, name: string): ClassRef {
     const queue = [cls];
@@ -139,45 +148,40 @@ export class ClassModel {
     return cls;
   }
 
-  private returnAnnotation(entity: Entity | null): { info: FileInfo; expr: Expr } | null {
-    if (!entity || (entity.kind !== 'module-attr' && entity.kind !== 'class-member')) return null;
-    const info = this.project.byModule.get(entity.module);
-    if (!info) return null;
-    for (const fn of info.facts.functions) {
-      const binding = info.bindings.get(fn.binding);
-      if (!binding || binding.name !== entity.name || !fn.returns) continue;
-      const owner = this.project.ownerPath(info, binding.scope);
-      if ((entity.kind === 'module-attr' && owner === '') || (entity.kind === 'class-member' && owner === entity.owner)) return { info, expr: fn.returns };
+  /**
+   * When `cls` and its bases lack `name`: the one subclass hierarchy that defines it (code that checked
+   * `isinstance(x, Sub)` before the access, in practice), else null.
+   */
+  subclassDefining(cls: ClassRef, name: string): ClassRef | null {
+    const memo = `${key(cls)}:${name}`;
+    if (this.bySubclass.has(memo)) return this.bySubclass.get(memo)!;
+    const found = new Map<string, ClassRef>();
+    for (const sub of this.bases.keys()) {
+      if (!this.members.get(sub)?.has(name)) continue;
+      if (this.inherits(parseKey(sub), cls)) {
+        const root = this.memberRoot(parseKey(sub), name);
+        found.set(key(root), root);
+      }
     }
-    return null;
+    const result = found.size === 1 ? [...found.values()][0]! : null;
+    this.bySubclass.set(memo, result);
+    return result;
   }
 
-  /** `C`, `mod.C`, `Optional[C]`, `C | None`, `"C"` → C. */
-  fromAnnotation(info: FileInfo, expr: Expr, depth: number): ClassRef | null {
-    if (depth > 6) return null;
-    switch (expr.k) {
-      case 'name':
-      case 'attr':
-        return this.classOfEntity(this.project.entityOfExpr(info, expr));
-      case 'subscript':
-        for (const part of expr.slice) {
-          const found = this.fromAnnotation(info, part, depth + 1);
-          if (found) return found;
-        }
-        return null;
-      case 'binop_or':
-        return this.fromAnnotation(info, expr.left, depth + 1) ?? this.fromAnnotation(info, expr.right, depth + 1);
-      case 'str': {
-        // A forward reference such as "Circle | None" or "Optional[Node]": the first name that is a class.
-        for (const word of expr.value.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) {
-          const binding = info.globals.get(word);
-          const cls = binding ? this.classOfEntity(this.project.valueOfBinding(info, binding)) : null;
-          if (cls) return cls;
-        }
-        return null;
-      }
-      default:
-        return null;
+  private inherits(cls: ClassRef, ancestor: ClassRef, seen = new Set<string>()): boolean {
+    for (const base of this.bases.get(key(cls))?.() ?? []) {
+      if (seen.has(key(base))) continue;
+      seen.add(key(base));
+      if (key(base) === key(ancestor) || this.inherits(base, ancestor, seen)) return true;
     }
+    return false;
+  }
+
+  basesOf(cls: ClassRef): ClassRef[] {
+    return this.bases.get(key(cls))?.() ?? [];
+  }
+
+  defines(cls: ClassRef, name: string): boolean {
+    return this.members.get(key(cls))?.has(name) ?? false;
   }
 }

@@ -5,11 +5,12 @@ export type Span = [number, number];
 export type Expr =
   | { k: 'name'; name: string; ref?: number }
   | { k: 'attr'; value: Expr; attr: string; ref?: number }
-  | { k: 'call'; func: Expr }
+  | { k: 'call'; func: Expr; args?: Expr[] }
   | { k: 'subscript'; value: Expr; slice: Expr[] }
   | { k: 'binop_or'; left: Expr; right: Expr }
   | { k: 'str'; value: string; span: Span }
   | { k: 'iter'; of: Expr }
+  | { k: 'item'; of: Expr; index: number }
   | { k: 'const' }
   | { k: 'other' };
 
@@ -88,6 +89,9 @@ export interface Attribute {
   ctx: 'load' | 'store' | 'del';
   receiver: Expr;
   scope: number;
+  /** For a store (`self.x = v`, `self.x: T = v`): the annotation and the assigned value. */
+  type_hint?: Expr | null;
+  value?: Expr | null;
 }
 
 export interface Call {
@@ -96,7 +100,10 @@ export interface Call {
   line: number;
   col: number;
   scope: number;
-  keywords: Array<{ name: string; span: Span }>;
+  /** Keyword names, including the literal string keys of a `**{...}` dict (marked `in_dict`). */
+  keywords: Array<{ name: string; span: Span; in_dict?: boolean }>;
+  /** Leading positional arguments, only for calls where they matter to resolution (`super`, `partial`). */
+  args?: Expr[];
 }
 
 export interface ClassFact {
@@ -111,6 +118,8 @@ export interface FunctionFact {
   is_method: boolean;
   decorators: Expr[];
   returns: Expr | null;
+  /** What every return statement agrees on: `self`, a new `cls(...)`, the class itself, the first argument, a functools.wraps wrapper, or a nested decorator that keeps what it wraps. */
+  gives?: 'self' | 'cls' | 'cls-object' | 'param' | 'wrapper' | 'factory';
 }
 
 export interface Dynamic {

@@ -90,11 +90,34 @@ export class Project {
     if (imported) {
       const name = imported.fact.names[imported.index]!;
       const aliased = name.asname !== null && name.asname_span !== null;
-      if (!aliased) return this.entityOfImport(info, imported.fact, imported.index, seen);
+      if (!aliased) return this.importedEntity(info, canonical, imported, seen);
     }
     if (!scope || scope.kind === 'module') return { kind: 'module-attr', module: info.module, name: canonical.name };
     if (scope.kind === 'class') return { kind: 'class-member', module: info.module, owner: this.ownerPath(info, scope.id), name: canonical.name };
     return { kind: 'local', file: info.file, binding: canonical.id, name: canonical.name };
+  }
+
+  /**
+   * What an unaliased import binding brings. A name imported twice (`try: from ._c import X` / `except
+   * ImportError: from ._py import X`) stands for the one defined in the workspace when only one is.
+   */
+  private importedEntity(info: FileInfo, canonical: Binding, imported: { fact: ImportFact; index: number }, seen: Set<string>): Entity {
+    const entity = this.entityOfImport(info, imported.fact, imported.index, seen);
+    if (this.definedHere(entity)) return entity;
+    for (const other of info.facts.bindings) {
+      const alternative = other.id !== canonical.id && other.symbol === canonical.id ? info.importOf.get(other.id) : undefined;
+      if (!alternative || alternative.fact.names[alternative.index]!.asname !== null) continue;
+      const found = this.entityOfImport(info, alternative.fact, alternative.index, new Set(seen));
+      if (this.definedHere(found)) return found;
+    }
+    return entity;
+  }
+
+  private definedHere(entity: Entity): boolean {
+    if (entity.kind === 'external') return false;
+    if (entity.kind === 'module') return this.byModule.has(entity.module);
+    if (entity.kind === 'module-attr') return this.byModule.get(entity.module)?.globals.has(entity.name) ?? false;
+    return true;
   }
 
   /** Where `import a.b` / `from m import x` leads: a module, a module attribute, or outside the workspace. */
@@ -132,12 +155,54 @@ export class Project {
     return { kind: 'module-attr', module, name };
   }
 
-  /** Whether `from module import *` brings `name`: listed in `__all__`, or public when there is no `__all__`. */
-  exports(module: string, name: string): boolean {
+  /** Whether `from module import *` brings `name`: listed in `__all__`, or public when there is no `__all__`
+   * (bound there, or brought by the module's own star imports). */
+  exports(module: string, name: string, seen = new Set<string>()): boolean {
     const info = this.byModule.get(module);
-    if (!info) return false;
+    if (!info || seen.has(module)) return false;
+    seen.add(module);
     if (info.facts.all) return info.facts.all.entries.some((e) => e.value === name);
-    return !name.startsWith('_') && info.globals.has(name);
+    if (name.startsWith('_')) return false;
+    if (info.globals.has(name)) return true;
+    return info.facts.imports.some((fact) => {
+      const from = fact.star ? absoluteModule(info.file, info.module, fact.level, fact.module) : null;
+      return from !== null && this.exports(from, name, seen);
+    });
+  }
+
+  private followDepth = 0;
+
+  /**
+   * What a module attribute stands for when used as a value: an aliased import (`import pkg as lib`, then
+   * `from . import lib` elsewhere) leads to its module, and a name assigned once from another (`MD = MultiDict`)
+   * to that one. Renames never follow these (the alias keeps its own name); resolution of what is used does.
+   */
+  follow(entity: Entity | null): Entity | null {
+    if (this.followDepth > 16) return entity;
+    this.followDepth++;
+    try {
+      for (let step = 0; step < 8 && entity?.kind === 'module-attr'; step++) {
+        const next = this.aliasTarget(entity);
+        if (!next || entityKey(next) === entityKey(entity)) return entity;
+        entity = next;
+      }
+      return entity;
+    } finally {
+      this.followDepth--;
+    }
+  }
+
+  private aliasTarget(entity: Extract<Entity, { kind: 'module-attr' }>): Entity | null {
+    const info = this.byModule.get(entity.module);
+    const binding = info?.globals.get(entity.name);
+    if (!info || !binding) return null;
+    const canonical = this.canonical(info, binding);
+    const imported = info.importOf.get(canonical.id);
+    if (imported) return this.entityOfImport(info, imported.fact, imported.index);
+    const value = canonical.value;
+    if (canonical.kind !== 'variable' || !value || (value.k !== 'name' && value.k !== 'attr')) return null;
+    const rebound = info.facts.bindings.some((b) => b.id !== canonical.id && b.scope === canonical.scope && b.name === canonical.name);
+    return rebound ? null : this.entityOfExpr(info, value);
   }
 
   isPackage(module: string): boolean {
@@ -185,11 +250,16 @@ export class Project {
   /** The entity an expression evaluates to when it names something (a module, a class, a function). */
   entityOfExpr(info: FileInfo, expr: Expr): Entity | null {
     if (expr.k === 'name') {
-      const ref = expr.ref === undefined ? undefined : info.facts.references[expr.ref];
+      if (expr.ref === undefined) {
+        // A name inside a string annotation: looked up in the module, where such annotations are evaluated.
+        const binding = info.globals.get(expr.name);
+        return binding ? this.valueOfBinding(info, binding) : null;
+      }
+      const ref = info.facts.references[expr.ref];
       return ref ? this.valueOfReference(info, ref) : null;
     }
     if (expr.k === 'attr') {
-      const base = this.entityOfExpr(info, expr.value);
+      const base = this.follow(this.entityOfExpr(info, expr.value));
       if (base?.kind === 'module') return this.resolveAttr(base.module, expr.attr);
       if (base?.kind === 'module-attr' && this.isClass(base.module, base.name)) {
         return { kind: 'class-member', module: base.module, owner: base.name, name: expr.attr };

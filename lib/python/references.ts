@@ -1,7 +1,9 @@
 // Finds the symbol under a cursor and every place that names it, across the workspace, as (file, span) occurrences.
 import { TugError } from '../core/errors.js';
 import { ClassModel } from './classes.js';
-import type { Span } from './facts.js';
+import type { Call, Span } from './facts.js';
+import { lastName } from './annotations.js';
+import { TypeInference } from './inference.js';
 import { absoluteModule } from './modules.js';
 import { entityKey, type Entity, type FileInfo, type Project } from './project.js';
 
@@ -15,9 +17,11 @@ export interface Occurrence {
 
 export class Resolver {
   readonly classes: ClassModel;
+  readonly types: TypeInference;
 
   constructor(readonly project: Project) {
     this.classes = new ClassModel(project);
+    this.types = new TypeInference(project, this.classes);
   }
 
   /** Class members are identified by the topmost class defining them, so overrides are one symbol. */
@@ -34,9 +38,7 @@ export class Resolver {
   attributeEntity(info: FileInfo, index: number): Entity | null {
     const attr = info.facts.attributes[index]!;
     const direct = this.project.entityOfExpr(info, { k: 'attr', value: attr.receiver, attr: attr.attr });
-    if (direct) return direct;
-    const cls = this.classes.inferClass(info, attr.receiver);
-    return cls ? { kind: 'class-member', module: cls.module, owner: cls.owner, name: attr.attr } : null;
+    return direct ?? this.types.memberOf(info, attr.receiver, attr.attr, attr.scope);
   }
 
   /** The symbol at a byte offset: a binding, a name, an attribute, an imported name, a keyword argument or an `__all__` entry. */
@@ -64,7 +66,7 @@ export class Resolver {
     for (const ref of f.references) if (inside(ref.span)) return this.project.entityOfReference(info, ref);
     for (const [index, attr] of f.attributes.entries()) if (inside(attr.span)) return this.attributeEntity(info, index);
     for (const call of f.calls) {
-      for (const kw of call.keywords) if (inside(kw.span)) return this.parameterOf(info, call.callee, kw.name);
+      for (const kw of call.keywords) if (inside(kw.span)) return this.parameterOf(info, call, kw.name);
     }
     for (const entry of f.all?.entries ?? []) if (inside(entry.span)) return this.project.resolveAttr(info.module, entry.value);
     return null;
@@ -74,20 +76,21 @@ export class Resolver {
     return this.project.entityOfBinding(info, info.bindings.get(id)!);
   }
 
-  /** The parameter binding named `name` of the function a call goes to. */
-  parameterOf(info: FileInfo, callee: import('./facts.js').Expr, name: string): Entity | null {
-    const target = callee.k === 'attr' ? this.calleeOfAttr(info, callee) : this.project.entityOfExpr(info, callee);
+  /** The parameter binding named `name` of the function a call goes to (through `functools.partial(f, …)` too). */
+  parameterOf(info: FileInfo, call: Pick<Call, 'callee' | 'scope' | 'args'>, name: string): Entity | null {
+    let target = this.calleeEntity(info, call.callee, call.scope);
+    const first = call.args?.[0];
+    if (first && lastName(call.callee) === 'partial' && (!target || target.kind === 'external')) target = this.calleeEntity(info, first, call.scope);
     const fn = target && this.functionOf(this.normalizeCallable(target));
     if (!fn) return null;
     const param = fn.info.facts.params.find((p) => p.scope === fn.scope && p.name === name);
     return param ? this.project.entityOfBinding(fn.info, fn.info.bindings.get(param.binding)!) : null;
   }
 
-  private calleeOfAttr(info: FileInfo, callee: Extract<import('./facts.js').Expr, { k: 'attr' }>): Entity | null {
-    const direct = this.project.entityOfExpr(info, callee);
-    if (direct) return direct;
-    const cls = this.classes.inferClass(info, callee.value);
-    return cls ? { kind: 'class-member', module: cls.module, owner: cls.owner, name: callee.attr } : null;
+  private calleeEntity(info: FileInfo, callee: import('./facts.js').Expr, scope: number): Entity | null {
+    const direct = this.project.follow(this.project.entityOfExpr(info, callee));
+    if (direct || callee.k !== 'attr') return direct;
+    return this.types.memberOf(info, callee.value, callee.attr, scope);
   }
 
   /** Calling a class runs its `__init__`. */
@@ -193,7 +196,7 @@ export class Resolver {
       if (param) {
         for (const call of f.calls) {
           for (const kw of call.keywords) {
-            if (kw.name === param.name && this.key(this.parameterOf(info, call.callee, kw.name)) === wanted) add(info.file, kw.span, 'keyword');
+            if (kw.name === param.name && this.key(this.parameterOf(info, call, kw.name)) === wanted) add(info.file, kw.span, 'keyword');
           }
         }
       }

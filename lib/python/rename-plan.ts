@@ -5,6 +5,7 @@ import type { EditRequest, FileMove } from '../core/patchset.js';
 import type { WarningJSON } from '../core/schemas.js';
 import { lineStarts, offsetOf, positionOf } from '../core/text.js';
 import type { Repo } from '../git/repo.js';
+import { resolutionWarnings } from './resolution-warnings.js';
 import { findConflicts } from './conflicts.js';
 import { assertPythonIdentifier } from './identifiers.js';
 import { entityKey, type Entity, type Project } from './project.js';
@@ -96,6 +97,7 @@ function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, op
   const edits: EditRequest[] = occurrences.map((o) => ({ file: o.file, span: { start: o.span[0], end: o.span[1] }, old_text: oldName, new_text: newName }));
   const moves = entity.kind === 'module' ? moduleMoves(project, entity.module, newName, entries.map((e) => e.path), allPaths) : [];
   const touched = new Set(occurrences.map((o) => o.file));
+  warnings.push(...resolutionWarnings(resolver, entity, occurrences, bytesOf));
   warnings.push(...dynamicWarnings(project, oldName, touched, bytesOf, Boolean(options.renameStrings)));
   const textual = textualEdits(project, oldName, newName, touched, bytesOf, options);
   edits.push(...textual.edits);

@@ -5,6 +5,8 @@ import re
 from tugworker.positions import string_content_span
 
 DYNAMIC_CALLS = {"getattr", "setattr", "hasattr", "delattr", "eval", "exec", "globals", "locals", "vars", "__import__"}
+# Calls whose leading positional arguments matter for resolution: super(C, self), functools.partial(f, ...).
+ARGUMENT_CALLS = {"super", "partial"}
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
 
 
@@ -23,11 +25,19 @@ def visit_Call(self, node):
         self.visit(arg)
     keywords = []
     for keyword in node.keywords:
+        if keyword.arg is None and isinstance(keyword.value, ast.Dict):
+            # Literal keys of `**{"flush": x}` are keyword names, not free strings.
+            self.keyword_keys.update(id(k) for k in keyword.value.keys if k is not None)
         self.visit(keyword.value)
         if keyword.arg is not None:
             start = self.pos.offset(keyword.lineno, keyword.col_offset)
             keywords.append({"name": keyword.arg, "span": [start, start + len(keyword.arg.encode("utf-8"))]})
-    self.calls.append({"callee": node.func, "span": self.pos.node_span(node), "scope": self.scope, "keywords": keywords})
+        elif isinstance(keyword.value, ast.Dict):
+            keywords.extend(_dict_keywords(self, keyword.value))
+    call = {"callee": node.func, "span": self.pos.node_span(node), "scope": self.scope, "keywords": keywords}
+    if _plain_name(node.func) in ARGUMENT_CALLS and node.args:
+        call["args"] = node.args[:2]
+    self.calls.append(call)
     callee = node.func.id if isinstance(node.func, ast.Name) else None
     if isinstance(node.func, ast.Attribute) and node.func.attr == "import_module":
         callee = "importlib"
@@ -39,7 +49,7 @@ def visit_Call(self, node):
 
 
 def visit_Constant(self, node):
-    if isinstance(node.value, str) and IDENTIFIER.match(node.value) and len(node.value) <= 200:
+    if isinstance(node.value, str) and id(node) not in self.keyword_keys and IDENTIFIER.match(node.value) and len(node.value) <= 200:
         inner = string_content_span(self.pos, node)
         if inner:
             self.strings.append({"value": node.value, "span": inner})
@@ -78,3 +88,18 @@ def _maybe_all(self, targets, value):
                 entries.append({"value": element.value, "span": inner})
     previous = self.all_entries["entries"] if self.all_entries else []
     self.all_entries = {"span": self.pos.node_span(value), "entries": previous + entries}
+
+
+def _plain_name(func):
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+
+
+def _dict_keywords(self, mapping):
+    """`f(**{"flush": x})`: the literal string keys name parameters as keywords do (marked, so a rename warns)."""
+    found = []
+    for key in mapping.keys:
+        if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier():
+            inner = string_content_span(self.pos, key)
+            if inner:
+                found.append({"name": key.value, "span": inner, "in_dict": True})
+    return found

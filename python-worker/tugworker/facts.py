@@ -5,7 +5,7 @@ import re
 import sys
 
 from tugworker.positions import Positions
-from tugworker.scopes import ScopeWalker, _Iteration
+from tugworker.scopes import ScopeWalker, _Item, _Iteration
 
 BUILTINS = set(dir(builtins))
 
@@ -32,19 +32,24 @@ def extract_facts(content):
     for binding in walker.bindings:
         binding["symbol"] = walker.first_site[(binding["scope"], binding["name"])]
         binding.update(positions.loc(binding["span"]))
-        binding["type_hint"] = describe(binding["type_hint"])
+        binding["type_hint"] = describe.annotation(binding["type_hint"])
         binding["value"] = describe(binding["value"])
     for attribute in walker.attributes:
         attribute.update(positions.loc(attribute["span"]))
         attribute["receiver"] = describe(attribute["receiver"])
+        if "value" in attribute:
+            attribute["type_hint"] = describe.annotation(attribute["type_hint"])
+            attribute["value"] = describe(attribute["value"])
     for call in walker.calls:
         call.update({k: v for k, v in positions.loc(call["span"]).items() if k != "span"})
         call["callee"] = describe(call["callee"])
+        if "args" in call:
+            call["args"] = [describe(a) for a in call["args"]]
     for cls in walker.classes:
         cls["bases"] = [describe(b) for b in cls["bases"]]
     for function in walker.functions:
         function["decorators"] = [describe(d) for d in function["decorators"]]
-        function["returns"] = describe(function["returns"])
+        function["returns"] = describe.annotation(function["returns"])
     for dynamic in walker.dynamic:
         dynamic.update({k: v for k, v in positions.loc(dynamic["span"]).items() if k != "span"})
     for function in walker.functions:
@@ -185,12 +190,26 @@ class _Describer:
     def __init__(self, walker):
         self.walker = walker
 
+    def annotation(self, node):
+        """An annotation; a string one ("tuple[A, B | None]") is described as the expression it holds, its names
+        without a reference (they are looked up in the module, where string annotations are evaluated)."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                parsed = ast.parse(node.value.strip(), mode="eval").body
+            except SyntaxError:
+                return self(node)
+            if not isinstance(parsed, ast.Constant):
+                return self(parsed)
+        return self(node)
+
     def __call__(self, node, depth=0):
         if node is None:
             return None
         if depth > 8:
             return {"k": "other"}
         w = self.walker
+        if isinstance(node, _Item):
+            return {"k": "item", "of": self(node.value, depth + 1), "index": node.index}
         if isinstance(node, _Iteration):
             return {"k": "iter", "of": self(node.iterable, depth + 1)}
         if isinstance(node, ast.Name):
@@ -204,7 +223,10 @@ class _Describer:
                 out["ref"] = w.attr_of_node[id(node)]
             return out
         if isinstance(node, ast.Call):
-            return {"k": "call", "func": self(node.func, depth + 1)}
+            out = {"k": "call", "func": self(node.func, depth + 1)}
+            if isinstance(node.func, ast.Name) and node.func.id == "super" and node.args:
+                out["args"] = [self(a, depth + 1) for a in node.args[:2]]
+            return out
         if isinstance(node, ast.Subscript):
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             return {"k": "subscript", "value": self(node.value, depth + 1), "slice": [self(p, depth + 1) for p in parts]}

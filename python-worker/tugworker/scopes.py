@@ -2,6 +2,7 @@
 import ast
 
 from tugworker.positions import string_content_span
+from tugworker.returns import returned_kind
 
 DYNAMIC_CALLS = {"getattr", "setattr", "hasattr", "delattr", "eval", "exec", "globals", "locals", "vars", "__import__"}
 
@@ -11,6 +12,17 @@ class _Iteration:
 
     def __init__(self, iterable):
         self.iterable = iterable
+
+
+class _Item:
+    """Marks a value as 'element `index` of this value', for `a, b = f()` where f returns a declared tuple."""
+
+    def __init__(self, value, index):
+        self.value, self.index = value, index
+
+
+def _plain_tuple(target):
+    return isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts)
 
 
 class ScopeWalker(ast.NodeVisitor):
@@ -25,6 +37,7 @@ class ScopeWalker(ast.NodeVisitor):
         self.params, self.imports, self.attributes, self.calls = [], [], [], []
         self.classes, self.functions, self.strings, self.dynamic = [], [], [], []
         self.all_entries = None
+        self.keyword_keys = set()  # ids of string keys in `**{...}` call arguments
         self.stack = []
         self.binding_kind = "variable"
 
@@ -88,7 +101,11 @@ class ScopeWalker(ast.NodeVisitor):
         for statement in node.body:
             self.visit(statement)
         self.pop()
-        self.functions.append({"binding": binding, "scope": scope, "is_method": is_method, "decorators": list(node.decorator_list), "returns": node.returns})
+        fact = {"binding": binding, "scope": scope, "is_method": is_method, "decorators": list(node.decorator_list), "returns": node.returns}
+        gives = returned_kind(node)
+        if gives:
+            fact["gives"] = gives
+        self.functions.append(fact)
 
     def visit_Lambda(self, node):
         self._visit_defaults(node.args)
@@ -145,7 +162,7 @@ class ScopeWalker(ast.NodeVisitor):
         for index, generator in enumerate(generators):
             if index > 0:
                 self.visit(generator.iter)
-            self._target(generator.target, "for_target", value=_Iteration(generator.iter))
+            self._loop_target(generator.target, generator.iter)
             for condition in generator.ifs:
                 self.visit(condition)
         for element in elements:
@@ -171,6 +188,14 @@ class ScopeWalker(ast.NodeVisitor):
             self.visit(target)
         self.binding_kind = previous
 
+    def _loop_target(self, target, iterable):
+        """`for x in xs` binds an element of xs; `for k, v in pairs` binds the parts of one."""
+        if _plain_tuple(target):
+            for index, element in enumerate(target.elts):
+                self._target(element, "for_target", value=_Item(_Iteration(iterable), index))
+        else:
+            self._target(target, "for_target", value=_Iteration(iterable))
+
     def _store(self, node, type_hint=None, value=None):
         span = self.pos.node_span(node)
         declared = self.declared[self.scope]
@@ -187,9 +212,15 @@ class ScopeWalker(ast.NodeVisitor):
 
     def visit_Assign(self, node):
         self.visit(node.value)
-        single = len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        # `x = value` and chains `a = b = value`: each name holds the value.
+        single = all(isinstance(t, ast.Name) for t in node.targets)
         for target in node.targets:
+            if len(node.targets) == 1 and _plain_tuple(target):
+                for index, element in enumerate(target.elts):
+                    self._target(element, "variable", value=_Item(node.value, index))
+                continue
             self._target(target, "variable", value=node.value if single else None)
+            self._attribute_value(target, value=node.value)
         self._maybe_all(node.targets, node.value)
 
     def visit_AugAssign(self, node):
@@ -205,6 +236,14 @@ class ScopeWalker(ast.NodeVisitor):
         if node.value is not None:
             self.visit(node.value)
         self._target(node.target, "variable", type_hint=node.annotation, value=node.value)
+        self._attribute_value(node.target, type_hint=node.annotation, value=node.value)
+
+    def _attribute_value(self, target, type_hint=None, value=None):
+        """`self.x = value` / `self.x: T = value`: what an attribute store assigns, for inferring its type."""
+        index = self.attr_of_node.get(id(target)) if isinstance(target, ast.Attribute) else None
+        if index is not None:
+            self.attributes[index]["type_hint"] = type_hint
+            self.attributes[index]["value"] = value
 
     def visit_NamedExpr(self, node):
         self.visit(node.value)
@@ -213,7 +252,7 @@ class ScopeWalker(ast.NodeVisitor):
 
     def visit_For(self, node):
         self.visit(node.iter)
-        self._target(node.target, "for_target", value=_Iteration(node.iter))
+        self._loop_target(node.target, node.iter)
         for statement in node.body + node.orelse:
             self.visit(statement)
 

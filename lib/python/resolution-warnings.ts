@@ -1,0 +1,66 @@
+// Warnings about how a rename's occurrences were found: keys of `**{...}` dicts, decorators that replace what they wrap.
+import type { WarningJSON } from '../core/schemas.js';
+import { lineStarts, positionOf } from '../core/text.js';
+import type { Expr } from './facts.js';
+import { lastName } from './annotations.js';
+import type { Entity, FileInfo } from './project.js';
+import type { Occurrence, Resolver } from './references.js';
+
+/** Decorators from outside the workspace known to hand back the function or class (or an equivalent). */
+const KEEPING = new Set([
+  'property', 'cached_property', 'setter', 'getter', 'deleter', 'staticmethod', 'classmethod', 'abstractmethod', 'overload',
+  'override', 'final', 'dataclass', 'wraps', 'lru_cache', 'cache', 'total_ordering', 'contextmanager', 'asynccontextmanager',
+  'fixture', 'unique', 'runtime_checkable', 'no_type_check', 'singledispatch', 'singledispatchmethod', 'dataclass_transform',
+]);
+
+export function resolutionWarnings(resolver: Resolver, entity: Entity, occurrences: Occurrence[], bytesOf: ReadonlyMap<string, Uint8Array>): WarningJSON[] {
+  const warnings: WarningJSON[] = [];
+  const locate = (file: string, offset: number) => ({ file, ...positionOf(lineStarts(bytesOf.get(file)!), offset) });
+  const keywordAt = new Set(occurrences.filter((o) => o.kind === 'keyword').map((o) => `${o.file}:${o.span[0]}`));
+  for (const file of new Set(occurrences.map((o) => o.file))) {
+    const info = resolver.project.files.get(file)!;
+    for (const call of info.facts.calls) {
+      for (const kw of call.keywords) {
+        if (!kw.in_dict || !keywordAt.has(`${file}:${kw.span[0]}`)) continue;
+        warnings.push({
+          code: 'DictKeywordRenamed',
+          message: `the key "${kw.name}" of a **{...} dict passed to a call was renamed with the parameter`,
+          location: locate(file, kw.span[0]),
+          suggestion: 'Review it: keys of dicts built elsewhere and passed with ** are not found.',
+        });
+      }
+    }
+  }
+  for (const o of occurrences) {
+    if (o.kind !== 'definition') continue;
+    const info = resolver.project.files.get(o.file)!;
+    const binding = info.facts.bindings.find((b) => b.span[0] === o.span[0] && (b.kind === 'function' || b.kind === 'class'));
+    const fn = binding && info.facts.functions.find((f) => f.binding === binding.id);
+    for (const decorator of fn?.decorators ?? []) {
+      const replacing = replacingDecorator(resolver, info, decorator);
+      if (!replacing) continue;
+      warnings.push({
+        code: 'ReplacingDecorator',
+        message: `${binding!.name} is decorated by ${replacing.name}, which ${replacing.why}; uses of what it returns are found only where its return type is annotated`,
+        location: locate(o.file, o.span[0]),
+        suggestion: `Review uses of ${binding!.name} that go through what ${replacing.name} returns.`,
+      });
+    }
+  }
+  return warnings;
+}
+
+/** A decorator that may hand back something other than what it wraps, with the reason; null when it keeps it. */
+function replacingDecorator(resolver: Resolver, info: FileInfo, decorator: Expr): { name: string; why: string } | null {
+  const target = decorator.k === 'call' ? decorator.func : decorator;
+  const name = lastName(target);
+  if (!name) return null;
+  const entity = resolver.project.follow(resolver.project.entityOfExpr(info, target));
+  if (!entity || entity.kind === 'external') return KEEPING.has(name) ? null : { name, why: 'is defined outside the workspace and may replace it' };
+  if (resolver.types.classObject(info, target)) return null; // an instance of a workspace class: its methods resolve
+  const found = resolver.types.functionOf(entity);
+  if (!found) return KEEPING.has(name) ? null : { name, why: 'may replace it' };
+  const gives = found.fn.gives;
+  if (decorator.k === 'call' ? gives === 'factory' : gives === 'param' || gives === 'wrapper') return null;
+  return { name, why: found.fn.returns ? 'returns another object' : 'may return another object' };
+}
