@@ -20,6 +20,7 @@ const AGENT_HINTS: Partial<Record<ErrorCode, string>> = {
   RustAnalyzerNotFound: 'Call tug_toolchain with language rust and action setup, or pass rust_analyzer (a binary path).',
   LibCSTNotAvailable: 'Install libcst into that interpreter, or call tug_toolchain with language python and action setup.',
   IndexingTimeout: 'Large workspaces take a while the first time; raise TUG_RA_INDEX_TIMEOUT_MS where the server runs, then call again.',
+  OutsideSparseCheckout: 'Ask the user to widen the sparse checkout to those files, or call again without apply: true and merge the tug/ branch.',
   InternalError: 'This is a bug in tug; please report it with the tool name and arguments.',
 };
 

@@ -138,8 +138,17 @@ function explain(issue: z.core.$ZodIssue): string {
 export function positionFromAt(at: string): { file: string; line: number; column: number } {
   const match = /^(.+):(-?\d+):(-?\d+)$/.exec(at);
   if (!match) throw new TugError('InvalidArgument', `--at ${at} is not FILE:LINE:COL, e.g. src/app.py:12:5`, { details: { argument: 'at', reason: 'expected FILE:LINE:COL' } });
-  return { file: match[1]!, line: Number(match[2]), column: Number(match[3]) };
+  const line = Number(match[2]);
+  const column = Number(match[3]);
+  // Files have far fewer lines than this; a bigger number would also not survive the JSON error's location.
+  if (!(line >= 1 && column >= 1 && line <= MAX_POSITION && column <= MAX_POSITION)) {
+    throw new TugError('InvalidPosition', `${at} is not a position (lines and columns start at 1)`, { details: { path: match[1], line: match[2], col: match[3] } });
+  }
+  return { file: match[1]!, line, column };
 }
+
+/** The largest line or column tug accepts. */
+export const MAX_POSITION = 2 ** 31 - 1;
 
 export const CommonFields = {
   workspace: z.string().optional().describe('Directory inside the git working tree to operate on (default: the current directory).'),

@@ -6,7 +6,7 @@ import { SCHEMA_VERSION, type RunResponseJSON } from '../core/schemas.js';
 import { startPythonEarly } from '../python/load-project.js';
 import { planPythonRename, type RenamePlan, type RenameTarget } from '../python/rename-plan.js';
 import { resolveUserPath } from '../workspace/paths.js';
-import type { OperationContext } from './operation.js';
+import { MAX_POSITION, type OperationContext } from './operation.js';
 import { runChange } from './pipeline.js';
 import { orderWarnings } from './present.js';
 import type { AnalyzeImpactResponse, analyzeImpactInput, renameInput } from './rename-op.js';
@@ -17,8 +17,6 @@ import { configFor, configuredPython } from './config.js';
 import { mark } from './timing.js';
 
 type Language = 'python' | 'rust';
-
-const MAX_POSITION = 2 ** 31 - 1;
 
 async function target(ws: Workspace, at: Position): Promise<RenameTarget & { language: Language }> {
   const file = await resolveUserPath(ws.repo, at.file, 'file');
