@@ -26,6 +26,8 @@ export const ERROR_CODES = {
   SessionLocked: { exit: 4, title: 'Another tug is running here', hint: 'Wait for it, or retry; --no-wait fails at once instead of waiting.' },
   MergeConflict: { exit: 4, title: 'The branch does not merge cleanly', hint: 'Nothing was changed; merge it by hand with `git merge <branch>` and resolve the conflicts.' },
   SessionCorrupt: { exit: 4, title: 'Session data is unreadable', hint: 'Run `tug clean` to start a fresh session.' },
+  GitLocked: { exit: 4, title: 'A git lock file is in the way', hint: 'tug never deletes a git lock it did not create. Check whether a git process still runs (`fuser <details.lock_file>` or `ps -ef | grep git`); if none does, the lock is left from a crash: remove it yourself and re-run.' },
+  RecoveryConflict: { exit: 4, title: 'An interrupted change meets your edits', hint: 'tug left the files in details.conflicting_files as they are and kept its journal; its intended content is saved under details.saved. Make each file match either version to let tug finish, or run `tug clean` to drop the interrupted change.' },
   // Verification (exit 5): the change was made in a sandbox and failed its checks.
   VerificationFailed: { exit: 5, title: 'Verification failed', hint: 'Read details.verification; nothing was committed or written.' },
   // Usage and environment (exit 2).
@@ -43,6 +45,7 @@ export const ERROR_CODES = {
   RustAnalyzerNotFound: { exit: 2, title: 'No working rust-analyzer', hint: 'Run `tug toolchain rust setup`, or pass --rust-analyzer PATH / set TUG_RA_PATH.' },
   NotCargoProject: { exit: 2, title: 'Not inside a Cargo project', hint: 'Rust renames need a Cargo.toml above the file.' },
   LibCSTNotAvailable: { exit: 2, title: 'LibCST is not installed for this Python', hint: 'Install libcst into that interpreter, or run `tug toolchain python setup`.' },
+  SessionNotWritable: { exit: 2, title: 'The session dir cannot be written', hint: 'Make details.path writable (permissions, a read-only mount or a full disk), or point tug at another directory with --session-dir.' },
   // Internal (exit 10): a bug in tug.
   WorkerCrashed: { exit: 10, title: 'The Python worker died', hint: 'Rerun; details.stderr has what it printed. tug restarts it on the next call.' },
   WorkerTimeout: { exit: 10, title: 'The Python worker did not answer in time', hint: 'Rerun with a longer timeout; the worker was restarted.' },

@@ -2,7 +2,7 @@
 import type { WarningJSON } from '../core/schemas.js';
 import { discoverRepo, type Repo } from '../git/repo.js';
 import { DEFAULT_LOCK_WAIT_MS, lockSession, openSession, type Session } from '../session/session.js';
-import { recoverInterruptedApply } from '../workspace/apply.js';
+import { recoverInterruptedApply } from '../workspace/recover.js';
 
 export interface CommonInput {
   workspace?: string | undefined;
@@ -33,6 +33,9 @@ export async function openWorkspace(input: CommonInput, options: { lock: boolean
           message: `an earlier apply was interrupted; tug ${recovery.action === 'finished' ? 'finished' : 'rolled back'} it`,
           details: { action: recovery.action, files: recovery.files },
         });
+        for (const lockFile of recovery.cleared_locks) {
+          warnings.push({ code: 'StaleLockCleared', message: `removed ${lockFile}, left by a tug that was killed`, details: { lock_file: lockFile } });
+        }
       }
     } catch (error) {
       await lock.release();

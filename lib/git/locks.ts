@@ -1,0 +1,96 @@
+// git's own lock files and in-progress states, checked before tug writes anything a git command also writes.
+import { copyFile, lstat, open, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { TugError } from '../core/errors.js';
+import type { Repo } from './repo.js';
+import { git } from './run-git.js';
+
+/** Files git leaves in the git dir while a merge, rebase, cherry-pick, revert or bisect is under way. */
+const IN_PROGRESS = [
+  ['MERGE_HEAD', 'merge'],
+  ['rebase-merge', 'rebase'],
+  ['rebase-apply', 'rebase'],
+  ['CHERRY_PICK_HEAD', 'cherry-pick'],
+  ['REVERT_HEAD', 'revert'],
+  ['BISECT_LOG', 'bisect'],
+] as const;
+
+export function indexLockPath(repo: Repo): string {
+  return path.join(repo.gitDir, 'index.lock');
+}
+
+/** The lock git takes to move a loose ref; branches live in the common dir, HEAD-like refs in the worktree's own. */
+export function refLockPath(repo: Repo, ref: string): string {
+  return path.join(ref.startsWith('refs/') ? repo.commonDir : repo.gitDir, `${ref}.lock`);
+}
+
+export function lockedError(lockFile: string, reason: string): TugError {
+  return new TugError('GitLocked', `${lockFile} exists (${reason}); tug changed nothing`, {
+    details: { lock_file: lockFile, check: `fuser ${lockFile}`, reason },
+  });
+}
+
+/** GitLocked when any of these lock files exists: someone else is writing, or crashed while writing. */
+export async function assertUnlocked(lockFiles: readonly string[], reason: string): Promise<void> {
+  for (const file of lockFiles) {
+    if (await lstat(file).then(() => true, () => false)) throw lockedError(file, reason);
+  }
+}
+
+/** The operation git is in the middle of in this worktree (merge, rebase, …), or null. */
+export async function operationInProgress(repo: Repo): Promise<string | null> {
+  for (const [file, name] of IN_PROGRESS) {
+    if (await lstat(path.join(repo.gitDir, file)).then(() => true, () => false)) return name;
+  }
+  return null;
+}
+
+export interface HeldLock {
+  path: string;
+  /** Inode of the lock file, so a later look can tell tug's lock from one someone else created since. */
+  ino: number;
+}
+
+/** Takes git's index lock the way git does (create-exclusive), so no git command writes the index while tug does. */
+export async function takeIndexLock(repo: Repo): Promise<HeldLock> {
+  const file = indexLockPath(repo);
+  try {
+    const handle = await open(file, 'wx', 0o644);
+    const info = await handle.stat();
+    await handle.close();
+    return { path: file, ino: info.ino };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw lockedError(file, 'another git process is using the index');
+    throw error;
+  }
+}
+
+/** Whether `lock` is still the very file tug created (same inode). */
+export async function isOurLock(lock: HeldLock): Promise<boolean> {
+  const info = await stat(lock.path).catch(() => null);
+  return info !== null && info.ino === lock.ino;
+}
+
+/**
+ * Writes the index that goes with moving HEAD's branch from `from` to `to` into `temp`, leaving the real index alone:
+ * a two-tree merge on a copy keeps git's stat data for every entry the move does not change.
+ */
+export async function prepareIndex(repo: Repo, temp: string, from: string, to: string): Promise<void> {
+  const real = path.join(repo.gitDir, 'index');
+  await rm(temp, { force: true });
+  await copyFile(real, temp).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+  await git(['read-tree', '-m', '-i', from, to], { cwd: repo.root, env: { GIT_INDEX_FILE: temp } });
+}
+
+/** Puts a prepared index in place and lets go of the lock; only for a lock tug holds. */
+export async function installIndex(repo: Repo, temp: string, lock: HeldLock): Promise<void> {
+  await rename(temp, path.join(repo.gitDir, 'index'));
+  await rm(lock.path, { force: true });
+}
+
+/** Stages `paths` from the working tree (additions, changes and deletions), the way `git add -A -- paths` would. */
+export async function stagePaths(repo: Repo, paths: readonly string[]): Promise<void> {
+  await git(['update-index', '--add', '--remove', '-q', '--', ...paths], { cwd: repo.root });
+}
