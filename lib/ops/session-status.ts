@@ -1,6 +1,7 @@
 // What `session status` reports and `clean` removes, read from the session dir, git's worktree list and refs.
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { TugError } from '../core/errors.js';
 import { forgetRecent } from '../core/memory.js';
 import { SCHEMA_VERSION } from '../core/schemas.js';
 import { deleteRef, listRefs } from '../git/refs.js';
@@ -8,6 +9,7 @@ import { git } from '../git/run-git.js';
 import { removeAllSandboxes, sandboxRoot } from '../git/worktree.js';
 import { directorySize, removeDir } from '../session/session.js';
 import { resolvePython } from '../verify/python.js';
+import { discardInterruptedApply, recoverInterruptedApply } from '../workspace/recover.js';
 import type { CommonInput, Workspace } from './workspace.js';
 import { withWorkspace } from './workspace.js';
 
@@ -59,8 +61,8 @@ function alive(pid: number): boolean {
 
 export async function clean(input: CommonInput & { workers?: boolean | undefined; cache?: boolean | undefined; sandboxes?: boolean | undefined; undo?: boolean | undefined }) {
   const all = !input.workers && !input.cache && !input.sandboxes;
-  return withWorkspace(input, { lock: true }, async (ws) => {
-    const removed = { workers: [] as string[], cache: false, sandboxes: [] as string[], snapshot_refs: 0, undo_points: 0 };
+  return withWorkspace(input, { lock: true, recover: false }, async (ws) => {
+    const removed = { workers: [] as string[], cache: false, sandboxes: [] as string[], snapshot_refs: 0, undo_points: 0, interrupted_apply: await settleInterruptedApply(ws) };
     if (all || input.workers) {
       for (const worker of await workers(ws)) {
         if (worker.running) {
@@ -95,4 +97,18 @@ export async function clean(input: CommonInput & { workers?: boolean | undefined
     }
     return { status: 'ok', schema_version: SCHEMA_VERSION, removed };
   });
+}
+
+/**
+ * clean always works: an interrupted apply is finished when that is safe; when it is not (the user's edits, a git lock,
+ * an unreadable journal) it is dropped, its journal and tug's intended content kept under the returned directory.
+ */
+async function settleInterruptedApply(ws: Workspace): Promise<string | null> {
+  try {
+    await recoverInterruptedApply(ws.repo, ws.session);
+    return null;
+  } catch (error) {
+    if (!(error instanceof TugError)) throw error;
+    return discardInterruptedApply(ws.repo, ws.session);
+  }
 }

@@ -18,13 +18,19 @@ export interface Workspace {
   close(): Promise<void>;
 }
 
-export async function openWorkspace(input: CommonInput, options: { lock: boolean }): Promise<Workspace> {
+export interface OpenOptions {
+  lock: boolean;
+  /** Skip crash recovery (`tug clean`, which resolves an interrupted apply its own way). */
+  recover?: boolean;
+}
+
+export async function openWorkspace(input: CommonInput, options: OpenOptions): Promise<Workspace> {
   const repo = await discoverRepo(input.workspace ?? process.cwd());
   const session = await openSession(repo, input.session_dir);
   const waitMs = input.no_wait ? 0 : Number(process.env['TUG_LOCK_TIMEOUT_MS'] ?? DEFAULT_LOCK_WAIT_MS);
   const lock = options.lock ? await lockSession(session, waitMs) : null;
   const warnings: WarningJSON[] = [];
-  if (lock) {
+  if (lock && options.recover !== false) {
     try {
       const recovery = await recoverInterruptedApply(repo, session);
       if (recovery) {
@@ -46,7 +52,7 @@ export async function openWorkspace(input: CommonInput, options: { lock: boolean
 }
 
 /** Opens a workspace, runs `body`, and always releases the lock. */
-export async function withWorkspace<T>(input: CommonInput, options: { lock: boolean }, body: (ws: Workspace) => Promise<T>): Promise<T> {
+export async function withWorkspace<T>(input: CommonInput, options: OpenOptions, body: (ws: Workspace) => Promise<T>): Promise<T> {
   const ws = await openWorkspace(input, options);
   try {
     return await body(ws);
