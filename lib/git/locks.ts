@@ -1,7 +1,8 @@
 // git's own lock files and in-progress states, checked before tug writes anything a git command also writes.
-import { copyFile, lstat, open, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, lstat, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
+import type { ProcessIdentity } from '../session/owner.js';
 import type { Repo } from './repo.js';
 import { git } from './run-git.js';
 
@@ -47,28 +48,51 @@ export async function operationInProgress(repo: Repo): Promise<string | null> {
 
 export interface HeldLock {
   path: string;
-  /** Inode of the lock file, so a later look can tell tug's lock from one someone else created since. */
+  /** Inode and change time (ns) of the lock file, so a later look can tell tug's lock from one created since (inodes get reused). */
   ino: number;
+  ctime_ns: string;
 }
 
-/** Takes git's index lock the way git does (create-exclusive), so no git command writes the index while tug does. */
-export async function takeIndexLock(repo: Repo): Promise<HeldLock> {
+/** What tug writes into a git lock it takes; git never reads a lock's content, and only the owner renames it. */
+const MARK = 'tug-lock';
+
+/**
+ * Takes git's index lock the way git does (create-exclusive), so no git command writes the index while tug does. The
+ * file names its owner (pid and process start time), so a tug killed before it could journal the lock is still known.
+ */
+export async function takeIndexLock(repo: Repo, owner: ProcessIdentity): Promise<HeldLock> {
   const file = indexLockPath(repo);
+  let handle;
   try {
-    const handle = await open(file, 'wx', 0o644);
-    const info = await handle.stat();
-    await handle.close();
-    return { path: file, ino: info.ino };
+    handle = await open(file, 'wx', 0o644);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw lockedError(file, 'another git process is using the index');
     throw error;
   }
+  try {
+    await handle.writeFile(`${MARK} pid=${owner.pid} start=${owner.start ?? ''}\n`);
+    const info = await handle.stat({ bigint: true });
+    return { path: file, ino: Number(info.ino), ctime_ns: String(info.ctimeNs) };
+  } catch (error) {
+    await handle.close();
+    await rm(file, { force: true });
+    throw error;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }
 
-/** Whether `lock` is still the very file tug created (same inode). */
+/** The tug that created `lockFile`, or null when tug did not create it (or it is gone). */
+export async function lockOwner(lockFile: string): Promise<ProcessIdentity | null> {
+  const head = await readFile(lockFile).then((b) => b.subarray(0, 80).toString('latin1'), () => '');
+  const match = /^tug-lock pid=(\d+) start=(\d*)\n/.exec(head);
+  return match ? { pid: Number(match[1]), start: match[2] || null } : null;
+}
+
+/** Whether `lock` is still the very file tug created (same inode, same change time). */
 export async function isOurLock(lock: HeldLock): Promise<boolean> {
-  const info = await stat(lock.path).catch(() => null);
-  return info !== null && info.ino === lock.ino;
+  const info = await stat(lock.path, { bigint: true }).catch(() => null);
+  return info !== null && Number(info.ino) === lock.ino && String(info.ctimeNs) === lock.ctime_ns;
 }
 
 /**

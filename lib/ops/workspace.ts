@@ -2,7 +2,7 @@
 import type { WarningJSON } from '../core/schemas.js';
 import { discoverRepo, type Repo } from '../git/repo.js';
 import { DEFAULT_LOCK_WAIT_MS, lockSession, openSession, type Session } from '../session/session.js';
-import { recoverInterruptedApply } from '../workspace/recover.js';
+import { clearOrphanedGitLocks, recoverInterruptedApply } from '../workspace/recover.js';
 
 export interface CommonInput {
   workspace?: string | undefined;
@@ -30,6 +30,9 @@ export async function openWorkspace(input: CommonInput, options: OpenOptions): P
   const waitMs = input.no_wait ? 0 : Number(process.env['TUG_LOCK_TIMEOUT_MS'] ?? DEFAULT_LOCK_WAIT_MS);
   const lock = options.lock ? await lockSession(session, waitMs) : null;
   const warnings: WarningJSON[] = [];
+  for (const stale of lock?.cleared ?? []) {
+    warnings.push({ code: 'StaleLockCleared', message: `removed the session lock of tug pid ${stale.pid}, which is no longer running`, details: { ...stale } });
+  }
   if (lock && options.recover !== false) {
     try {
       const recovery = await recoverInterruptedApply(repo, session);
@@ -42,6 +45,9 @@ export async function openWorkspace(input: CommonInput, options: OpenOptions): P
         for (const lockFile of recovery.cleared_locks) {
           warnings.push({ code: 'StaleLockCleared', message: `removed ${lockFile}, left by a tug that was killed`, details: { lock_file: lockFile } });
         }
+      }
+      for (const lockFile of await clearOrphanedGitLocks(repo)) {
+        warnings.push({ code: 'StaleLockCleared', message: `removed ${lockFile}, left by a tug that was killed`, details: { lock_file: lockFile } });
       }
     } catch (error) {
       await lock.release();

@@ -115,7 +115,8 @@ export async function writeWorkingTree(repo: Repo, session: Session, writes: rea
       await faultPoint('apply-after-temp');
     }
     if (updateIndex && options.refMove) {
-      const lock = await takeIndexLock(repo);
+      const lock = await takeIndexLock(repo, journal.owner!);
+      await faultPoint('apply-index-lock-unjournaled');
       journal.index = { lock, temp: path.join(repo.gitDir, `index.tug-${id}`) };
       await writeJournal(session.paths.journal, journal);
       await faultPoint('apply-after-index-lock');

@@ -4,7 +4,8 @@ import { copyFile, lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import { blobOid } from '../core/hash.js';
-import { assertUnlocked, indexLockPath, isOurLock, lockedError, refLockPath, stagePaths } from '../git/locks.js';
+import { assertUnlocked, indexLockPath, isOurLock, lockedError, lockOwner, refLockPath, stagePaths } from '../git/locks.js';
+import { ownerAlive } from '../session/owner.js';
 import { readBlobs } from '../git/objects.js';
 import type { Repo } from '../git/repo.js';
 import { readRef, updateRef } from '../git/refs.js';
@@ -172,4 +173,16 @@ async function oidOf(file: string): Promise<string | null> {
 
 async function exists(file: string): Promise<boolean> {
   return lstat(file).then(() => true, () => false);
+}
+
+/**
+ * git locks a killed tug created but never journaled (killed between taking the lock and writing the journal): known by
+ * the owner line tug writes into them, removed only when that owner (pid and start time) is gone. Returns what it removed.
+ */
+export async function clearOrphanedGitLocks(repo: Repo): Promise<string[]> {
+  const lockFile = indexLockPath(repo);
+  const owner = await lockOwner(lockFile);
+  if (!owner || ownerAlive(owner) || owner.pid === process.pid) return [];
+  await rm(lockFile, { force: true });
+  return [lockFile];
 }
