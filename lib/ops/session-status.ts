@@ -59,10 +59,38 @@ function alive(pid: number): boolean {
   }
 }
 
-export async function clean(input: CommonInput & { workers?: boolean | undefined; cache?: boolean | undefined; sandboxes?: boolean | undefined; undo?: boolean | undefined }) {
+type CleanInput = CommonInput & { workers?: boolean | undefined; cache?: boolean | undefined; sandboxes?: boolean | undefined; undo?: boolean | undefined };
+
+/** clean works even where the session dir cannot be written: it then cleans what lives elsewhere and lists what it skipped. */
+export async function clean(input: CleanInput) {
+  try {
+    return await cleanWith(input, false);
+  } catch (error) {
+    if (!(error instanceof TugError && error.code === 'SessionNotWritable')) throw error;
+    return cleanWith(input, true);
+  }
+}
+
+async function cleanWith(input: CleanInput, readOnly: boolean) {
   const all = !input.workers && !input.cache && !input.sandboxes;
-  return withWorkspace(input, { lock: true, recover: false }, async (ws) => {
-    const removed = { workers: [] as string[], cache: false, sandboxes: [] as string[], snapshot_refs: 0, undo_points: 0, interrupted_apply: await settleInterruptedApply(ws) };
+  return withWorkspace(input, { lock: !readOnly, recover: false, readOnlySession: readOnly }, async (ws) => {
+    const skipped: Array<{ path: string; reason: string }> = [];
+    const attempt = async <T>(where: string, fallback: T, step: () => Promise<T>): Promise<T> => {
+      try {
+        return await step();
+      } catch (error) {
+        skipped.push({ path: where, reason: (error as NodeJS.ErrnoException).code ?? String(error) });
+        return fallback;
+      }
+    };
+    const removed = {
+      workers: [] as string[],
+      cache: false,
+      sandboxes: [] as string[],
+      snapshot_refs: 0,
+      undo_points: 0,
+      interrupted_apply: readOnly ? null : await settleInterruptedApply(ws),
+    };
     if (all || input.workers) {
       for (const worker of await workers(ws)) {
         if (worker.running) {
@@ -72,14 +100,15 @@ export async function clean(input: CommonInput & { workers?: boolean | undefined
             // Exited meanwhile.
           }
         }
-        await rm(path.join(ws.session.paths.workers, `${worker.name}.pid`), { force: true });
+        const pidFile = path.join(ws.session.paths.workers, `${worker.name}.pid`);
+        await attempt(pidFile, undefined, () => rm(pidFile, { force: true }));
         removed.workers.push(worker.name);
       }
     }
     if (all || input.cache) {
-      const facts = await removeDir(ws.session.paths.facts);
-      const snaps = await removeDir(ws.session.paths.snapshots);
-      await removeDir(ws.session.paths.scratch);
+      const facts = await attempt(ws.session.paths.facts, false, () => removeDir(ws.session.paths.facts));
+      const snaps = await attempt(ws.session.paths.snapshots, false, () => removeDir(ws.session.paths.snapshots));
+      await attempt(ws.session.paths.scratch, false, () => removeDir(ws.session.paths.scratch));
       forgetRecent();
       removed.cache = facts || snaps;
     }
@@ -93,9 +122,9 @@ export async function clean(input: CommonInput & { workers?: boolean | undefined
         await deleteRef(ws.repo, ref, oid);
         removed.undo_points += 1;
       }
-      await removeDir(ws.session.paths.undo);
+      await attempt(ws.session.paths.undo, false, () => removeDir(ws.session.paths.undo));
     }
-    return { status: 'ok', schema_version: SCHEMA_VERSION, removed };
+    return { status: 'ok', schema_version: SCHEMA_VERSION, removed: { ...removed, ...(skipped.length > 0 ? { skipped } : {}) } };
   });
 }
 

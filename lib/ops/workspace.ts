@@ -22,14 +22,17 @@ export interface OpenOptions {
   lock: boolean;
   /** Skip crash recovery (`tug clean`, which resolves an interrupted apply its own way). */
   recover?: boolean;
+  /** Open the session without writing to it (tug clean when the session dir is read-only or full). */
+  readOnlySession?: boolean;
 }
 
 export async function openWorkspace(input: CommonInput, options: OpenOptions): Promise<Workspace> {
   const repo = await discoverRepo(input.workspace ?? process.cwd());
-  const session = await openSession(repo, input.session_dir);
+  const session = await openSession(repo, input.session_dir, { refresh: !options.readOnlySession });
   const waitMs = input.no_wait ? 0 : Number(process.env['TUG_LOCK_TIMEOUT_MS'] ?? DEFAULT_LOCK_WAIT_MS);
   const lock = options.lock ? await lockSession(session, waitMs) : null;
   const warnings: WarningJSON[] = [];
+  for (const note of session.notes) warnings.push({ ...note });
   for (const stale of lock?.cleared ?? []) {
     warnings.push({ code: 'StaleLockCleared', message: `removed the session lock of tug pid ${stale.pid}, which is no longer running`, details: { ...stale } });
   }
