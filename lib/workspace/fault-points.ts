@@ -5,7 +5,6 @@ import path from 'node:path';
 /**
  * TUG_FAULT_INJECT=<point> kills tug with SIGKILL when it reaches that point;
  * TUG_FAULT_INJECT=<point>:pause writes `<point>.reached` into TUG_FAULT_DIR and waits until `<point>.go` appears there;
- * TUG_FAULT_INJECT=<point>:enospc fails that step as a full disk would.
  * Tests only: nothing in tug sets these, and they are documented as test hooks, not options.
  */
 export async function faultPoint(name: string): Promise<void> {
@@ -14,9 +13,6 @@ export async function faultPoint(name: string): Promise<void> {
   const [point, action = 'kill'] = spec.split(':');
   if (point !== name) return;
   if (action === 'kill') process.kill(process.pid, 'SIGKILL');
-  if (action === 'enospc') {
-    throw Object.assign(new Error(`ENOSPC: no space left on device (test hook at ${name})`), { code: 'ENOSPC' });
-  }
   if (action === 'pause') {
     const dir = process.env['TUG_FAULT_DIR'] ?? '.';
     writeFileSync(path.join(dir, `${name}.reached`), String(process.pid));

@@ -3,7 +3,7 @@
 import test from 'ava';
 import { execa } from 'execa';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { patchset, tug, TUG_BIN } from '../helpers/cli.js';
@@ -137,4 +137,6 @@ ls -a . .git .git/tug > "$FAULTS/files"
   t.true(['WriteError', 'SessionNotWritable'].includes(out.error.code), JSON.stringify(out.error));
   t.is(await read('after'), await read('before'), 'refs, index and files are as before');
   t.notRegex(await read('files'), /\.tug-|apply-journal|index\.tug/, 'no temp, journal or prepared index left');
+  await rm(faults, { recursive: true, force: true });
+  await rm(mount, { recursive: true, force: true });
 });

@@ -3,7 +3,7 @@
 import test from 'ava';
 import { execa } from 'execa';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { patchset, tug, TUG_BIN } from '../helpers/cli.js';
@@ -119,6 +119,7 @@ node "$TUG" clean > "$OUT/clean" || true`;
     const clean = JSON.parse(readFileSync(path.join(out, 'clean'), 'utf8'));
     t.is(clean.status, 'ok', JSON.stringify(clean));
     t.is(await repo.readText('a.py'), SOURCE['a.py'], 'the working tree is untouched');
+    await rm(out, { recursive: true, force: true });
     await repo.cleanup();
   });
 }

@@ -1,7 +1,7 @@
 // Drives tug through its test-only fault points (TUG_FAULT_INJECT): start it paused at a step, act, then let it go on.
 import { execa, type ResultPromise } from 'execa';
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { TUG_BIN, type TugRun } from './cli.js';
@@ -34,6 +34,7 @@ export async function tugPausedAt(cwd: string, point: string, args: string[], in
     async resume() {
       await writeFile(path.join(dir, `${point}.go`), '');
       const result = await child;
+      await rm(dir, { recursive: true, force: true });
       let json: any;
       try {
         json = JSON.parse(String(result.stdout));
