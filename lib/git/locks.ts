@@ -96,22 +96,32 @@ export async function isOurLock(lock: HeldLock): Promise<boolean> {
 }
 
 /**
- * Writes the index that goes with moving HEAD's branch from `from` to `to` into `temp`, leaving the real index alone:
- * a two-tree merge on a copy keeps git's stat data for every entry the move does not change.
+ * Writes into `temp` a copy of the index in which `paths` are as in commit `to` (staged, or removed where `to` lacks
+ * them) and every other entry is untouched, the user's staged changes included. The real index is not written.
  */
-export async function prepareIndex(repo: Repo, temp: string, from: string, to: string): Promise<void> {
+export async function prepareIndex(repo: Repo, temp: string, to: string, paths: readonly string[]): Promise<void> {
   const real = path.join(repo.gitDir, 'index');
   await rm(temp, { force: true });
   await copyFile(real, temp).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error;
   });
-  await git(['read-tree', '-m', '-i', from, to], { cwd: repo.root, env: { GIT_INDEX_FILE: temp } });
+  const listed = await git(['ls-tree', '-r', '-z', '--full-tree', to, '--', ...paths], { cwd: repo.root });
+  const entries = new Map<string, string>();
+  for (const line of listed.stdout.split('\0').filter(Boolean)) entries.set(line.slice(line.indexOf('\t') + 1), line);
+  // Mode 0 removes an entry (git update-index --index-info).
+  const input = paths.map((p) => entries.get(p) ?? `0 ${'0'.repeat(40)}\t${p}`).join('\0');
+  await git(['update-index', '-z', '--index-info'], { cwd: repo.root, env: { GIT_INDEX_FILE: temp }, input: `${input}\0` });
 }
 
 /** Puts a prepared index in place and lets go of the lock; only for a lock tug holds. */
 export async function installIndex(repo: Repo, temp: string, lock: HeldLock): Promise<void> {
   await rename(temp, path.join(repo.gitDir, 'index'));
   await rm(lock.path, { force: true });
+}
+
+/** Refreshes git's stat data for entries tug just staged; optional (another git may hold the lock by now). */
+export async function refreshIndex(repo: Repo): Promise<void> {
+  await git(['update-index', '-q', '--refresh'], { cwd: repo.root, allowFailure: true });
 }
 
 /** Stages `paths` from the working tree (additions, changes and deletions), the way `git add -A -- paths` would. */

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import { blobOid } from '../core/hash.js';
-import { assertUnlocked, indexLockPath, installIndex, isOurLock, operationInProgress, prepareIndex, refLockPath, takeIndexLock } from '../git/locks.js';
+import { assertUnlocked, indexLockPath, installIndex, isOurLock, lockedError, operationInProgress, prepareIndex, refLockPath, refreshIndex, takeIndexLock } from '../git/locks.js';
 import { readHead, type Repo } from '../git/repo.js';
 import { readRef, updateRef } from '../git/refs.js';
 import { syncDir } from '../session/files.js';
@@ -120,7 +120,7 @@ export async function writeWorkingTree(repo: Repo, session: Session, writes: rea
       journal.index = { lock, temp: path.join(repo.gitDir, `index.tug-${id}`) };
       await writeJournal(session.paths.journal, journal);
       await faultPoint('apply-after-index-lock');
-      await prepareIndex(repo, journal.index.temp, options.refMove.from, options.refMove.to);
+      await prepareIndex(repo, journal.index.temp, options.refMove.to, journal.files.map((f) => f.path));
     }
     await assertFresh();
     journal.phase = 'commit';
@@ -135,7 +135,8 @@ export async function writeWorkingTree(repo: Repo, session: Session, writes: rea
       await updateRef(repo, options.refMove.ref, options.refMove.to, options.refMove.from, 'tug: apply');
     } catch (error) {
       await abandon(repo, session, journal);
-      throw error;
+      const lockFile = refLockPath(repo, options.refMove.ref);
+      throw (await lstat(lockFile).then(() => true, () => false)) ? lockedError(lockFile, 'another git process took the branch lock') : error;
     }
     await faultPoint('apply-after-ref');
   }
@@ -144,6 +145,7 @@ export async function writeWorkingTree(repo: Repo, session: Session, writes: rea
     if (journal.index) {
       await installIndex(repo, journal.index.temp, journal.index.lock);
       await faultPoint('apply-after-index');
+      await refreshIndex(repo);
     }
   } catch (error) {
     // Past the branch move there is no going back: the journal stays, and the next call finishes what is safe to finish.

@@ -87,7 +87,8 @@ for (const [what, lock] of [['branch', 'refs/heads/main'], ['index', 'index']] a
     if (lock === 'index') await writeFile(path.join(repo.root, '.git', 'index.lock'), '');
     const run = await paused.resume();
     t.is(run.exitCode, 4, run.stdout);
-    t.is(run.json.error.code, what === 'branch' ? 'RefUpdateConflict' : 'GitLocked');
+    t.is(run.json.error.code, 'GitLocked');
+    t.regex(run.json.error.details.lock_file, lock === 'index' ? /index\.lock$/ : /main\.lock$/);
     await holder?.release();
     if (lock === 'index') await execa('rm', [path.join(repo.root, '.git', 'index.lock')]);
     await assertUntouched(t, repo, before);
@@ -139,4 +140,20 @@ ls -a . .git .git/tug > "$FAULTS/files"
   t.notRegex(await read('files'), /\.tug-|apply-journal|index\.tug/, 'no temp, journal or prepared index left');
   await rm(faults, { recursive: true, force: true });
   await rm(mount, { recursive: true, force: true });
+});
+
+test('--commit then undo keeps what the user staged meanwhile; branch, index and files return', async (t) => {
+  const repo = await makeRepo(SOURCE);
+  const head = await repo.git('rev-parse', 'HEAD');
+  const run = await tug(repo.root, COMMIT, { input: RENAME });
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(await repo.git('status', '--porcelain'), '', 'the index follows the moved branch');
+  await repo.write('new.py', 'staged = True\n');
+  await repo.git('add', 'new.py');
+  const undo = await tug(repo.root, ['undo', run.json.undo_token]);
+  t.is(undo.exitCode, 0, undo.stdout);
+  t.is(await repo.git('rev-parse', 'HEAD'), head);
+  t.is(await repo.git('status', '--porcelain'), 'A  new.py', "only the user's staged file differs from HEAD");
+  t.is(await repo.readText('a.py'), SOURCE['a.py']);
+  await repo.cleanup();
 });

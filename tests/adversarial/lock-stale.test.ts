@@ -39,7 +39,7 @@ test('the session lock of a tug killed by SIGKILL is cleared with a warning', as
 
 test('a lock naming a live pid with another start time (a reused pid) is stale; the real owner keeps it', async (t) => {
   const repo = await makeRepo(SOURCE);
-  const sleeper = execa('sleep', ['30'], { reject: false });
+  const sleeper = execa('sleep', ['600'], { reject: false });
   try {
     const sessionDir = path.join(repo.root, '.git', 'tug');
     await mkdir(sessionDir, { recursive: true });
