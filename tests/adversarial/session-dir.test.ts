@@ -123,3 +123,17 @@ node "$TUG" clean > "$OUT/clean" || true`;
     await repo.cleanup();
   });
 }
+
+test('an unreadable undo record is moved aside and undo still restores the files', async (t) => {
+  const repo = await makeRepo(SOURCE);
+  const run = await tug(repo.root, ['apply-patchset', '-f', '-', '--apply', '--verify', 'none'], { input: RENAME });
+  t.is(run.exitCode, 0, run.stdout);
+  const record = path.join(repo.root, '.git', 'tug', 'undo', `${run.json.undo_token}.json`);
+  await writeFile(record, '{"token": ');
+  const undo = await tug(repo.root, ['undo', run.json.undo_token]);
+  t.is(undo.exitCode, 0, undo.stdout);
+  t.true(undo.json.warnings.some((w: any) => w.code === 'SessionRebuilt'));
+  t.is(await repo.readText('a.py'), SOURCE['a.py']);
+  t.true(readdirSync(path.dirname(record)).some((n) => n.startsWith(`${run.json.undo_token}.json.corrupt-`)));
+  await repo.cleanup();
+});
