@@ -7,7 +7,7 @@ import { blobOid } from '../core/hash.js';
 import { assertUnlocked, indexLockPath, isOurLock, lockedError, lockOwner, refLockPath, stagePaths } from '../git/locks.js';
 import { ownerAlive } from '../session/owner.js';
 import { readBlobs } from '../git/objects.js';
-import type { Repo } from '../git/repo.js';
+import { readHead, type Repo } from '../git/repo.js';
 import { readRef, updateRef } from '../git/refs.js';
 import type { Session } from '../session/session.js';
 import { currentOid, releaseIndex, removeFile, removeTemps, writeTemp } from './apply.js';
@@ -40,7 +40,9 @@ export async function recoverInterruptedApply(repo: Repo, session: Session): Pro
   }
   const move = journal.ref_move;
   const refNow = move ? await readRef(repo, move.ref) : null;
-  const refMoved = move !== undefined && refNow !== move.from && refNow !== move.to;
+  // A branch that moved elsewhere, or a checkout of another branch since, means the user took over: finish nothing.
+  const headRef = move?.ref.startsWith('refs/heads/') ? (await readHead(repo)).ref : null;
+  const refMoved = move !== undefined && ((refNow !== move.from && refNow !== move.to) || (headRef !== null && headRef !== move.ref));
   const states = new Map<JournalFile, FileState>();
   for (const file of journal.files) states.set(file, await stateOf(repo, file));
   const conflicts = journal.files.filter((f) => states.get(f) === 'conflict');
@@ -50,7 +52,7 @@ export async function recoverInterruptedApply(repo: Repo, session: Session): Pro
     throw new TugError('RecoveryConflict', `an interrupted change was not finished: changed since: ${what.join(', ')}`, {
       details: {
         conflicting_files: conflicts.map((f) => f.path),
-        ...(refMoved ? { ref: move!.ref, expected: [move!.from, move!.to], actual: refNow } : {}),
+        ...(refMoved ? { ref: move!.ref, expected: [move!.from, move!.to], actual: refNow, head: headRef } : {}),
         saved,
         journal: session.paths.journal,
       },

@@ -2,7 +2,7 @@
 // rolls back only files that still hold the journal's before- or after-image, reports the rest, and is idempotent.
 import test from 'ava';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { patchset, tug } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/repo.js';
@@ -110,6 +110,24 @@ test('a recovery killed halfway is run again to the same end', async (t) => {
   t.is(await repo.readText('a.py'), RENAMED['a.py']);
   t.is(await repo.readText('b.py'), RENAMED['b.py']);
   t.is(await repo.git('status', '--porcelain'), '');
+  t.deepEqual(await leftovers(repo), []);
+  await repo.cleanup();
+});
+
+test('commit: killed after the flip, the user checks out another branch: nothing is finished, RecoveryConflict names the ref', async (t) => {
+  const repo = await makeRepo(SOURCE);
+  const head = await repo.git('rev-parse', 'HEAD');
+  await killAt(t, repo, 'commit', 'apply-after-commit-flip');
+  // git refuses to check out while the killed tug's index.lock is there; the user removes it, as git's message suggests.
+  await rm(path.join(repo.root, '.git', 'index.lock'));
+  await repo.git('checkout', '-q', '-b', 'other');
+  const next = await tug(repo.root, ['verify', '--verify', 'none']);
+  t.is(next.exitCode, 4, next.stdout);
+  t.is(next.json.error.code, 'RecoveryConflict');
+  t.is(next.json.error.details.ref, 'refs/heads/main');
+  t.is(await repo.git('rev-parse', 'main'), head, 'the branch stays where it was');
+  t.is(await repo.readText('a.py'), SOURCE['a.py'], 'no file is written');
+  t.is((await tug(repo.root, ['clean'])).exitCode, 0);
   t.deepEqual(await leftovers(repo), []);
   await repo.cleanup();
 });
