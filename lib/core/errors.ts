@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   Cancelled: { exit: 4, title: 'The caller cancelled the operation', hint: 'Nothing was committed or written; the lock and the sandbox were released. Call again to run it.' },
   SessionCorrupt: { exit: 4, title: 'Session data is unreadable', hint: 'Run `tug clean` to start a fresh session.' },
   OutsideSparseCheckout: { exit: 4, title: 'The change touches files outside the sparse checkout', hint: 'Widen it (`git sparse-checkout add <dir>`) and re-run, or run without --apply and merge the tug/ branch.' },
+  GitLocked: { exit: 4, title: 'A git lock file is in the way', hint: 'tug never deletes a git lock it did not create. Check whether a git process still runs (`fuser <details.lock_file>` or `ps -ef | grep git`); if none does, the lock is left from a crash: remove it yourself and re-run.' },
+  RecoveryConflict: { exit: 4, title: 'An interrupted change meets your edits', hint: 'tug left the files in details.conflicting_files as they are and kept its journal; its intended content is saved under details.saved. Make each file match either version to let tug finish, or run `tug clean` to drop the interrupted change.' },
   // Verification (exit 5): the change was made in a sandbox and failed its checks.
   VerificationFailed: { exit: 5, title: 'Verification failed', hint: 'Read details.verification; nothing was committed or written.' },
   // Usage and environment (exit 2).
@@ -48,6 +50,7 @@ export const ERROR_CODES = {
   LimitExceeded: { exit: 2, title: 'A size or time limit was reached', hint: 'details.limit names it; narrow the request (a path, an include glob, a smaller file or range) and retry.' },
   PathOutsideWorkspace: { exit: 2, title: 'The path is outside the served repository', hint: 'An MCP server (or a confined tool host) serves only the repository it was started in; start another server in the other repository.' },
   LibCSTNotAvailable: { exit: 2, title: 'LibCST is not installed for this Python', hint: 'Install libcst into that interpreter, or run `tug toolchain python setup`.' },
+  SessionNotWritable: { exit: 2, title: 'The session dir cannot be written', hint: 'Make details.path writable (permissions, a read-only mount or a full disk), or point tug at another directory with --session-dir.' },
   // Internal (exit 10): a bug in tug.
   WorkerCrashed: { exit: 10, title: 'The Python worker died', hint: 'Rerun; details.stderr has what it printed. tug restarts it on the next call.' },
   WorkerTimeout: { exit: 10, title: 'The Python worker did not answer in time', hint: 'Rerun with a longer timeout; the worker was restarted.' },

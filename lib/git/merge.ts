@@ -1,5 +1,6 @@
 // `git merge` of a tug branch into the current branch, for the review TUI's merge key: clean trees only, aborted on conflict.
 import { TugError } from '../core/errors.js';
+import { assertUnlocked, indexLockPath, operationInProgress, refLockPath } from './locks.js';
 import type { Repo } from './repo.js';
 import { readHead } from './repo.js';
 import { trackedChanges } from './results.js';
@@ -24,6 +25,13 @@ export async function mergeIntoHead(repo: Repo, branch: string, message: string)
       details: { argument: 'merge', reason: head.ref ? 'unborn branch' : 'detached HEAD' },
     });
   }
+  const busy = await operationInProgress(repo);
+  if (busy) {
+    throw new TugError('DirtyWorkingTree', `cannot merge ${branch}: a ${busy} is in progress; finish or abort it first`, {
+      details: { operation_in_progress: busy, branch },
+    });
+  }
+  await assertUnlocked([indexLockPath(repo), refLockPath(repo, head.ref)], 'another git process may be running');
   const dirty = await trackedChanges(repo);
   if (dirty.length > 0) {
     throw new TugError('DirtyWorkingTree', `cannot merge ${branch}: ${dirty.length} file(s) have uncommitted changes (${dirty.slice(0, 5).join(', ')})`, {
@@ -32,7 +40,8 @@ export async function mergeIntoHead(repo: Repo, branch: string, message: string)
   }
   const result = await git(['merge', '--no-edit', '-m', message, `refs/heads/${branch}`], { cwd: repo.root, allowFailure: true });
   if (result.exitCode !== 0) {
-    await git(['merge', '--abort'], { cwd: repo.root, allowFailure: true });
+    // Abort only a merge this call started: nothing was in progress before it (checked above).
+    if (await operationInProgress(repo)) await git(['merge', '--abort'], { cwd: repo.root, allowFailure: true });
     throw new TugError('MergeConflict', `${branch} does not merge cleanly into ${head.ref.replace(/^refs\/heads\//, '')}; nothing was changed`, {
       details: { branch, git: `${result.stdout}${result.stderr}`.trim().slice(-2000) },
     });

@@ -2,6 +2,7 @@
 import { TugError } from '../core/errors.js';
 import type { PatchSet } from '../core/patchset.js';
 import { git } from '../git/run-git.js';
+import { assertRefMovable } from '../workspace/apply.js';
 import type { Verification } from '../verify/verify.js';
 import { workingTreeWrites } from './change-steps.js';
 import type { ChangeKind, Proposal } from './pipeline.js';
@@ -18,6 +19,8 @@ export async function assertCommittable(ws: Workspace, snapshot: Snapshot): Prom
   if (!snapshot.head.oid) {
     throw new TugError('InvalidArgument', '--commit needs a commit to build on; this branch has none yet', { details: { argument: 'commit', reason: 'unborn branch' } });
   }
+  // Checked again right before the first write; checking here too spares a verification run that could not land.
+  await assertRefMovable(ws.repo, { ref: snapshot.head.ref ?? 'HEAD', from: snapshot.head.oid, to: snapshot.head.oid }, true);
   const staged = await git(['diff-index', '--cached', '--quiet', 'HEAD', '--'], { cwd: ws.repo.root, allowFailure: true });
   if (snapshot.dirty || staged.exitCode !== 0) {
     throw new TugError('DirtyWorkingTree', '--commit needs a clean working tree and index', {

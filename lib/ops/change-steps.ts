@@ -1,6 +1,8 @@
 // The steps of the change road that more than one caller takes: verify a PatchSet in a sandbox, register a result, write it out.
 import type { PatchSet } from '../core/patchset.js';
-import { readRef, updateRef } from '../git/refs.js';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { deleteRef, listRefs, readRef, updateRef } from '../git/refs.js';
 import { closeSandbox, openSandbox, writeSandboxFiles, type SandboxMode } from '../git/worktree.js';
 import type { FileWrite } from '../workspace/apply.js';
 import { verify, type Verification } from '../verify/verify.js';
@@ -80,4 +82,19 @@ export async function registerUndoPoint(ws: Workspace, record: Omit<UndoRecord, 
   if (existing !== record.commit) await updateRef(ws.repo, undoRef, record.commit, existing, 'tug: undo point');
   await saveUndoRecord(ws.session, { token, ...record, created_at: new Date().toISOString() });
   return token;
+}
+
+/** Refs already pointing at `commit` (result branches, undo points), so a failed --commit removes only what it added. */
+export async function refsAt(ws: Workspace, commit: string): Promise<Set<string>> {
+  const refs = [...(await listRefs(ws.repo, 'refs/heads/')), ...(await listRefs(ws.repo, 'refs/tug/undo/'))];
+  return new Set(refs.filter((r) => r.oid === commit).map((r) => r.ref));
+}
+
+/** Takes back the result branch and undo point a failed --commit created, leaving the repository as it was. */
+export async function dropNewRefs(ws: Workspace, commit: string, before: Set<string>): Promise<void> {
+  for (const ref of await refsAt(ws, commit)) {
+    if (before.has(ref)) continue;
+    await deleteRef(ws.repo, ref, commit).catch(() => undefined);
+    if (ref.startsWith('refs/tug/undo/')) await rm(path.join(ws.session.paths.undo, `${ref.slice('refs/tug/undo/'.length)}.json`), { force: true });
+  }
 }

@@ -11,11 +11,11 @@ import { RunResponse, SCHEMA_VERSION, type RunResponseJSON, type WarningJSON } f
 import { slugify } from '../core/slug.js';
 import { unifiedDiff } from '../core/unified-diff.js';
 import { commitTree, userIdentity } from '../git/objects.js';
-import { createResultBranch } from '../git/refs.js';
-import { staleFiles, writeWorkingTree } from '../workspace/apply.js';
+import { createResultBranch, readRef } from '../git/refs.js';
+import { assertRefMovable, staleFiles, writeWorkingTree } from '../workspace/apply.js';
 import type { VerifyMode } from '../verify/verify.js';
 import { assertCommittable, commitMessage, failedNames, touchedPaths } from './change-parts.js';
-import { registerUndoPoint, verifyInSandbox, workingTreeWrites } from './change-steps.js';
+import { dropNewRefs, refsAt, registerUndoPoint, verifyInSandbox, workingTreeWrites } from './change-steps.js';
 import { appendLog, loggedArguments } from './op-log.js';
 import { advanceOnto, resolveOnto, rewindOnto, type OntoBranch } from './onto.js';
 import { skipWorktreePaths } from '../git/snapshot.js';
@@ -156,6 +156,9 @@ async function runOnSnapshot(
       });
     }
   }
+  // --commit: refuse a locked or mid-merge repository before anything is created; a later refusal takes back the refs.
+  const refsBefore = options.commit ? await refsAt(ws, commit) : null;
+  if (options.commit) await assertRefMovable(ws.repo, { ref: snapshot.head.ref ?? 'HEAD', from: snapshot.head.oid!, to: commit }, true);
   let branch: string;
   if (onto) {
     await advanceOnto(ws, onto, commit);
@@ -205,7 +208,12 @@ async function runOnSnapshot(
     const ref = snapshot.head.ref ?? 'HEAD';
     const refMove = { ref, from: snapshot.head.oid!, to: commit };
     response.committed = true;
-    response.files_written = await writeWorkingTree(ws.repo, ws.session, writes, { refMove, updateIndex: true });
+    try {
+      response.files_written = await writeWorkingTree(ws.repo, ws.session, writes, { refMove, updateIndex: true });
+    } catch (error) {
+      if (refsBefore && (await readRef(ws.repo, ref)) === refMove.from) await dropNewRefs(ws, commit, refsBefore);
+      throw error;
+    }
     await saveUndoRecord(ws.session, { token, ...undoPoint, mode: 'commit', ref_move: refMove, created_at: new Date().toISOString() });
   }
   const parsed = RunResponse.parse(response);

@@ -1,7 +1,9 @@
 // The undo algorithm: compare each file on disk with the result and the snapshot, then restore all at once.
+import { rename } from 'node:fs/promises';
+import path from 'node:path';
 import type { z } from 'zod';
 import { TugError } from '../core/errors.js';
-import { SCHEMA_VERSION, UndoResponse } from '../core/schemas.js';
+import { SCHEMA_VERSION, UndoResponse, type WarningJSON } from '../core/schemas.js';
 import { cleanedOids } from '../git/checkout-form.js';
 import { readBlobs } from '../git/objects.js';
 import { readRef, updateRef } from '../git/refs.js';
@@ -11,8 +13,8 @@ import { currentOid, writeWorkingTree, type FileWrite } from '../workspace/apply
 import { takeSnapshot } from './snapshot-service.js';
 import type { undoInput } from './undo-op.js';
 import { appendLog } from './op-log.js';
-import { loadUndoRecord } from './undo-records.js';
-import { withWorkspace } from './workspace.js';
+import { loadUndoRecord, type UndoRecord } from './undo-records.js';
+import { withWorkspace, type Workspace } from './workspace.js';
 import { mergedIntoHead, mergedWarning, revertCommit } from './undo-merged.js';
 
 interface ChangedFile {
@@ -24,7 +26,8 @@ interface ChangedFile {
 
 export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer<typeof UndoResponse>> {
   return withWorkspace(input, { lock: true }, async (ws) => {
-    const record = await loadUndoRecord(ws.session, input.token);
+    const warnings = [...ws.warnings];
+    const record = await readableUndoRecord(ws, input.token, warnings);
     const commit = await readRef(ws.repo, `refs/tug/undo/${input.token}`);
     if (!commit) throw new TugError('UndoTokenNotFound', `no undo point ${input.token} in this repository`, { details: { token: input.token } });
     // A reviewed subset is a child of the commit it was cut from; its record names the snapshot it really starts from.
@@ -73,7 +76,7 @@ export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer
     if (restore.length > 0 || refMove) {
       await writeWorkingTree(ws.repo, ws.session, restore, { force: true, ...(refMove ? { refMove, updateIndex: true } : {}) });
     }
-    const warnings = [...ws.warnings, ...(merged && !reverted ? [mergedWarning(merged, commit, restore.length)] : [])];
+    if (merged && !reverted) warnings.push(mergedWarning(merged, commit, restore.length));
     // An `onto` change moved a tug/ branch; while that branch still ends at this result, step it back so the next change builds on what is on disk.
     const move = record?.branch_move;
     if (move && !branchReset && (await readRef(ws.repo, move.ref)) === commit) {
@@ -113,6 +116,27 @@ export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer
       warnings,
     });
   });
+}
+
+/**
+ * The undo record, or undefined when there is none. An unreadable one is renamed `<token>.json.corrupt-<time>` and undo
+ * goes on from the ref alone (files only, no branch reset), with a warning, instead of dead-ending on SessionCorrupt.
+ */
+async function readableUndoRecord(ws: Workspace, token: string, warnings: WarningJSON[]): Promise<UndoRecord | undefined> {
+  try {
+    return await loadUndoRecord(ws.session, token);
+  } catch (error) {
+    if (!(error instanceof TugError && error.code === 'SessionCorrupt')) throw error;
+    const file = path.join(ws.session.paths.undo, `${token}.json`);
+    const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    await rename(file, aside);
+    warnings.push({
+      code: 'SessionRebuilt',
+      message: `the undo record ${path.basename(file)} was unreadable; moved it to ${path.basename(aside)} and undid the files from the undo ref alone`,
+      details: { path: file, moved_to: aside, reason: 'not valid JSON' },
+    });
+    return undefined;
+  }
 }
 
 function toWrite(file: ChangedFile, now: string | null): FileWrite {

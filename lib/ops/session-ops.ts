@@ -39,6 +39,15 @@ const CleanResult = z.object({
     sandboxes: z.array(z.string()),
     snapshot_refs: z.number().int(),
     undo_points: z.number().int(),
+    interrupted_apply: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('An interrupted apply that could not be finished safely was dropped; its journal and tug\'s intended content are kept in this directory.'),
+    skipped: z
+      .array(z.object({ path: z.string(), reason: z.string() }))
+      .optional()
+      .describe('Only when the session dir cannot be written: what clean had to leave, and why.'),
   }),
 });
 

@@ -1,6 +1,7 @@
 // What `session status` reports and `clean` removes, read from the session dir, git's worktree list and refs.
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { TugError } from '../core/errors.js';
 import { forgetRecent } from '../core/memory.js';
 import { SCHEMA_VERSION } from '../core/schemas.js';
 import { deleteRef, listRefs } from '../git/refs.js';
@@ -8,6 +9,7 @@ import { git } from '../git/run-git.js';
 import { removeAllSandboxes, sandboxRoot } from '../git/worktree.js';
 import { directorySize, removeDir } from '../session/session.js';
 import { resolvePython } from '../verify/python.js';
+import { discardInterruptedApply, recoverInterruptedApply } from '../workspace/recover.js';
 import type { CommonInput, Workspace } from './workspace.js';
 import { withWorkspace } from './workspace.js';
 
@@ -57,10 +59,38 @@ function alive(pid: number): boolean {
   }
 }
 
-export async function clean(input: CommonInput & { workers?: boolean | undefined; cache?: boolean | undefined; sandboxes?: boolean | undefined; undo?: boolean | undefined }) {
+type CleanInput = CommonInput & { workers?: boolean | undefined; cache?: boolean | undefined; sandboxes?: boolean | undefined; undo?: boolean | undefined };
+
+/** clean works even where the session dir cannot be written: it then cleans what lives elsewhere and lists what it skipped. */
+export async function clean(input: CleanInput) {
+  try {
+    return await cleanWith(input, false);
+  } catch (error) {
+    if (!(error instanceof TugError && error.code === 'SessionNotWritable')) throw error;
+    return cleanWith(input, true);
+  }
+}
+
+async function cleanWith(input: CleanInput, readOnly: boolean) {
   const all = !input.workers && !input.cache && !input.sandboxes;
-  return withWorkspace(input, { lock: true }, async (ws) => {
-    const removed = { workers: [] as string[], cache: false, sandboxes: [] as string[], snapshot_refs: 0, undo_points: 0 };
+  return withWorkspace(input, { lock: !readOnly, recover: false, readOnlySession: readOnly }, async (ws) => {
+    const skipped: Array<{ path: string; reason: string }> = [];
+    const attempt = async <T>(where: string, fallback: T, step: () => Promise<T>): Promise<T> => {
+      try {
+        return await step();
+      } catch (error) {
+        skipped.push({ path: where, reason: (error as NodeJS.ErrnoException).code ?? String(error) });
+        return fallback;
+      }
+    };
+    const removed = {
+      workers: [] as string[],
+      cache: false,
+      sandboxes: [] as string[],
+      snapshot_refs: 0,
+      undo_points: 0,
+      interrupted_apply: readOnly ? null : await settleInterruptedApply(ws),
+    };
     if (all || input.workers) {
       for (const worker of await workers(ws)) {
         if (worker.running) {
@@ -70,14 +100,15 @@ export async function clean(input: CommonInput & { workers?: boolean | undefined
             // Exited meanwhile.
           }
         }
-        await rm(path.join(ws.session.paths.workers, `${worker.name}.pid`), { force: true });
+        const pidFile = path.join(ws.session.paths.workers, `${worker.name}.pid`);
+        await attempt(pidFile, undefined, () => rm(pidFile, { force: true }));
         removed.workers.push(worker.name);
       }
     }
     if (all || input.cache) {
-      const facts = await removeDir(ws.session.paths.facts);
-      const snaps = await removeDir(ws.session.paths.snapshots);
-      await removeDir(ws.session.paths.scratch);
+      const facts = await attempt(ws.session.paths.facts, false, () => removeDir(ws.session.paths.facts));
+      const snaps = await attempt(ws.session.paths.snapshots, false, () => removeDir(ws.session.paths.snapshots));
+      await attempt(ws.session.paths.scratch, false, () => removeDir(ws.session.paths.scratch));
       forgetRecent();
       removed.cache = facts || snaps;
     }
@@ -91,8 +122,22 @@ export async function clean(input: CommonInput & { workers?: boolean | undefined
         await deleteRef(ws.repo, ref, oid);
         removed.undo_points += 1;
       }
-      await removeDir(ws.session.paths.undo);
+      await attempt(ws.session.paths.undo, false, () => removeDir(ws.session.paths.undo));
     }
-    return { status: 'ok', schema_version: SCHEMA_VERSION, removed };
+    return { status: 'ok', schema_version: SCHEMA_VERSION, removed: { ...removed, ...(skipped.length > 0 ? { skipped } : {}) } };
   });
+}
+
+/**
+ * clean always works: an interrupted apply is finished when that is safe; when it is not (the user's edits, a git lock,
+ * an unreadable journal) it is dropped, its journal and tug's intended content kept under the returned directory.
+ */
+async function settleInterruptedApply(ws: Workspace): Promise<string | null> {
+  try {
+    await recoverInterruptedApply(ws.repo, ws.session);
+    return null;
+  } catch (error) {
+    if (!(error instanceof TugError)) throw error;
+    return discardInterruptedApply(ws.repo, ws.session);
+  }
 }

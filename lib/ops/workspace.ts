@@ -2,7 +2,7 @@
 import type { WarningJSON } from '../core/schemas.js';
 import { discoverRepo, type Repo } from '../git/repo.js';
 import { DEFAULT_LOCK_WAIT_MS, lockSession, openSession, type Session } from '../session/session.js';
-import { recoverInterruptedApply } from '../workspace/apply.js';
+import { clearOrphanedGitLocks, recoverInterruptedApply } from '../workspace/recover.js';
 
 export interface CommonInput {
   workspace?: string | undefined;
@@ -18,13 +18,25 @@ export interface Workspace {
   close(): Promise<void>;
 }
 
-export async function openWorkspace(input: CommonInput, options: { lock: boolean }): Promise<Workspace> {
+export interface OpenOptions {
+  lock: boolean;
+  /** Skip crash recovery (`tug clean`, which resolves an interrupted apply its own way). */
+  recover?: boolean;
+  /** Open the session without writing to it (tug clean when the session dir is read-only or full). */
+  readOnlySession?: boolean;
+}
+
+export async function openWorkspace(input: CommonInput, options: OpenOptions): Promise<Workspace> {
   const repo = await discoverRepo(input.workspace ?? process.cwd());
-  const session = await openSession(repo, input.session_dir);
+  const session = await openSession(repo, input.session_dir, { refresh: !options.readOnlySession });
   const waitMs = input.no_wait ? 0 : Number(process.env['TUG_LOCK_TIMEOUT_MS'] ?? DEFAULT_LOCK_WAIT_MS);
   const lock = options.lock ? await lockSession(session, waitMs) : null;
   const warnings: WarningJSON[] = [];
-  if (lock) {
+  for (const note of session.notes) warnings.push({ ...note });
+  for (const stale of lock?.cleared ?? []) {
+    warnings.push({ code: 'StaleLockCleared', message: `removed the session lock of tug pid ${stale.pid}, which is no longer running`, details: { ...stale } });
+  }
+  if (lock && options.recover !== false) {
     try {
       const recovery = await recoverInterruptedApply(repo, session);
       if (recovery) {
@@ -33,6 +45,12 @@ export async function openWorkspace(input: CommonInput, options: { lock: boolean
           message: `an earlier apply was interrupted; tug ${recovery.action === 'finished' ? 'finished' : 'rolled back'} it`,
           details: { action: recovery.action, files: recovery.files },
         });
+        for (const lockFile of recovery.cleared_locks) {
+          warnings.push({ code: 'StaleLockCleared', message: `removed ${lockFile}, left by a tug that was killed`, details: { lock_file: lockFile } });
+        }
+      }
+      for (const lockFile of await clearOrphanedGitLocks(repo)) {
+        warnings.push({ code: 'StaleLockCleared', message: `removed ${lockFile}, left by a tug that was killed`, details: { lock_file: lockFile } });
       }
     } catch (error) {
       await lock.release();
@@ -43,7 +61,7 @@ export async function openWorkspace(input: CommonInput, options: { lock: boolean
 }
 
 /** Opens a workspace, runs `body`, and always releases the lock. */
-export async function withWorkspace<T>(input: CommonInput, options: { lock: boolean }, body: (ws: Workspace) => Promise<T>): Promise<T> {
+export async function withWorkspace<T>(input: CommonInput, options: OpenOptions, body: (ws: Workspace) => Promise<T>): Promise<T> {
   const ws = await openWorkspace(input, options);
   try {
     return await body(ws);

@@ -4,21 +4,35 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
 
+/** errno values that mean "this directory cannot take a write", as opposed to a bug. */
+const NOT_WRITABLE = new Set(['EROFS', 'EACCES', 'EPERM', 'ENOSPC', 'EDQUOT', 'ENOTDIR', 'EEXIST']);
+
+/** SessionNotWritable for a write the filesystem refused (read-only, permissions, full); other errors unchanged. */
+export function sessionWriteError(error: unknown, where: string): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (!code || !NOT_WRITABLE.has(code)) return error;
+  return new TugError('SessionNotWritable', `cannot write the session dir ${where} (${code})`, {
+    details: { path: where, reason: code },
+    cause: error,
+  });
+}
+
 export async function writeFileAtomic(file: string, data: string | Uint8Array, mode?: number): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const handle = await open(temp, 'w', mode ?? 0o644);
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    const handle = await open(temp, 'w', mode ?? 0o644);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(temp, file);
   } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
+    // A half-written temp file (a full disk) must not stay behind.
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw sessionWriteError(error, path.dirname(file));
   }
 }
 

@@ -3,6 +3,8 @@ import { rmSync } from 'node:fs';
 import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
+import { sessionWriteError } from './files.js';
+import { ownerAlive, processStart } from './owner.js';
 
 export interface LockOptions {
   /** Give up after this long; 0 means fail at once (--no-wait). */
@@ -12,11 +14,15 @@ export interface LockOptions {
 
 export interface LockHandle {
   release(): Promise<void>;
+  /** Owners of stale locks (a killed tug) this acquisition removed, for a warning. */
+  cleared: Array<{ pid: number; lock_file: string }>;
 }
 
 interface LockOwner {
   pid: number;
   started_at: string;
+  /** Process start time of `pid` (see owner.ts): a live pid with another start time is not the owner. */
+  start?: string | null;
 }
 
 /**
@@ -56,6 +62,7 @@ export async function acquireLock(sessionDir: string, options: LockOptions): Pro
   try {
     const handle = await acquireFileLock(sessionDir, options, started);
     return {
+      cleared: handle.cleared,
       async release() {
         try {
           await handle.release();
@@ -72,20 +79,25 @@ export async function acquireLock(sessionDir: string, options: LockOptions): Pro
 
 async function acquireFileLock(sessionDir: string, options: LockOptions, started: number): Promise<LockHandle> {
   const lockFile = path.join(sessionDir, 'lock');
-  const owner: LockOwner = { pid: process.pid, started_at: new Date().toISOString() };
+  const owner: LockOwner = { pid: process.pid, started_at: new Date().toISOString(), start: processStart(process.pid) };
   const draft = `${lockFile}.${process.pid}`;
-  await writeFile(draft, JSON.stringify(owner));
+  const cleared: LockHandle['cleared'] = [];
+  try {
+    await writeFile(draft, JSON.stringify(owner));
+  } catch (error) {
+    throw sessionWriteError(error, sessionDir);
+  }
   try {
     for (;;) {
       try {
         await link(draft, lockFile);
-        return handleFor(lockFile);
+        return handleFor(lockFile, cleared);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw sessionWriteError(error, sessionDir);
       }
       const holder = await readOwner(lockFile);
-      if (holder === null || !isAlive(holder.pid)) {
-        await takeOverStale(lockFile, holder);
+      if (holder === null || !isAlive(holder)) {
+        if ((await takeOverStale(lockFile, holder)) && holder) cleared.push({ pid: holder.pid, lock_file: lockFile });
         continue;
       }
       const waited = Date.now() - started;
@@ -101,7 +113,7 @@ async function acquireFileLock(sessionDir: string, options: LockOptions, started
   }
 }
 
-function handleFor(lockFile: string): LockHandle {
+function handleFor(lockFile: string, cleared: LockHandle['cleared']): LockHandle {
   let released = false;
   const releaseSync = () => {
     if (released) return;
@@ -115,6 +127,7 @@ function handleFor(lockFile: string): LockHandle {
   };
   process.once('exit', releaseSync);
   return {
+    cleared,
     async release() {
       process.removeListener('exit', releaseSync);
       releaseSync();
@@ -131,18 +144,16 @@ async function readOwner(lockFile: string): Promise<LockOwner | null> {
   }
 }
 
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** The lock file names this process only if a crash of an earlier process with our pid left it: that owner is gone. */
+function isAlive(owner: LockOwner): boolean {
+  if (owner.pid === process.pid) return false;
+  return ownerAlive(owner);
 }
 
-/** Removes a lock whose owner is gone, but only if it is still the same stale lock. */
-async function takeOverStale(lockFile: string, seen: LockOwner | null): Promise<void> {
+/** Removes a lock whose owner is gone, but only if it is still the same stale lock; true when it removed it. */
+async function takeOverStale(lockFile: string, seen: LockOwner | null): Promise<boolean> {
   const now = await readOwner(lockFile);
-  if (JSON.stringify(now) === JSON.stringify(seen)) await rm(lockFile, { force: true });
+  if (JSON.stringify(now) !== JSON.stringify(seen)) return false;
+  await rm(lockFile, { force: true });
+  return true;
 }

@@ -1,9 +1,9 @@
 // The session dir (<git-common-dir>/tug by default): metadata, lock, undo records, journal and caches for one repository.
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import type { Repo } from '../git/repo.js';
-import { readJson, writeJson } from './files.js';
+import { readJson, sessionWriteError, writeJson } from './files.js';
 import { acquireLock, type LockHandle } from './lock.js';
 
 export interface SessionMeta {
@@ -14,9 +14,17 @@ export interface SessionMeta {
   common_dir: string;
 }
 
+/** Something openSession repaired, reported to the user as a warning. */
+export interface SessionNote {
+  code: 'SessionRebuilt';
+  message: string;
+  details: Record<string, unknown>;
+}
+
 export interface Session {
   dir: string;
   meta: SessionMeta;
+  notes: SessionNote[];
   paths: {
     scratch: string;
     undo: string;
@@ -34,33 +42,29 @@ export function sessionDirFor(repo: Repo, override?: string): string {
   return override ? path.resolve(override) : path.join(repo.commonDir, 'tug');
 }
 
-export async function openSession(repo: Repo, override?: string): Promise<Session> {
+/** `refresh: false` opens a session without writing to it (tug clean on a read-only session dir). */
+export async function openSession(repo: Repo, override?: string, options: { refresh?: boolean } = {}): Promise<Session> {
   const dir = sessionDirFor(repo, override);
+  const refresh = options.refresh ?? true;
   try {
-    await mkdir(dir, { recursive: true });
+    if (refresh) await mkdir(dir, { recursive: true });
   } catch (error) {
-    throw new TugError('WriteError', `cannot create the session dir ${dir}`, { details: { path: dir, reason: String(error) } });
+    throw sessionWriteError(error, dir);
   }
   const metaFile = path.join(dir, 'session.json');
   const now = new Date().toISOString();
-  const existing = await readJson<SessionMeta>(metaFile);
-  if (existing && (existing.version !== '1' || typeof existing.common_dir !== 'string')) {
-    throw new TugError('SessionCorrupt', `${metaFile} has an unknown format`, { details: { path: metaFile, reason: 'unknown version' } });
-  }
-  if (existing && existing.common_dir !== repo.commonDir) {
-    throw new TugError('SessionCorrupt', `session dir ${dir} belongs to another repository (${existing.common_dir})`, {
-      details: { path: dir, reason: 'other repository' },
-    });
-  }
+  const notes: SessionNote[] = [];
+  const existing = refresh ? await readMeta(metaFile, repo, notes) : undefined;
   const meta: SessionMeta = existing
     ? { ...existing, last_accessed: now }
     : { version: '1', created_at: now, last_accessed: now, workspace_root: repo.root, common_dir: repo.commonDir };
   // last_accessed is informational: refresh it at most once a minute rather than fsync on every call.
-  const stale = !existing || Date.now() - Date.parse(existing.last_accessed) > 60_000;
-  if (stale) await writeJson(metaFile, meta);
+  const stale = !existing || !(Date.now() - Date.parse(existing.last_accessed) <= 60_000);
+  if (stale && refresh) await writeJson(metaFile, meta);
   return {
     dir,
     meta,
+    notes,
     paths: {
       scratch: path.join(dir, 'scratch'),
       undo: path.join(dir, 'undo'),
@@ -71,6 +75,40 @@ export async function openSession(repo: Repo, override?: string): Promise<Sessio
       snapshots: path.join(dir, 'snapshots'),
     },
   };
+}
+
+/**
+ * The session metadata, or undefined when there is none to keep. Metadata that cannot be used (unreadable, not JSON,
+ * an unknown format, or written for another repository because the repository was copied or moved) is renamed to
+ * session.json.corrupt-<time> and rebuilt, with a note: a session dir never becomes a dead end.
+ */
+async function readMeta(metaFile: string, repo: Repo, notes: SessionNote[]): Promise<SessionMeta | undefined> {
+  let reason: string;
+  try {
+    const meta = await readJson<SessionMeta>(metaFile);
+    if (meta === undefined) return undefined;
+    if (meta === null || typeof meta !== 'object' || meta.version !== '1' || typeof meta.common_dir !== 'string' || typeof meta.last_accessed !== 'string') {
+      reason = 'unknown format';
+    } else if (meta.common_dir !== repo.commonDir) {
+      reason = `written for the repository at ${meta.common_dir} (copied or moved)`;
+    } else {
+      return meta;
+    }
+  } catch (error) {
+    reason = error instanceof TugError ? 'not valid JSON' : `unreadable (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+  }
+  const aside = `${metaFile}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    await rename(metaFile, aside);
+  } catch (error) {
+    throw sessionWriteError(error, path.dirname(metaFile));
+  }
+  notes.push({
+    code: 'SessionRebuilt',
+    message: `session metadata ${metaFile} was ${reason}; moved it to ${path.basename(aside)} and started fresh`,
+    details: { path: metaFile, moved_to: aside, reason },
+  });
+  return undefined;
 }
 
 export async function lockSession(session: Session, waitMs: number): Promise<LockHandle> {

@@ -4,13 +4,15 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import { blobOid } from '../core/hash.js';
-import type { Repo } from '../git/repo.js';
 import { checkoutForms, cleanedOids } from '../git/checkout-form.js';
+import { assertUnlocked, indexLockPath, installIndex, isOurLock, lockedError, operationInProgress, prepareIndex, refLockPath, refreshIndex, takeIndexLock } from '../git/locks.js';
+import { readHead, type Repo } from '../git/repo.js';
 import { readRef, updateRef } from '../git/refs.js';
-import { git } from '../git/run-git.js';
-import { syncDir, writeJson } from '../session/files.js';
+import { syncDir } from '../session/files.js';
+import { selfIdentity } from '../session/owner.js';
 import type { Session } from '../session/session.js';
-import { readJournal, type Journal } from './journal.js';
+import { faultPoint } from './fault-points.js';
+import { writeJournal, type Journal } from './journal.js';
 import { assertSafeWrite } from './paths.js';
 
 export interface FileWrite {
@@ -45,15 +47,37 @@ export async function currentOid(repo: Repo, relative: string): Promise<string |
   try {
     return blobOid(await readFile(path.join(repo.root, relative)));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw error;
   }
 }
 
 /**
- * Writes every file or none. New contents go to temp files beside their targets first; only when all
- * exist does the journal flip to 'commit' and the renames start, so a crash can always be resolved:
- * before the flip it is rolled back, after it finished (see recoverInterruptedApply).
+ * Everything a branch move needs, checked before the first write: no merge or rebase under way, HEAD still on the
+ * branch where the caller saw it, and no git lock on the branch or (when staging) the index.
+ */
+export async function assertRefMovable(repo: Repo, move: NonNullable<WriteOptions['refMove']>, updateIndex: boolean): Promise<void> {
+  const busy = await operationInProgress(repo);
+  if (busy) {
+    throw new TugError('DirtyWorkingTree', `a ${busy} is in progress; finish or abort it first`, { details: { operation_in_progress: busy } });
+  }
+  const head = await readHead(repo);
+  if (move.ref.startsWith('refs/heads/') && head.ref !== move.ref) {
+    throw new TugError('RefUpdateConflict', `HEAD is no longer on ${move.ref}`, { details: { ref: move.ref, head: head.ref, expected: move.from } });
+  }
+  const now = await readRef(repo, move.ref);
+  if (now !== move.from) {
+    throw new TugError('RefUpdateConflict', `${move.ref} moved to ${now ?? 'nothing'} (expected ${move.from})`, { details: { ref: move.ref, expected: move.from, next: move.to } });
+  }
+  await assertUnlocked([refLockPath(repo, move.ref), ...(updateIndex ? [indexLockPath(repo)] : [])], 'another git process may be running');
+}
+
+/**
+ * Writes every file or none. New contents (and, for a branch move, the new index) are prepared beside their targets
+ * first; only when all exist does the journal flip to 'commit'. The commit phase then moves the branch (the one step
+ * another process can refuse, so it goes first and a refusal still rolls everything back), renames the temps over the
+ * targets and installs the index. A crash is resolved by recoverInterruptedApply.
  */
 export async function writeWorkingTree(repo: Repo, session: Session, writes: readonly FileWrite[], options: WriteOptions = {}): Promise<string[]> {
   for (const write of writes) await assertSafeWrite(repo.root, write.path);
@@ -66,40 +90,88 @@ export async function writeWorkingTree(repo: Repo, session: Session, writes: rea
     }
   };
   await assertFresh();
+  const updateIndex = options.updateIndex ?? false;
+  if (options.refMove) await assertRefMovable(repo, options.refMove, updateIndex);
   const id = randomBytes(6).toString('hex');
   const journal: Journal = {
     id,
     phase: 'prepare',
     created_at: new Date().toISOString(),
-    update_index: options.updateIndex ?? false,
+    owner: selfIdentity(),
+    update_index: updateIndex,
     ...(options.refMove ? { ref_move: options.refMove } : {}),
-    files: ordered.map((w) => ({ path: w.path, temp: w.bytes === null ? null : tempName(w.path, id), delete: w.bytes === null })),
+    files: [],
   };
-  await writeJson(session.paths.journal, journal);
+  for (const w of ordered) {
+    journal.files.push({
+      path: w.path,
+      temp: w.bytes === null ? null : tempName(w.path, id),
+      delete: w.bytes === null,
+      before: options.force ? await currentOid(repo, w.path) : w.expectOid,
+      after: w.bytes === null ? null : blobOid(w.bytes),
+    });
+  }
+  await writeJournal(session.paths.journal, journal);
   try {
     for (const write of ordered) {
       if (write.bytes === null) continue;
       await writeTemp(repo, write, tempName(write.path, id));
-      faultPoint('apply-after-temp');
+      await faultPoint('apply-after-temp');
+    }
+    if (updateIndex && options.refMove) {
+      const lock = await takeIndexLock(repo, journal.owner!);
+      await faultPoint('apply-index-lock-unjournaled');
+      journal.index = { lock, temp: path.join(repo.gitDir, `index.tug-${id}`) };
+      await writeJournal(session.paths.journal, journal);
+      await faultPoint('apply-after-index-lock');
+      await prepareIndex(repo, journal.index.temp, options.refMove.to, journal.files.map((f) => f.path));
     }
     await assertFresh();
+    journal.phase = 'commit';
+    await writeJournal(session.paths.journal, journal);
   } catch (error) {
-    await rollBack(repo, journal);
-    await rm(session.paths.journal, { force: true });
-    throw error instanceof TugError ? error : new TugError('WriteError', `could not write: ${String(error)}`, { details: { reason: String(error) }, cause: error });
+    await abandon(repo, session, journal);
+    throw asWriteError(error);
   }
-  journal.phase = 'commit';
-  await writeJson(session.paths.journal, journal);
-  await finish(repo, journal);
+  await faultPoint('apply-after-commit-flip');
+  if (options.refMove) {
+    try {
+      await updateRef(repo, options.refMove.ref, options.refMove.to, options.refMove.from, 'tug: apply');
+    } catch (error) {
+      await abandon(repo, session, journal);
+      const lockFile = refLockPath(repo, options.refMove.ref);
+      throw (await lstat(lockFile).then(() => true, () => false)) ? lockedError(lockFile, 'another git process took the branch lock') : error;
+    }
+    await faultPoint('apply-after-ref');
+  }
+  try {
+    await renameAll(repo, journal);
+    if (journal.index) {
+      await installIndex(repo, journal.index.temp, journal.index.lock);
+      await faultPoint('apply-after-index');
+      await refreshIndex(repo);
+    }
+  } catch (error) {
+    // Past the branch move there is no going back: the journal stays, and the next call finishes what is safe to finish.
+    throw new TugError('WriteError', `the change was interrupted: ${String(error)}; the next tug call finishes it`, {
+      details: { reason: String(error), journal: session.paths.journal },
+      cause: error,
+    });
+  }
   await rm(session.paths.journal, { force: true });
   return ordered.map((w) => w.path);
 }
 
-function tempName(relative: string, id: string): string {
+function asWriteError(error: unknown): TugError {
+  if (error instanceof TugError) return error;
+  return new TugError('WriteError', `could not write: ${String(error)}`, { details: { reason: String(error) }, cause: error });
+}
+
+export function tempName(relative: string, id: string): string {
   return path.posix.join(path.posix.dirname(relative), `.${path.posix.basename(relative)}.tug-${id}`);
 }
 
-async function writeTemp(repo: Repo, write: FileWrite, temp: string): Promise<void> {
+export async function writeTemp(repo: Repo, write: FileWrite, temp: string): Promise<void> {
   const target = path.join(repo.root, write.path);
   const existing = await lstat(target).catch(() => null);
   const mode = existing ? existing.mode & 0o777 : write.mode === '100755' ? 0o755 : 0o644;
@@ -115,26 +187,22 @@ async function writeTemp(repo: Repo, write: FileWrite, temp: string): Promise<vo
   await chmod(path.join(repo.root, temp), mode);
 }
 
-/** Second half of an apply: move the ref, rename temps over targets, stage if asked. Safe to repeat. */
-async function finish(repo: Repo, journal: Journal): Promise<void> {
-  if (journal.ref_move) {
-    const now = await readRef(repo, journal.ref_move.ref);
-    if (now === journal.ref_move.from) await updateRef(repo, journal.ref_move.ref, journal.ref_move.to, journal.ref_move.from, 'tug: apply');
-  }
+/** Renames each temp over its target and deletes what the change deletes (live path: every file still holds its before-image). */
+async function renameAll(repo: Repo, journal: Journal): Promise<void> {
   const dirs = new Set<string>();
   for (const file of journal.files) {
     const target = path.join(repo.root, file.path);
-    if (file.delete) {
-      await rm(target, { force: true });
-      await removeEmptyParents(repo.root, path.dirname(target));
-    } else if (await lstat(path.join(repo.root, file.temp!)).then(() => true, () => false)) await rename(path.join(repo.root, file.temp!), target);
+    if (file.delete) await removeFile(repo.root, target);
+    else await rename(path.join(repo.root, file.temp!), target);
     dirs.add(path.dirname(target));
-    faultPoint('apply-after-rename');
+    await faultPoint('apply-after-rename');
   }
   for (const dir of dirs) await syncDir(dir);
-  if (journal.update_index) {
-    await git(['update-index', '--add', '--remove', '-q', '--', ...journal.files.map((f) => f.path)], { cwd: repo.root });
-  }
+}
+
+export async function removeFile(root: string, target: string): Promise<void> {
+  await rm(target, { force: true });
+  await removeEmptyParents(root, path.dirname(target));
 }
 
 /** git does not track directories: deleting a directory's last file removes the directory, as `git rm` does. */
@@ -144,27 +212,22 @@ async function removeEmptyParents(root: string, dir: string): Promise<void> {
   }
 }
 
-async function rollBack(repo: Repo, journal: Journal): Promise<void> {
+/** Undoes a prepare phase: temps, tug's own index lock and the prepared index go; the journal goes last. */
+export async function abandon(repo: Repo, session: Session, journal: Journal): Promise<void> {
+  await removeTemps(repo, journal);
+  await releaseIndex(journal);
+  await rm(session.paths.journal, { force: true });
+}
+
+export async function removeTemps(repo: Repo, journal: Journal): Promise<void> {
   for (const file of journal.files) if (file.temp) await rm(path.join(repo.root, file.temp), { force: true });
 }
 
-export interface Recovery {
-  action: 'rolled_back' | 'finished';
-  files: string[];
-}
-
-/** Finds an apply that a crash interrupted and completes or undoes it, whichever is safe. */
-export async function recoverInterruptedApply(repo: Repo, session: Session): Promise<Recovery | null> {
-  const journal = await readJournal(session.paths.journal);
-  if (!journal) return null;
-  const files = journal.files.map((f) => f.path);
-  if (journal.phase === 'prepare') await rollBack(repo, journal);
-  else await finish(repo, journal);
-  await rm(session.paths.journal, { force: true });
-  return { action: journal.phase === 'prepare' ? 'rolled_back' : 'finished', files };
-}
-
-/** Test hook: TUG_FAULT_INJECT=<point> kills tug with SIGKILL the first time it passes that point. */
-function faultPoint(name: string): void {
-  if (process.env['TUG_FAULT_INJECT'] === name) process.kill(process.pid, 'SIGKILL');
+/** Drops the prepared index and, when it is still the one tug created, the index lock; true when a lock was removed. */
+export async function releaseIndex(journal: Journal): Promise<boolean> {
+  if (!journal.index) return false;
+  await rm(journal.index.temp, { force: true });
+  if (!(await isOurLock(journal.index.lock))) return false;
+  await rm(journal.index.lock.path, { force: true });
+  return true;
 }
