@@ -20,6 +20,8 @@ const AGENT_HINTS: Partial<Record<ErrorCode, string>> = {
   RustAnalyzerNotFound: 'Call tug_toolchain with language rust and action setup, or pass rust_analyzer (a binary path).',
   LibCSTNotAvailable: 'Install libcst into that interpreter, or call tug_toolchain with language python and action setup.',
   IndexingTimeout: 'Large workspaces take a while the first time; raise TUG_RA_INDEX_TIMEOUT_MS where the server runs, then call again.',
+  RecoveryConflict: 'tug left the files in details.conflicting_files as they are and kept its journal; its intended content is saved under details.saved. Ask the user to make each file match either version, or call tug_clean to drop the interrupted change.',
+  SessionNotWritable: 'Ask the user to make details.path writable (permissions, a read-only mount or a full disk); the server cannot move its session dir.',
   OutsideSparseCheckout: 'Ask the user to widen the sparse checkout to those files, or call again without apply: true and merge the tug/ branch.',
   InternalError: 'This is a bug in tug; please report it with the tool name and arguments.',
 };
