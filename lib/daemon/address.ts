@@ -1,21 +1,30 @@
-// Where a repository's daemon listens: derived from the git common dir alone, so a thin client finds it without git.
+// Where the user's daemon listens, which build it runs, and which repository a directory belongs to: read without git.
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** Keys of the environment that change what tug does; a daemon serves only callers whose values match its own. */
-export const ENV_KEYS = ['PATH', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'PYTHONPATH', 'HOME', 'GIT_CEILING_DIRECTORIES'];
-
-export function envFingerprint(env: NodeJS.ProcessEnv): string {
-  const keys = Object.keys(env).filter((k) => k.startsWith('TUG_') || k.startsWith('GIT_') || ENV_KEYS.includes(k)).sort();
-  return createHash('sha256').update(JSON.stringify(keys.map((k) => [k, env[k]]))).digest('hex');
+/**
+ * The socket of the one daemon per user, the only place its path is computed: `$XDG_RUNTIME_DIR/tug/daemon.sock`,
+ * else `$TMPDIR/tug-<uid>/daemon.sock`. `create` makes the directory (mode 0700) for the daemon about to listen.
+ */
+export function socketPath(env: NodeJS.ProcessEnv = process.env, create = false): string {
+  const runtime = env['XDG_RUNTIME_DIR'];
+  const dir = runtime && path.isAbsolute(runtime) ? path.join(runtime, 'tug') : path.join(env['TMPDIR'] || os.tmpdir(), `tug-${os.userInfo().uid}`);
+  if (create) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return path.join(dir, 'daemon.sock');
 }
 
-/** Unix socket paths are limited to ~100 bytes, so the socket lives in the temp dir under a hash. */
-export function socketPathFor(commonDir: string): string {
-  const id = createHash('sha256').update(realpathSync(commonDir)).digest('hex').slice(0, 16);
-  return path.join(os.tmpdir(), `tug-daemon-${id}.sock`);
+/**
+ * Variables the daemon itself reads from its own environment (limits, timeouts, tool paths): a caller whose values
+ * differ would get another behaviour, so it runs in-process and the daemon makes way. Everything else a command
+ * needs comes from the client's environment, sent with each request.
+ */
+export function envKey(env: NodeJS.ProcessEnv): string {
+  const keys = Object.keys(env)
+    .filter((k) => (k.startsWith('TUG_') && !k.startsWith('TUG_DAEMON') && k !== 'TUG_NO_DAEMON') || ['PATH', 'HOME', 'PYENV_ROOT', 'RA_LOG'].includes(k))
+    .sort();
+  return createHash('sha256').update(JSON.stringify(keys.map((k) => [k, env[k]]))).digest('hex').slice(0, 16);
 }
 
 /** The git common dir above `dir`, found by reading `.git` entries (no git process). */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { changedPaths } from '../git/snapshot.js';
 import { openAnalysisTree } from '../git/worktree.js';
 import type { Repo } from '../git/repo.js';
-import { countWarm, onRelease } from '../ops/resources.js';
+import { countWarm, onRelease, trackHelper } from '../ops/resources.js';
 import { acquireLock } from '../session/lock.js';
 import { RustAnalyzer } from './lsp-client.js';
 
@@ -80,6 +80,8 @@ async function locked<T>(request: ServerRequest, body: (server: RustAnalyzer, ro
       });
       warm = { server, commit: request.commit };
       servers.set(key, warm);
+      // A daemon keeps at most a few of these and ends the least recently used first (lib/daemon/budget.ts).
+      trackHelper({ kind: 'rust_analyzer', scope: request.session.paths.workers, alive: () => server.alive, stop: () => server.shutdown() });
       onRelease(shutdownRustAnalyzers);
       countWarm('rust_analyzers', warmServerCount);
       use.cold = true;
