@@ -1,5 +1,4 @@
 // The thin side of `tug daemon`: forwards a command to the user's daemon without loading the CLI, or says it could not.
-import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { buildId, envKey, socketPath } from './address.js';
 
@@ -16,11 +15,9 @@ export function forwardable(argv: readonly string[]): boolean {
 /** Exit code from the daemon, or null to run in this process instead (no daemon, or one that handed the command back). */
 export async function tryDaemon(argv: readonly string[]): Promise<number | null> {
   if (process.env['TUG_NO_DAEMON'] === '1' || !forwardable(argv)) return null;
-  const socket = socketPath();
-  // No socket file, no daemon: answering here spares a connection attempt that can only fail.
-  if (!existsSync(socket)) return null;
   return new Promise<number | null>((resolve) => {
-    const connection = net.createConnection(socket);
+    // No daemon: the connection fails at once (about 1 ms, measured in docs/PERFORMANCE.md), so no check comes first.
+    const connection = net.createConnection(socketPath());
     let buffer = '';
     let settled = false;
     const finish = (code: number | null) => {

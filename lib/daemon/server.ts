@@ -146,14 +146,17 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
     if (active === 0) await shutdown();
   };
 
-  /** Ends every helper it started, removes its socket when it is still its own, and exits. */
+  /**
+   * Ends every helper it started, then removes its socket when it is still its own, and exits: `tug daemon stop`
+   * waits until nothing answers, so by then no helper is left.
+   */
   const shutdown = async () => {
     clearTimeout(idle);
+    await releaseResources();
     if (owned()) {
       server.close();
       await rm(socket, { force: true });
     }
-    await releaseResources();
     process.exit(0);
   };
 
