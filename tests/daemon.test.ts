@@ -24,10 +24,10 @@ test('commands forwarded to the daemon print exactly what a cold run prints, exi
   const repo = await makeRepo(SOURCE);
   const daemon = await privateDaemon();
   const ENV = daemon.env;
-  const start = await tug(repo.root, ['daemon', 'start'], { env: ENV });
-  t.is(start.exitCode, 0, start.stdout + start.stderr);
-  t.true(start.json.daemon.running);
   try {
+    const start = await tug(repo.root, ['daemon', 'start'], { env: ENV });
+    t.is(start.exitCode, 0, start.stdout + start.stderr);
+    t.true(start.json?.daemon.running);
     const warm = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'pkg/core.py:1:5', '--to', 'g'], { env: ENV });
     const cold = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'pkg/core.py:1:5', '--to', 'g'], { env: { ...ENV, TUG_NO_DAEMON: '1' } });
     t.is(warm.exitCode, 0, warm.stdout);
