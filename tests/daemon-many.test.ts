@@ -95,6 +95,30 @@ test('a read is answered while a verification runs; a second write to the reposi
   }
 });
 
+test('writes to two repositories run at the same time: both verifications are running together', async (t) => {
+  const [a, b] = await Promise.all([makeRepo(SOURCE), makeRepo(SOURCE)]);
+  const daemon = await privateDaemon();
+  const release = path.join(os.tmpdir(), `tug-release-${process.pid}-${Date.now()}`);
+  const { existsSync } = await import('node:fs');
+  try {
+    await daemon.run(a.root, ['daemon', 'start']);
+    // Each verification says it started, then waits for the release: both started means both ran at once.
+    const write = (repo: { root: string }, name: string) =>
+      daemon.run(repo.root, ['rename', 'pkg/core.py:1:5', 'g', '--verify', 'tests', '--test-command', JSON.stringify(['sh', '-c', `touch ${release}.${name}; while [ ! -f ${release} ]; do sleep 0.05; done`])]);
+    const writes = [write(a, 'a'), write(b, 'b')];
+    const both = await until(async () => existsSync(`${release}.a`) && existsSync(`${release}.b`), (x) => x, 60_000);
+    t.true(both, 'the second write did not wait for the first');
+    t.is((await daemon.status()).in_flight, 2);
+    await writeFile(release, '');
+    for (const done of await Promise.all(writes)) t.is(done.exitCode, 0, done.stdout);
+  } finally {
+    await writeFile(release, '');
+    await daemon.stop();
+    for (const f of [release, `${release}.a`, `${release}.b`]) await rm(f, { force: true });
+    await Promise.all([a.cleanup(), b.cleanup()]);
+  }
+});
+
 test('a killed daemon: the next call still works and starts a new one', async (t) => {
   const repo = await makeRepo(SOURCE);
   const daemon = await privateDaemon('', { TUG_DAEMON_AUTOSTART: '1' });
@@ -135,6 +159,8 @@ test('over its memory budget the daemon ends the Python workers of the repositor
     t.is(evicted.memory.budget_bytes, 50 * 2 ** 20, 'the budget comes from the user config');
     const again = await tight.run(a.root, ANALYZE);
     t.is(again.exitCode, 0, 'a repository evicted from memory still answers');
+    const rename = await tight.run(a.root, ['rename', 'pkg/core.py:1:5', 'g', '--verify', 'none'], { TUG_NO_DAEMON: '1' });
+    t.is(rename.exitCode, 0, `the [daemon] table is not a project setting: ${rename.stdout}`);
   } finally {
     await Promise.all([roomy.stop(), tight.stop()]);
     await Promise.all([a.cleanup(), b.cleanup()]);
