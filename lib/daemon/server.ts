@@ -8,7 +8,7 @@ import { liveHelpers, releaseResources, warmHelpers } from '../ops/resources.js'
 import { withCallerEnvironment } from '../verify/sandbox-env.js';
 import { buildId, envKey, findCommonDir, socketPath } from './address.js';
 import { controlDaemon } from './client.js';
-import { enforceLimits, helperRepo, measure, type RepoUse } from './budget.js';
+import { enforceLimits, helperRepo, measure, residentBytes, type RepoUse } from './budget.js';
 import type { DaemonSettings } from './settings.js';
 
 const CHECK_MS = 5_000;
@@ -50,12 +50,19 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
   const server = net.createServer((connection) => {
     let buffer = '';
     connection.on('error', () => undefined);
-    connection.on('data', (chunk) => {
+    // One request per connection: its first line.
+    connection.on('data', function first(chunk) {
       buffer += chunk.toString('utf8');
       const newline = buffer.indexOf('\n');
-      if (newline === -1 || buffer === '') return;
-      const request = JSON.parse(buffer.slice(0, newline)) as Request;
-      buffer = '';
+      if (newline === -1) return;
+      connection.off('data', first);
+      let request: Request;
+      try {
+        request = JSON.parse(buffer.slice(0, newline)) as Request;
+      } catch {
+        connection.destroy();
+        return;
+      }
       const send = (message: object) => connection.write(`${JSON.stringify(message)}\n`);
       if (request.control === 'status') {
         send({ status: status() });
@@ -122,6 +129,7 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
       in_flight: use.active,
       idle_seconds: Math.round((now - use.lastUsed) / 1000),
       python_workers: helpers.filter(({ h, repo }) => repo === dir && h.kind === 'python_worker').length,
+      python_workers_bytes: helpers.reduce((sum, { h, repo }) => sum + (repo === dir && h.kind === 'python_worker' && h.pid ? residentBytes(h.pid) : 0), 0),
       rust_analyzers: helpers.filter(({ h, repo }) => repo === dir && h.kind === 'rust_analyzer').length,
     }));
     const memory = measure(settings);

@@ -27,7 +27,10 @@ export interface DaemonSettings {
 
 export const DEFAULT_DAEMON_SETTINGS: DaemonSettings = { memoryBytes: 300 * 2 ** 20, rustAnalyzers: 2, repositoryIdleMs: 10 * 60_000, idleMs: 30 * 60_000 };
 
-/** The settings the daemon starts with; an invalid table is an error naming the key, as for any config. */
+/**
+ * The settings the daemon starts with (read once: `tug daemon stop` makes the next start read them again); an invalid
+ * table is an error naming the key, as for any config. `TUG_DAEMON_IDLE_SECONDS` overrides `idle_minutes`.
+ */
 export async function daemonSettings(env: NodeJS.ProcessEnv = process.env): Promise<DaemonSettings> {
   const file = userConfigFile();
   let table: unknown = {};
@@ -46,10 +49,11 @@ export async function daemonSettings(env: NodeJS.ProcessEnv = process.env): Prom
   }
   const d = parsed.data;
   const fromEnv = Number(env['TUG_DAEMON_IDLE_SECONDS']);
+  const defaults = DEFAULT_DAEMON_SETTINGS;
   return {
-    memoryBytes: (d.memory_mb ?? 300) * 2 ** 20,
-    rustAnalyzers: d.rust_analyzers ?? DEFAULT_DAEMON_SETTINGS.rustAnalyzers,
-    repositoryIdleMs: (d.repository_idle_minutes ?? 10) * 60_000,
-    idleMs: fromEnv > 0 ? fromEnv * 1000 : (d.idle_minutes ?? 30) * 60_000,
+    memoryBytes: d.memory_mb === undefined ? defaults.memoryBytes : d.memory_mb * 2 ** 20,
+    rustAnalyzers: d.rust_analyzers ?? defaults.rustAnalyzers,
+    repositoryIdleMs: d.repository_idle_minutes === undefined ? defaults.repositoryIdleMs : d.repository_idle_minutes * 60_000,
+    idleMs: fromEnv > 0 ? fromEnv * 1000 : d.idle_minutes === undefined ? defaults.idleMs : d.idle_minutes * 60_000,
   };
 }
