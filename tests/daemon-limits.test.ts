@@ -53,3 +53,16 @@ test.serial('memory is measured from /proc: the process itself counts, and over 
   const evicted = await enforceLimits(new Map(), { ...DEFAULT_DAEMON_SETTINGS, memoryBytes: 1 }, Date.now());
   t.deepEqual(evicted, ['in-memory caches: over the memory budget'], 'nothing else was left to end');
 });
+
+test('the socket is per user: under $XDG_RUNTIME_DIR/tug, else $TMPDIR/tug-<uid>, in a directory only the user can enter', async (t) => {
+  const { socketPath } = await import('../lib/daemon/address.js');
+  const { mkdtemp, rm, stat } = await import('node:fs/promises');
+  const os = await import('node:os');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-addr-'));
+  t.is(socketPath({ XDG_RUNTIME_DIR: dir }), path.join(dir, 'tug', 'daemon.sock'));
+  t.is(socketPath({ TMPDIR: dir }), path.join(dir, `tug-${os.userInfo().uid}`, 'daemon.sock'));
+  t.is(socketPath({ XDG_RUNTIME_DIR: 'relative', TMPDIR: dir }), path.join(dir, `tug-${os.userInfo().uid}`, 'daemon.sock'), 'a relative runtime dir is ignored');
+  socketPath({ XDG_RUNTIME_DIR: dir }, true);
+  t.is((await stat(path.join(dir, 'tug'))).mode & 0o777, 0o700);
+  await rm(dir, { recursive: true, force: true });
+});
