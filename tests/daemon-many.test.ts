@@ -64,10 +64,10 @@ test('a read is answered while a verification runs; a second write to the reposi
   const repo = await makeRepo(SOURCE);
   // A long lock wait: a --no-wait that waited would take a minute, not a moment, even on a loaded machine.
   const daemon = await privateDaemon('', { TUG_LOCK_TIMEOUT_MS: '60000' });
+  const release = path.join(os.tmpdir(), `tug-release-${process.pid}-${Date.now()}`);
   try {
     await daemon.run(repo.root, ['daemon', 'start']);
     // The verification runs until the test lets it end, so everything below happens while it runs.
-    const release = path.join(os.tmpdir(), `tug-release-${process.pid}-${Date.now()}`);
     const command = JSON.stringify(['sh', '-c', `touch ${release}.started; while [ ! -f ${release} ]; do sleep 0.05; done`]);
     const slow = daemon.run(repo.root, ['rename', 'pkg/core.py:1:5', 'g', '--verify', 'tests', '--test-command', command]);
     const { existsSync } = await import('node:fs');
@@ -87,10 +87,10 @@ test('a read is answered while a verification runs; a second write to the reposi
     t.true(busyMs < 30_000, `--no-wait took ${busyMs} ms`);
     const done = await slow;
     t.is(done.exitCode, 0, done.stdout);
-    await rm(release, { force: true });
-    await rm(`${release}.started`, { force: true });
   } finally {
+    await writeFile(release, '');
     await daemon.stop();
+    for (const f of [release, `${release}.started`]) await rm(f, { force: true });
     await repo.cleanup();
   }
 });
