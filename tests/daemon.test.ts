@@ -2,18 +2,32 @@
 import test from 'ava';
 import { execa } from 'execa';
 import path from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import { makeRepo } from './helpers/repo.js';
 import { patchset, tug, TUG_BIN } from './helpers/cli.js';
 
 const SOURCE = { 'pkg/__init__.py': '', 'pkg/core.py': 'def f(x):\n    return x\n', 'main.py': 'from pkg.core import f\nprint(f(1))\n' };
-const ENV = { TUG_LOCK_TIMEOUT_MS: '2000' };
+
+/** A private runtime dir per test: its daemon is its own, never the user's or another test's, and stopped at the end. */
+async function privateDaemon(extra: Record<string, string> = {}) {
+  const runtime = await mkdtemp(path.join(os.tmpdir(), 'tug-rt-'));
+  const env = { TUG_LOCK_TIMEOUT_MS: '2000', XDG_RUNTIME_DIR: runtime, ...extra };
+  const stop = async () => {
+    await tug(os.tmpdir(), ['daemon', 'stop'], { env });
+    await rm(runtime, { recursive: true, force: true });
+  };
+  return { env, runtime, stop };
+}
 
 test('commands forwarded to the daemon print exactly what a cold run prints, exit codes included', async (t) => {
   const repo = await makeRepo(SOURCE);
-  const start = await tug(repo.root, ['daemon', 'start'], { env: ENV });
-  t.is(start.exitCode, 0, start.stdout + start.stderr);
-  t.true(start.json.daemon.running);
+  const daemon = await privateDaemon();
+  const ENV = daemon.env;
   try {
+    const start = await tug(repo.root, ['daemon', 'start'], { env: ENV });
+    t.is(start.exitCode, 0, start.stdout + start.stderr);
+    t.true(start.json?.daemon.running);
     const warm = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'pkg/core.py:1:5', '--to', 'g'], { env: ENV });
     const cold = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'pkg/core.py:1:5', '--to', 'g'], { env: { ...ENV, TUG_NO_DAEMON: '1' } });
     t.is(warm.exitCode, 0, warm.stdout);
@@ -24,20 +38,22 @@ test('commands forwarded to the daemon print exactly what a cold run prints, exi
     t.is(badWarm.stdout, badCold.stdout);
     const status = await tug(repo.root, ['daemon', 'status'], { env: ENV });
     t.is(status.json.daemon.requests, 2, 'both forwarded commands ran in the daemon');
-    const otherEnv = await tug(repo.root, ['snapshot'], { env: { ...ENV, TUG_TIMINGS: '1' } });
-    t.is(otherEnv.exitCode, 0);
-    t.is((await tug(repo.root, ['daemon', 'status'], { env: ENV })).json.daemon.requests, 2, 'a different environment runs in-process');
+    t.is(status.json.daemon.repositories.length, 1);
+    t.is(status.json.daemon.repositories[0].requests, 2);
+    t.true(status.json.daemon.socket.startsWith(path.join(daemon.runtime, 'tug')), 'the socket is in the per-user runtime dir');
     const stdin = await tug(repo.root, ['apply-patchset', '-f', '-'], { env: ENV, input: patchset([{ file: 'main.py', line: 2, col: 7, old_text: 'f', new_text: 'f' }]) });
     t.is(stdin.json.error.code, 'InvalidArgument', 'stdin input runs in-process and still works');
+    t.is((await tug(repo.root, ['daemon', 'status'], { env: ENV })).json.daemon.requests, 2);
+    // Another value of a variable the daemon reads itself: the command runs in-process and the daemon makes way.
+    const otherEnv = await tug(repo.root, ['snapshot'], { env: { ...ENV, TUG_TIMINGS: '1' } });
+    t.is(otherEnv.exitCode, 0);
+    const gone = await until(() => tug(repo.root, ['daemon', 'status'], { env: ENV }), (s) => !s.json?.daemon.running, 5_000);
+    t.false(gone.json.daemon.running, 'a daemon of another environment is replaced, not shared');
   } finally {
-    const stop = await tug(repo.root, ['daemon', 'stop'], { env: ENV });
-    t.true(stop.json.daemon.stopped);
+    await daemon.stop();
   }
-  t.false((await tug(repo.root, ['daemon', 'status'], { env: ENV })).json.daemon.running);
   await repo.cleanup();
 });
-
-const AUTO = { ...ENV, TUG_DAEMON_AUTOSTART: '1' };
 
 async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
   const deadline = Date.now() + ms;
@@ -50,6 +66,8 @@ async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, ms
 
 test('a project command starts the daemon on its own, and the next call is served by it with the same output', async (t) => {
   const repo = await makeRepo(SOURCE);
+  const daemon = await privateDaemon({ TUG_DAEMON_AUTOSTART: '1' });
+  const AUTO = daemon.env;
   try {
     const args = ['analyze-impact', 'rename-symbol', '--at', 'pkg/core.py:1:5', '--to', 'g'];
     const first = await tug(repo.root, args, { env: AUTO });
@@ -59,7 +77,7 @@ test('a project command starts the daemon on its own, and the next call is serve
     t.true(status.json.daemon.running);
     t.is(status.json.daemon.warm.python_projects, 1, 'it loaded the project of the command that started it');
     t.is(status.json.daemon.requests, 0);
-    t.is(status.json.daemon.idle_seconds, 600, 'an auto-started daemon idles out after 10 minutes');
+    t.is(status.json.daemon.idle_seconds, 1800, 'it idles out after 30 minutes by default');
     const second = await tug(repo.root, args, { env: AUTO });
     t.is(second.stdout, first.stdout);
     t.is((await tug(repo.root, ['daemon', 'status'], { env: AUTO })).json.daemon.requests, 1, 'the second call ran in the daemon');
@@ -72,7 +90,7 @@ test('a project command starts the daemon on its own, and the next call is serve
     const again = await tug(repo.root, ['daemon', 'status'], { env: AUTO });
     t.is(again.json.daemon.pid, status.json.daemon.pid, 'a running daemon is not started twice');
   } finally {
-    await tug(repo.root, ['daemon', 'stop'], { env: AUTO });
+    await daemon.stop();
     await repo.cleanup();
   }
 });
@@ -97,39 +115,36 @@ test('no daemon is started when turned off, in CI, for other commands, or after 
   await outside.cleanup();
 });
 
-test('a daemon whose repository is deleted exits, and of two started at once over a stale socket one serves', async (t) => {
-  const repo = await makeRepo(SOURCE);
-  const spawnDaemon = () => execa('node', [TUG_BIN, 'daemon', 'run', '--idle-seconds', '60'], { cwd: repo.root, env: ENV, reject: false });
-  // What a crashed daemon leaves behind: a socket file nobody answers on.
-  const { socketPathFor } = await import('../lib/daemon/address.js');
-  const { mkdir, writeFile } = await import('node:fs/promises');
-  await mkdir(path.dirname(socketPathFor(path.join(repo.root, '.git'))), { recursive: true, mode: 0o700 });
-  await writeFile(socketPathFor(path.join(repo.root, '.git')), '');
+test('of two daemons started at once over a killed one\'s socket, one serves and the other leaves', async (t) => {
+  const daemon = await privateDaemon();
+  const spawnDaemon = () => execa('node', [TUG_BIN, 'daemon', 'run', '--idle-seconds', '60'], { cwd: os.tmpdir(), env: daemon.env, reject: false });
+  // What a killed daemon leaves behind: a socket file nobody answers on.
+  const { socketPath } = await import('../lib/daemon/address.js');
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(socketPath(daemon.env, true), '');
   const daemons = [spawnDaemon(), spawnDaemon()];
-  const status = await until(() => tug(repo.root, ['daemon', 'status'], { env: ENV }), (s) => s.json?.daemon.running, 10_000);
-  t.true(status.json.daemon.running);
-  const exited = await Promise.race([Promise.any(daemons).then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 12_000))]);
-  t.true(exited, 'the daemon that lost the race exits');
-  const survivor = (await tug(repo.root, ['daemon', 'status'], { env: ENV })).json.daemon;
-  t.true(survivor.running, 'the other one still serves');
-  const { readFile } = await import('node:fs/promises');
-  const pidFile = path.join(repo.root, '.git', 'tug', 'workers', 'daemon.pid');
-  const named = await until(() => readFile(pidFile, 'utf8').catch(() => ''), (text) => text.trim() === String(survivor.pid), 8_000);
-  t.is(named.trim(), String(survivor.pid), 'the pid file names the daemon that serves');
-  await repo.cleanup();
+  try {
+    const status = await until(() => tug(os.tmpdir(), ['daemon', 'status'], { env: daemon.env }), (s) => s.json?.daemon.running, 10_000);
+    t.true(status.json.daemon.running);
+    const exited = await Promise.race([Promise.any(daemons).then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 12_000))]);
+    t.true(exited, 'the daemon that lost the race exits');
+    t.true((await tug(os.tmpdir(), ['daemon', 'status'], { env: daemon.env })).json.daemon.running, 'the other one still serves');
+  } finally {
+    await daemon.stop();
+  }
   const ends = await Promise.race([Promise.all(daemons).then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 12_000))]);
-  t.true(ends, 'no daemon outlives its repository by more than a few seconds');
+  t.true(ends, 'stop ends the serving daemon');
 });
 
 test('a daemon of an older build hands the command back and exits', async (t) => {
   // A copy of the built tug, so making it look rebuilt leaves the daemons of the other tests alone.
-  const { cp, mkdtemp, rm, symlink, utimes } = await import('node:fs/promises');
-  const os = await import('node:os');
+  const { cp, symlink, utimes } = await import('node:fs/promises');
+  const daemon = await privateDaemon();
   const project = path.join(path.dirname(TUG_BIN), '..');
   const copy = await mkdtemp(path.join(os.tmpdir(), 'tug-copy-'));
   for (const part of ['bin', 'dist', 'package.json']) await cp(path.join(project, part), path.join(copy, part), { recursive: true });
   await symlink(path.join(project, 'node_modules'), path.join(copy, 'node_modules'));
-  const copyTug = (cwd: string, args: string[]) => execa('node', [path.join(copy, 'bin', 'tug'), ...args], { cwd, env: ENV, reject: false });
+  const copyTug = (cwd: string, args: string[]) => execa('node', [path.join(copy, 'bin', 'tug'), ...args], { cwd, env: daemon.env, reject: false });
   const status = async () => JSON.parse((await copyTug(repo.root, ['daemon', 'status'])).stdout).daemon;
   const repo = await makeRepo(SOURCE);
   try {
@@ -143,6 +158,7 @@ test('a daemon of an older build hands the command back and exits', async (t) =>
     t.false(after.running, 'the stale daemon exited');
   } finally {
     await copyTug(repo.root, ['daemon', 'stop']);
+    await daemon.stop();
     await repo.cleanup();
     await rm(copy, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 // The Rust adapter beyond the fixture goldens: analyze-impact, toolchain, error codes, a crashing or silent server, UTF-16, the warm daemon.
 import test from 'ava';
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { makeRepo } from './helpers/repo.js';
@@ -111,9 +111,14 @@ test('a server that dies is RustAnalyzerCrashed with its stderr; one that never 
   await repo.cleanup();
 });
 
+const BASE_ENV = ENV;
+
 test('the daemon keeps rust-analyzer warm: the second analysis skips indexing and sees new edits to the files', async (t) => {
   if (!(await requireRustToolchain(t))) return;
   const repo = await fixtureRepo('cross_module');
+  // A private runtime dir: this test's daemon is its own, never the user's (one daemon per user).
+  const runtime = await mkdtemp(path.join(os.tmpdir(), 'tug-rt-'));
+  const ENV = { ...BASE_ENV, XDG_RUNTIME_DIR: runtime };
   t.is((await tug(repo.root, ['daemon', 'start'], { env: ENV })).exitCode, 0);
   try {
     const args = ['analyze-impact', 'rename-symbol', '--at', 'src/utils.rs:3:8', '--to', 'render_price'];
@@ -136,6 +141,7 @@ test('the daemon keeps rust-analyzer warm: the second analysis skips indexing an
     t.log(`cold ${coldMs} ms, warm ${warmMs} ms`);
   } finally {
     await tug(repo.root, ['daemon', 'stop'], { env: ENV });
+    await rm(runtime, { recursive: true, force: true });
   }
   await repo.cleanup();
 });

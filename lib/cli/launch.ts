@@ -1,4 +1,4 @@
-// What bin/tug and bin/git-tug run (bundled as dist/lib/cli-bundle/launch.cjs): the repository's daemon when one serves the command, else the CLI in this process, bundled and code-cached when the build made the bundle.
+// What bin/tug and bin/git-tug run (bundled as dist/lib/cli-bundle/launch.cjs): the user's daemon when one serves the command, else the CLI in this process, bundled and code-cached when the build made the bundle.
 import { autoStartDaemon, autoStartWanted } from '../daemon/autostart.js';
 import { tryDaemon } from '../daemon/client.js';
 import { loadBundledCli, type BundledCli } from './bundle-loader.js';
@@ -11,7 +11,7 @@ export async function launch(argv: readonly string[]): Promise<number> {
   let target: AnalysisTarget | undefined;
   const io: CliIO = { ...processIO(), analysing: (t) => (target = t) };
   const code = await runHere(argv, io);
-  if (autoStartWanted(argv, code, process.cwd(), process.env)) autoStartDaemon(target, io.stderrIsTTY, io.err);
+  if (autoStartWanted(argv, code, process.cwd(), process.env)) autoStartDaemon(process.cwd(), target, io.stderrIsTTY, io.err);
   return code;
 }
 

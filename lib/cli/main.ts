@@ -211,18 +211,17 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     )
     .command(
       'daemon <action>',
-      'Keep a resident tug for this repository so commands skip start-up: start, status, stop',
+      'Keep one resident tug for all your repositories so commands skip start-up: start, status, stop',
       (y) =>
         y
           .positional('action', { choices: ['start', 'status', 'stop', 'run'] as const, describe: 'run serves in the foreground (start uses it)' })
-          .option('idle-seconds', { type: 'number', describe: 'with start or run: exit after this long without a command (default $TUG_DAEMON_IDLE_SECONDS, else 1800)' })
+          .option('idle-seconds', { type: 'number', describe: 'with start or run: exit after this long without a command (default $TUG_DAEMON_IDLE_SECONDS, else daemon.idle_minutes of the user config, else 30 minutes)' })
           .option('warm-up', { type: 'string', hidden: true, describe: 'with run: JSON of a rename target to analyse once at start (what an auto-start passes)' })
           .example('tug daemon start', '')
           .example('tug daemon stop', ''),
       async (a) => {
         const { daemonCommand } = await import('./daemon-command.js');
-        const c = common(a);
-        const result = await daemonCommand(String(a['action']), c.workspace, c.session_dir, main, {
+        const result = await daemonCommand(String(a['action']), main, {
           idleSeconds: a['idle-seconds'] as number | undefined,
           warmUp: a['warm-up'] as string | undefined,
         });

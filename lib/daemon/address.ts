@@ -1,24 +1,16 @@
-// Where a repository's daemon listens: derived from the git common dir alone, so a thin client finds it without git.
+// Where the user's daemon listens, which build it runs, and which repository a directory belongs to: read without git.
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { privateDirProblem, privateRoot } from '../workspace/private-dir.js';
-
-/** Keys of the environment that change what tug does; a daemon serves only callers whose values match its own. */
-export const ENV_KEYS = ['PATH', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'PYTHONPATH', 'HOME', 'GIT_CEILING_DIRECTORIES'];
-
-export function envFingerprint(env: NodeJS.ProcessEnv): string {
-  const keys = Object.keys(env).filter((k) => k.startsWith('TUG_') || k.startsWith('GIT_') || ENV_KEYS.includes(k)).sort();
-  return createHash('sha256').update(JSON.stringify(keys.map((k) => [k, env[k]]))).digest('hex');
-}
+import { ensurePrivateRootSync, privateDirProblem, privateRoot } from '../workspace/private-dir.js';
 
 /**
- * Unix socket paths are limited to ~100 bytes, so the socket lives under a hash in the user's private directory
- * (0700, see lib/workspace/private-dir.ts): no other user can connect to it or put a socket of theirs there.
+ * The socket of the one daemon per user, the only place its path is computed: `$XDG_RUNTIME_DIR/tug/daemon.sock`,
+ * else `$TMPDIR/tug-<uid>/daemon.sock`. `create` makes the directory (mode 0700, checked: lib/workspace/private-dir.ts)
+ * for the daemon about to listen.
  */
-export function socketPathFor(commonDir: string): string {
-  const id = createHash('sha256').update(realpathSync(commonDir)).digest('hex').slice(0, 16);
-  return path.join(privateRoot(), `daemon-${id}.sock`);
+export function socketPath(env: NodeJS.ProcessEnv = process.env, create = false): string {
+  return path.join(create ? ensurePrivateRootSync(env) : privateRoot(env), 'daemon.sock');
 }
 
 /**
@@ -26,14 +18,26 @@ export function socketPathFor(commonDir: string): string {
  * of this user. Checked with lstat, so a symlink planted in its place is refused, not followed.
  */
 export function socketProblem(socket: string): string | null {
-  const dirProblem = privateDirProblem(path.dirname(socket));
-  if (dirProblem) return `its directory ${path.dirname(socket)} is not private (${dirProblem})`;
   const info = lstatSync(socket, { throwIfNoEntry: false });
   if (!info) return 'it does not exist';
+  const dirProblem = privateDirProblem(path.dirname(socket));
+  if (dirProblem) return `its directory ${path.dirname(socket)} is not private (${dirProblem})`;
   if (!info.isSocket()) return 'it is not a socket';
   const uid = typeof process.getuid === 'function' ? process.getuid() : info.uid;
   if (info.uid !== uid) return `it is owned by uid ${info.uid}, not ${uid}`;
   return null;
+}
+
+/**
+ * Variables the daemon itself reads from its own environment (limits, timeouts, tool paths): a caller whose values
+ * differ would get another behaviour, so it runs in-process and the daemon makes way. Everything else a command
+ * needs comes from the client's environment, sent with each request.
+ */
+export function envKey(env: NodeJS.ProcessEnv): string {
+  const keys = Object.keys(env)
+    .filter((k) => (k.startsWith('TUG_') && !k.startsWith('TUG_DAEMON') && k !== 'TUG_NO_DAEMON') || ['PATH', 'HOME', 'PYENV_ROOT', 'RA_LOG'].includes(k))
+    .sort();
+  return createHash('sha256').update(JSON.stringify(keys.map((k) => [k, env[k]]))).digest('hex').slice(0, 16);
 }
 
 /** The git common dir above `dir`, found by reading `.git` entries (no git process). */

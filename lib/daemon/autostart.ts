@@ -1,21 +1,18 @@
-// Starting the repository's daemon unasked, after a command that loaded a Python or Rust project, so the next call is warm.
+// Starting the user's daemon unasked, after a command that loaded a Python or Rust project, so the next call is warm.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { findCommonDir, socketPathFor } from './address.js';
+import { findCommonDir } from './address.js';
 import type { AnalysisTarget } from '../cli/io.js';
 import { forwardable } from './client.js';
 
 /** Commands that load a whole project (facts, rust-analyzer): what a resident process makes faster. */
 const PROJECT_COMMANDS = new Set(['analyze-impact', 'run', 'rename']);
 
-/** An auto-started daemon ends sooner than one started by `tug daemon start`. */
-export const AUTO_IDLE_SECONDS = 600;
-
 /**
- * Whether to start one: not when asked not to (`TUG_DAEMON_AUTOSTART=0`, `TUG_NO_DAEMON=1`), not in CI unless asked
- * (`TUG_DAEMON_AUTOSTART=1`), not for a usage error, and not when the repository's socket exists (a daemon runs,
- * perhaps for callers with another environment, and must keep it).
+ * Whether to start one after a command that ran in this process (so no daemon served it): not when asked not to
+ * (`TUG_DAEMON_AUTOSTART=0`, `TUG_NO_DAEMON=1`), not in CI unless asked (`TUG_DAEMON_AUTOSTART=1`), not for a usage
+ * error, and not outside a repository. Returns the repository's git dir.
  */
 export function autoStartWanted(argv: readonly string[], exitCode: number, cwd: string, env: NodeJS.ProcessEnv): string | null {
   const setting = env['TUG_DAEMON_AUTOSTART'];
@@ -23,9 +20,7 @@ export function autoStartWanted(argv: readonly string[], exitCode: number, cwd: 
   const command = argv.find((a) => !a.startsWith('-'));
   if (command === undefined || !PROJECT_COMMANDS.has(command) || exitCode === 2 || !forwardable(argv)) return null;
   try {
-    const common = findCommonDir(cwd);
-    if (!common || existsSync(socketPathFor(common))) return null;
-    return common;
+    return findCommonDir(cwd);
   } catch {
     return null;
   }
@@ -35,21 +30,22 @@ export function autoStartWanted(argv: readonly string[], exitCode: number, cwd: 
 const TUG_BIN = fileURLToPath(new URL('../../../bin/tug', import.meta.url));
 
 /**
- * `tug daemon run` with these arguments, detached, with this process's environment (so it serves this caller's later
- * commands): what `tug daemon start` and a start on its own both run.
+ * `tug daemon run` with these arguments, detached, with this process's environment, in the home directory (it serves
+ * every repository and must not keep one's directory busy): what `tug daemon start` and a start on its own both run.
+ * `--expose-gc` lets it return memory at once when it drops its caches to stay in budget.
  */
 export function spawnDaemon(args: readonly string[]): void {
-  const child = spawn(process.execPath, [TUG_BIN, 'daemon', 'run', ...args], { detached: true, stdio: 'ignore', env: process.env });
+  const child = spawn(process.execPath, ['--expose-gc', TUG_BIN, 'daemon', 'run', ...args], { detached: true, stdio: 'ignore', env: process.env, cwd: os.homedir() });
   child.on('error', () => undefined);
   child.unref();
 }
 
 /** Starts the daemon told the command's rename target, so it loads that project before the next call comes. */
-export function autoStartDaemon(target: AnalysisTarget | undefined, stderrIsTTY: boolean, writeErr: (text: string) => void): void {
-  spawnDaemon(['--idle-seconds', String(AUTO_IDLE_SECONDS), ...(target ? [`--warm-up=${JSON.stringify(target)}`] : [])]);
+export function autoStartDaemon(workspace: string, target: AnalysisTarget | undefined, stderrIsTTY: boolean, writeErr: (text: string) => void): void {
+  spawnDaemon(target ? [`--warm-up=${JSON.stringify({ ...target, workspace })}`] : []);
   if (stderrIsTTY) {
     writeErr(
-      `tug: started a resident tug for this repository so the next calls are fast (it stops after ${AUTO_IDLE_SECONDS / 60} idle minutes; ` +
+      'tug: started a resident tug so the next calls are fast (one per user, for all repositories; it stops when idle; ' +
         '`tug daemon stop` ends it, TUG_DAEMON_AUTOSTART=0 turns this off)\n',
     );
   }

@@ -1,7 +1,6 @@
-// The thin side of `tug daemon`: forwards a command to a running daemon without loading the CLI, or says it could not.
-import { existsSync } from 'node:fs';
+// The thin side of `tug daemon`: forwards a command to the user's daemon without loading the CLI, or says it could not.
 import net from 'node:net';
-import { buildId, envFingerprint, findCommonDir, socketPathFor, socketProblem } from './address.js';
+import { buildId, envKey, socketPath, socketProblem } from './address.js';
 
 /**
  * Arguments the daemon cannot serve: stdin input, help and version text (yargs prints those itself), long-lived and interactive commands,
@@ -13,21 +12,14 @@ export function forwardable(argv: readonly string[]): boolean {
   return !argv.some((a) => blocked.has(a) || a.startsWith('--workspace') || a === '-C' || a.startsWith('--session-dir'));
 }
 
-/** Exit code from the daemon, or null to run in this process instead. */
+/** Exit code from the daemon, or null to run in this process instead (no daemon, or one that handed the command back). */
 export async function tryDaemon(argv: readonly string[]): Promise<number | null> {
   if (process.env['TUG_NO_DAEMON'] === '1' || !forwardable(argv)) return null;
-  let socket: string;
-  try {
-    const common = findCommonDir(process.cwd());
-    if (!common) return null;
-    socket = socketPathFor(common);
-  } catch {
-    return null;
-  }
-  // No socket file, no daemon: answering here spares a connection attempt that can only fail.
-  if (!existsSync(socket)) return null;
+  const socket = socketPath();
   // Only a socket of this user in this user's private directory: anything else could be another user's listener.
+  // No socket, no daemon: one lstat spares a connection attempt that can only fail.
   const problem = socketProblem(socket);
+  if (problem === 'it does not exist') return null;
   if (problem) {
     process.stderr.write(`tug: not using the daemon socket ${socket}: ${problem}; running here instead\n`);
     return null;
@@ -48,7 +40,7 @@ export async function tryDaemon(argv: readonly string[]): Promise<number | null>
       const request = {
         argv,
         cwd: process.cwd(),
-        env: envFingerprint(process.env),
+        env: envKey(process.env),
         // The commands the daemon runs for this request (verification) get this environment, not the daemon's own.
         environment: process.env,
         build: buildId(),
@@ -69,5 +61,25 @@ export async function tryDaemon(argv: readonly string[]): Promise<number | null>
         if (message.exit !== undefined) return finish(message.exit);
       }
     });
+  });
+}
+
+/** Sends a control message (status, stop) to the user's daemon; null when none answers. */
+export async function controlDaemon(control: 'status' | 'stop', env: NodeJS.ProcessEnv = process.env): Promise<Record<string, unknown> | null> {
+  const socket = socketPath(env);
+  return new Promise((resolve) => {
+    const connection = net.createConnection(socket);
+    let buffer = '';
+    connection.on('error', () => resolve(null));
+    connection.on('connect', () => connection.write(`${JSON.stringify({ control })}\n`));
+    connection.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      const newline = buffer.indexOf('\n');
+      if (newline !== -1) {
+        resolve(JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>);
+        connection.destroy();
+      }
+    });
+    connection.on('close', () => resolve(null));
   });
 }

@@ -1,21 +1,20 @@
-// `tug daemon run`: a resident process per repository that runs CLI commands with everything already loaded and warm.
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { chmod, rm, writeFile, mkdir } from 'node:fs/promises';
+// `tug daemon run`: the one resident tug of a user, serving every repository's commands at once with everything loaded.
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { chmod, rm } from 'node:fs/promises';
 import net from 'node:net';
-import path from 'node:path';
 import type { CliIO } from '../cli/io.js';
-import { buildId, envFingerprint, socketPathFor } from './address.js';
-import { ensurePrivateRootSync } from '../workspace/private-dir.js';
 import { keepInMemory } from '../core/memory.js';
-import { warmHelpers } from '../ops/resources.js';
+import { liveHelpers, releaseResources, warmHelpers } from '../ops/resources.js';
 import { withCallerEnvironment } from '../verify/sandbox-env.js';
+import { buildId, envKey, findCommonDir, socketPath } from './address.js';
+import { controlDaemon } from './client.js';
+import { enforceLimits, helperRepo, measure, residentBytes, type RepoUse } from './budget.js';
+import type { DaemonSettings } from './settings.js';
 
-const ORPHAN_CHECK_MS = 5_000;
+const CHECK_MS = 5_000;
 
 export interface DaemonOptions {
-  commonDir: string;
-  pidFile: string;
-  idleMs: number;
+  settings: DaemonSettings;
   run: (argv: readonly string[], io: CliIO) => Promise<number>;
   /** Started as soon as the daemon listens, alongside the callers' commands. */
   warmUp?: () => Promise<void>;
@@ -24,7 +23,8 @@ export interface DaemonOptions {
 interface Request {
   argv: string[];
   cwd: string;
-  env: string;
+  /** See envKey: the client's values of what the daemon reads from its own environment. */
+  env?: string;
   /** The client's whole environment: commands run for this request see it, never the daemon's. */
   environment?: Record<string, string>;
   build?: string;
@@ -36,26 +36,36 @@ interface Request {
 
 export async function serveDaemon(options: DaemonOptions): Promise<void> {
   keepInMemory();
-  ensurePrivateRootSync();
-  const socket = socketPathFor(options.commonDir);
-  const fingerprint = envFingerprint(process.env);
+  const { settings } = options;
+  const socket = socketPath(process.env, true);
+  const key = envKey(process.env);
   const build = buildId();
   const started = Date.now();
+  const repos = new Map<string, RepoUse>();
   let served = 0;
-  let queue: Promise<unknown> = Promise.resolve();
-  let idle: NodeJS.Timeout;
+  let active = 0;
+  let leaving = false;
+  let idle: NodeJS.Timeout | undefined;
+  let limits: Promise<unknown> = Promise.resolve();
   const server = net.createServer((connection) => {
     let buffer = '';
     connection.on('error', () => undefined);
-    connection.on('data', (chunk) => {
+    // One request per connection: its first line.
+    connection.on('data', function first(chunk) {
       buffer += chunk.toString('utf8');
       const newline = buffer.indexOf('\n');
       if (newline === -1) return;
-      const request = JSON.parse(buffer.slice(0, newline)) as Request;
+      connection.off('data', first);
+      let request: Request;
+      try {
+        request = JSON.parse(buffer.slice(0, newline)) as Request;
+      } catch {
+        connection.destroy();
+        return;
+      }
       const send = (message: object) => connection.write(`${JSON.stringify(message)}\n`);
       if (request.control === 'status') {
-        const uptime = Math.round((Date.now() - started) / 1000);
-        send({ status: { pid: process.pid, uptime_seconds: uptime, idle_seconds: options.idleMs / 1000, requests: served, socket, warm: warmHelpers() } });
+        send({ status: status() });
         connection.end();
         return;
       }
@@ -65,53 +75,103 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
         void shutdown();
         return;
       }
-      // Another environment runs in-process; another build also means this daemon is stale, so it leaves.
-      if (request.build !== build || request.env !== fingerprint) {
+      // Another build or environment: the caller runs in-process, and this daemon makes way for one started with it.
+      if (leaving || request.build !== build || request.env !== key) {
         send({ fallback: true });
         connection.end();
-        if (request.build !== build) void shutdown();
+        void leave();
         return;
       }
-      resetIdle();
-      // One command at a time: commands share this process's state (and the session lock would serialise them anyway).
-      queue = queue.then(async () => {
-        const io: CliIO = {
-          cwd: request.cwd,
-          out: (text) => send({ out: text }),
-          err: (text) => send({ err: text }),
-          stdoutIsTTY: request.stdoutIsTTY,
-          stderrIsTTY: request.stderrIsTTY,
-          columns: request.columns,
-          longLived: true,
-        };
-        const code = await withCallerEnvironment(request.environment ?? {}, () => options.run(request.argv, io)).catch(() => 10);
-        served += 1;
-        send({ exit: code });
-        connection.end();
-      });
+      void serve(request, send).finally(() => connection.end());
     });
   });
-  /**
-   * Leaves the socket and pid file alone when they are no longer its own (another daemon took over); not even closing
-   * the server then, since closing a Unix socket server unlinks its path, which now names the other daemon's socket.
-   */
-  const shutdown = async (owned = true) => {
+
+  // Requests run side by side: reads never wait behind a write; writes to one repository wait on its lock, as in-process.
+  const serve = async (request: Request, send: (message: object) => void) => {
+    const repo = repoOf(request.cwd);
+    const use = repo ? (repos.get(repo) ?? { lastUsed: 0, requests: 0, active: 0 }) : undefined;
+    if (repo && use) repos.set(repo, use);
+    active += 1;
+    if (use) (use.active += 1), (use.lastUsed = Date.now());
     clearTimeout(idle);
-    if (owned) {
+    const io: CliIO = {
+      cwd: request.cwd,
+      out: (text) => send({ out: text }),
+      err: (text) => send({ err: text }),
+      stdoutIsTTY: request.stdoutIsTTY,
+      stderrIsTTY: request.stderrIsTTY,
+      columns: request.columns,
+      longLived: true,
+    };
+    const code = await withCallerEnvironment(request.environment ?? {}, () => options.run(request.argv, io)).catch(() => 10);
+    served += 1;
+    active -= 1;
+    if (use) (use.active -= 1), (use.requests += 1), (use.lastUsed = Date.now());
+    send({ exit: code });
+    settle();
+  };
+
+  /** With nothing running: the limits are applied, and the idle clock starts (or a leaving daemon exits). */
+  const settle = () => {
+    if (active > 0) return;
+    if (leaving) return void shutdown();
+    limits = limits.then(() => (active === 0 ? enforceLimits(repos, settings) : [])).catch(() => undefined);
+    clearTimeout(idle);
+    idle = setTimeout(() => void shutdown(), settings.idleMs);
+  };
+
+  const status = () => {
+    const helpers = liveHelpers().map((h) => ({ h, repo: helperRepo(h) }));
+    const now = Date.now();
+    const repositories = [...repos].sort(([a], [b]) => (a < b ? -1 : 1)).map(([dir, use]) => ({
+      git_dir: dir,
+      requests: use.requests,
+      in_flight: use.active,
+      idle_seconds: Math.round((now - use.lastUsed) / 1000),
+      python_workers: helpers.filter(({ h, repo }) => repo === dir && h.kind === 'python_worker').length,
+      python_workers_bytes: helpers.reduce((sum, { h, repo }) => sum + (repo === dir && h.kind === 'python_worker' && h.pid ? residentBytes(h.pid) : 0), 0),
+      rust_analyzers: helpers.filter(({ h, repo }) => repo === dir && h.kind === 'rust_analyzer').length,
+    }));
+    const memory = measure(settings);
+    return {
+      pid: process.pid,
+      uptime_seconds: Math.round((now - started) / 1000),
+      idle_seconds: settings.idleMs / 1000,
+      requests: served,
+      in_flight: active,
+      socket,
+      warm: warmHelpers(),
+      memory: { ...memory, rust_analyzers_allowed: settings.rustAnalyzers, worker_pids: helpers.flatMap(({ h }) => (h.pid ? [h.pid] : [])).sort((a, b) => a - b) },
+      repositories,
+    };
+  };
+
+  /** Stops listening at once (the path is free for a new daemon) and exits when the running requests end. */
+  const leave = async () => {
+    if (leaving) return;
+    leaving = true;
+    if (owned()) server.close();
+    if (active === 0) await shutdown();
+  };
+
+  /**
+   * Ends every helper it started, then removes its socket when it is still its own, and exits: `tug daemon stop`
+   * waits until nothing answers, so by then no helper is left.
+   */
+  const shutdown = async () => {
+    clearTimeout(idle);
+    await releaseResources();
+    if (owned()) {
       server.close();
       await rm(socket, { force: true });
-      await rm(options.pidFile, { force: true });
     }
     process.exit(0);
   };
-  const resetIdle = () => {
-    clearTimeout(idle);
-    idle = setTimeout(() => void shutdown(), options.idleMs);
-  };
-  // Two callers can start a daemon at once (`tug daemon start`, or two commands starting one on their own). Binding
-  // the socket decides: the kernel lets one bind, the other finds a daemon answering and leaves. A socket file nobody
-  // answers on is a crashed daemon's, removed before a second try.
+
+  // Two daemons started at once (two commands starting one on their own): the kernel lets one bind the socket, the
+  // other finds it answering and leaves. A socket file nobody answers on is a killed daemon's, removed before a retry.
   let ours = 0;
+  const owned = () => ours !== 0 && statSync(socket, { throwIfNoEntry: false })?.ino === ours;
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       const failed = (error: Error) => {
@@ -131,60 +191,42 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
     await listen();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    if (await controlDaemon(options.commonDir, 'status')) process.exit(0);
+    if (await controlDaemon('status')) process.exit(0);
     await rm(socket, { force: true });
     await listen().catch((again: NodeJS.ErrnoException) => {
       if (again.code === 'EADDRINUSE') process.exit(0);
       throw again;
     });
   }
-  // Beside the queue, not in it: a command that needs nothing of the warm-up (a snapshot, a patchset) must not wait
-  // for rust-analyzer to index; one that does shares the load in progress (the project memo, the server's own queue).
-  if (options.warmUp) void options.warmUp().catch(() => undefined);
   await chmod(socket, 0o600);
-  await mkdir(path.dirname(options.pidFile), { recursive: true });
-  await writeFile(options.pidFile, `${process.pid}\n`);
+  // Beside the requests: a command that needs nothing of the warm-up (a snapshot) must not wait for it.
+  if (options.warmUp) {
+    active += 1;
+    void options
+      .warmUp()
+      .catch(() => undefined)
+      .finally(() => {
+        active -= 1;
+        settle();
+      });
+  }
   process.on('SIGTERM', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
-  resetIdle();
-  // A repository deleted under it (a temporary clone) or a socket removed by someone else: nobody can reach it any more.
+  settle();
+  // A socket removed or taken over by someone else: nobody reaches this daemon any more. Deleted repositories are forgotten.
   setInterval(() => {
-    if (statSync(socket, { throwIfNoEntry: false })?.ino !== ours) void shutdown(false);
-    else if (!existsSync(options.commonDir)) void shutdown();
-    else claimPidFile(options.pidFile);
-  }, ORPHAN_CHECK_MS).unref();
+    if (leaving) return;
+    if (!owned()) return void shutdown();
+    for (const repo of repos.keys()) if (!existsSync(repo)) repos.delete(repo);
+    if (active === 0) limits = limits.then(() => enforceLimits(repos, settings)).catch(() => undefined);
+  }, CHECK_MS).unref();
 }
 
-/** Two daemons that raced both wrote the pid file: the one serving makes sure it names itself. Never throws. */
-function claimPidFile(file: string): void {
+function repoOf(cwd: string): string | null {
   try {
-    if (readFileSync(file, 'utf8').trim() === String(process.pid)) return;
+    const common = findCommonDir(cwd);
+    return common ? realpathSync(common) : null;
   } catch {
-    // Missing: written below.
+    return null;
   }
-  try {
-    writeFileSync(file, `${process.pid}\n`);
-  } catch {
-    // The session dir is gone; the repository check ends this daemon soon.
-  }
-}
-
-/** Sends a control message (status, stop) to a running daemon; null when none answers. */
-export async function controlDaemon(commonDir: string, control: 'status' | 'stop'): Promise<Record<string, unknown> | null> {
-  const socket = socketPathFor(commonDir);
-  return new Promise((resolve) => {
-    const connection = net.createConnection(socket);
-    let buffer = '';
-    connection.on('error', () => resolve(null));
-    connection.on('connect', () => connection.write(`${JSON.stringify({ control })}\n`));
-    connection.on('data', (chunk) => {
-      buffer += chunk.toString('utf8');
-      const newline = buffer.indexOf('\n');
-      if (newline !== -1) {
-        resolve(JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>);
-        connection.destroy();
-      }
-    });
-    connection.on('close', () => resolve(null));
-  });
 }

@@ -129,7 +129,7 @@ export async function resolveConfig(
   const warnings = trust === 'trusted' ? [] : gated.map((setting) => untrustedWarning(setting, trust));
   const userFile = userConfigFile();
   const layers: Array<[string, TugConfig]> = [
-    ['user config', validate(await readToml(userFile), `user config ${userFile}`)],
+    ['user config', validate(withoutDaemonTable(await readToml(userFile)), `user config ${userFile}`)],
     ...repository.map(([source, layer]): [string, TugConfig] => [source, trust === 'trusted' ? layer : withoutGated(layer)]),
     ['environment', fromEnv(callerEnvironment())],
   ];
@@ -185,4 +185,11 @@ export async function configFor(
   const config = await resolveConfig(path.join(repo.root, repo.prefix), flags);
   warnings?.push(...config.warnings);
   return config;
+}
+
+/** The user config's `[daemon]` table is the daemon's own (lib/daemon/settings.ts), not a project setting. */
+function withoutDaemonTable(table: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!table || !('daemon' in table)) return table;
+  const { daemon: _daemon, ...rest } = table;
+  return rest;
 }

@@ -23,3 +23,26 @@ export async function releaseResources(): Promise<void> {
   cleanups.clear();
   await Promise.all(pending.map((cleanup) => cleanup().catch(() => undefined)));
 }
+
+/** One resident helper process, as the daemon sees it to measure and evict: which kind, its pid, whose files it serves. */
+export interface Helper {
+  kind: 'python_worker' | 'rust_analyzer';
+  /** The process id when known (a Python worker reports its own); memory is measured through it. */
+  pid?: number | undefined;
+  /** A directory of the repository it serves (its session's workers dir): the daemon maps it to a repository. */
+  scope: string;
+  alive: () => boolean;
+  stop: () => Promise<void>;
+}
+
+const helpers = new Set<Helper>();
+
+/** Registers a started helper; it leaves the list once it is no longer alive. */
+export function trackHelper(helper: Helper): void {
+  helpers.add(helper);
+}
+
+export function liveHelpers(): Helper[] {
+  for (const helper of helpers) if (!helper.alive()) helpers.delete(helper);
+  return [...helpers];
+}

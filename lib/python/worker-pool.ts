@@ -5,7 +5,7 @@ import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import type { Facts } from './facts.js';
 import { FactsCache } from './facts-cache.js';
-import { countWarm, onRelease } from '../ops/resources.js';
+import { countWarm, onRelease, trackHelper } from '../ops/resources.js';
 import { launchFor } from './launcher.js';
 import { PythonWorker } from './worker.js';
 import { mark } from '../ops/timing.js';
@@ -78,12 +78,18 @@ async function startWorker(python: string, places: WorkerPlaces): Promise<Python
   });
   const launch = places.launchMemo ? await launchFor(python, places.launchMemo) : undefined;
   if (!launch || launch.path === python) {
-    const worker = await PythonWorker.start(options(python));
+    const worker = tracked(await PythonWorker.start(options(python)), places);
     void launch?.remember(worker.ready.executable).catch(() => undefined);
     return worker;
   }
   // The interpreter the shim ran before; if it no longer starts, the shim decides again.
-  return PythonWorker.start(options(launch.path)).catch(() => PythonWorker.start(options(python)));
+  return tracked(await PythonWorker.start(options(launch.path)).catch(() => PythonWorker.start(options(python))), places);
+}
+
+/** A daemon measures its workers' memory and ends those of repositories it evicts (lib/daemon/budget.ts). */
+function tracked(worker: PythonWorker, places: WorkerPlaces): PythonWorker {
+  trackHelper({ kind: 'python_worker', pid: worker.ready.pid, scope: places.workersDir, alive: () => worker.alive, stop: () => worker.shutdown() });
+  return worker;
 }
 
 /** Starts workers until `count` are alive or starting, all at once, and returns those slots without waiting. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { changedPaths } from '../git/snapshot.js';
 import { openAnalysisTree } from '../git/worktree.js';
 import type { Repo } from '../git/repo.js';
-import { countWarm, onRelease } from '../ops/resources.js';
+import { countWarm, onRelease, trackHelper } from '../ops/resources.js';
 import { acquireLock } from '../session/lock.js';
 import { RustAnalyzer } from './lsp-client.js';
 
@@ -26,7 +26,6 @@ interface Warm {
 }
 
 const servers = new Map<string, Warm>();
-let queue: Promise<unknown> = Promise.resolve();
 let started = 0;
 
 /** What a rename or an analysis learned about the warm state, for timing reports and tests. */
@@ -36,13 +35,12 @@ export interface ServerUse {
 }
 
 /**
- * Runs `body` with a rust-analyzer whose view equals `commit`. Calls are serialized in this process and, through a
- * lock in the session dir, across processes, because they share one analysis worktree.
+ * Runs `body` with a rust-analyzer whose view equals `commit`. Calls of one session are serialized by a lock in the
+ * session dir (queued in this process, a lock file across processes), because they share one analysis worktree;
+ * sessions of other repositories (the daemon serves many) go on at the same time, and `--no-wait` never queues.
  */
 export function withRustAnalyzer<T>(request: ServerRequest, body: (server: RustAnalyzer, root: string, use: ServerUse) => Promise<T>): Promise<T> {
-  const run = queue.then(() => locked(request, body));
-  queue = run.catch(() => undefined);
-  return run;
+  return locked(request, body);
 }
 
 async function locked<T>(request: ServerRequest, body: (server: RustAnalyzer, root: string, use: ServerUse) => Promise<T>): Promise<T> {
@@ -80,6 +78,8 @@ async function locked<T>(request: ServerRequest, body: (server: RustAnalyzer, ro
       });
       warm = { server, commit: request.commit };
       servers.set(key, warm);
+      // A daemon keeps at most a few of these and ends the least recently used first (lib/daemon/budget.ts).
+      trackHelper({ kind: 'rust_analyzer', scope: request.session.paths.workers, alive: () => server.alive, stop: () => server.shutdown() });
       onRelease(shutdownRustAnalyzers);
       countWarm('rust_analyzers', warmServerCount);
       use.cold = true;

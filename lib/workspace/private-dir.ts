@@ -15,7 +15,7 @@ function uid(): number {
 export function privateRoot(env: NodeJS.ProcessEnv = process.env): string {
   const runtime = env['XDG_RUNTIME_DIR'];
   if (runtime && path.isAbsolute(runtime) && statSync(runtime, { throwIfNoEntry: false })?.isDirectory()) return path.join(runtime, 'tug');
-  return path.join(os.tmpdir(), `tug-${uid()}`);
+  return path.join(env['TMPDIR'] || os.tmpdir(), `tug-${uid()}`);
 }
 
 /** Why `dir` is not a private directory of this user (lstat: a symlink is never followed), or null when it is. */

@@ -1,6 +1,6 @@
 // Commands tug runs (run_command, verification) get an allowlisted environment: common secret names never reach them, also through the daemon.
 import test from 'ava';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sandboxEnv } from '../../lib/verify/sandbox-env.js';
@@ -80,7 +80,9 @@ test('verification commands see none of the secret names', async (t) => {
 test("the daemon runs each request with the client's environment, not its own", async (t) => {
   const repo = await makeRepo({ 'a.py': 'x = 1\n' });
   const config = process.env['XDG_CONFIG_HOME']!;
-  const env = { TUG_LOCK_TIMEOUT_MS: '2000', XDG_CONFIG_HOME: config };
+  // A private runtime dir: this test's daemon is its own, never the user's (one daemon per user).
+  const runtime = await mkdtemp(path.join(os.tmpdir(), 'tug-rt-'));
+  const env = { TUG_LOCK_TIMEOUT_MS: '2000', XDG_CONFIG_HOME: config, XDG_RUNTIME_DIR: runtime };
   const start = await tug(repo.root, ['daemon', 'start'], { env: { ...env, LC_TUG_PROBE: 'daemon', GITHUB_PAT: 'leaked-daemon' } });
   t.is(start.exitCode, 0, start.stdout + start.stderr);
   try {
@@ -92,6 +94,7 @@ test("the daemon runs each request with the client's environment, not its own", 
     t.is((await tug(repo.root, ['daemon', 'status'], { env })).json.daemon.requests, 1, 'the verify call was served by the daemon');
   } finally {
     await tug(repo.root, ['daemon', 'stop'], { env });
+    await rm(runtime, { recursive: true, force: true });
   }
   await repo.cleanup();
 });

@@ -6,12 +6,13 @@ import { patchsetBench, patchsetReport } from './patchset.mjs';
 import { pythonBench, pythonReport } from './python.mjs';
 import { largeBench, largeReport } from './python-large.mjs';
 import { rustBench, rustReport } from './rust.mjs';
+import { daemonBench, daemonReport } from './daemon.mjs';
 
 // Every process measured is a fresh one unless a section asks for a daemon: none starts on its own.
 process.env['TUG_DAEMON_AUTOSTART'] = '0';
 
 const quick = process.argv.includes('--quick');
-// `--only=kernel|patchset|python|rust` runs one section (the others take minutes).
+// `--only=kernel|patchset|python|rust|daemon` runs one section (the others take minutes).
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const wanted = (section) => only === undefined || only === section;
 const sections = [
@@ -40,5 +41,9 @@ if (wanted('python')) {
 if (wanted('rust')) {
   process.stderr.write('bench: rust rename, cold vs warm daemon…\n');
   sections.push(rustReport(rustBench(quick ? 1 : 2)));
+}
+if (wanted('daemon')) {
+  process.stderr.write('bench: one daemon, 20 repositories in a row…\n');
+  sections.push(daemonReport(daemonBench(quick ? 1 : 2)));
 }
 process.stdout.write(`${sections.join('\n')}\n`);
