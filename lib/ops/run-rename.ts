@@ -35,7 +35,7 @@ type LanguagePlan = Pick<RenamePlan, 'symbol' | 'references' | 'edits' | 'moves'
 type RenameOptions = { to: string; python?: string | undefined; rust_analyzer?: string | undefined; no_wait?: boolean | undefined; rename_strings?: boolean | undefined; rename_comments?: boolean | undefined };
 
 /** The language adapter's plan for a rename; Python is tug's own analyzer, Rust is rust-analyzer. */
-async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { language: Language }, input: RenameOptions): Promise<LanguagePlan> {
+async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { language: Language }, input: RenameOptions, check = false): Promise<LanguagePlan> {
   if (at.language === 'rust') {
     const { planRustRename } = await import('../rust/rename-plan.js');
     if (input.rename_strings || input.rename_comments) {
@@ -56,6 +56,7 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
     python: configuredPython(await configFor(ws.repo, { python: input.python })),
     renameStrings: input.rename_strings,
     renameComments: input.rename_comments,
+    check,
   });
 }
 
@@ -73,7 +74,8 @@ export async function runRename(input: z.infer<typeof renameInput>, context: Ope
   return runChange(input, { operation: 'rename-symbol', scope: 'rename', warmUp: (ws) => warmUp(ws, input) }, async (ws, snapshot) => {
     const at = await target(ws, input.at);
     context.progress?.(at.language === 'rust' ? 'asking rust-analyzer' : 'analysing Python files');
-    const proposal = await plan(ws, snapshot, at, input);
+    // A rename that is committed is first proven complete on the renamed code (IncompleteRename otherwise).
+    const proposal = await plan(ws, snapshot, at, input, true);
     const files = await loadSourceFiles(ws.repo, snapshot.tree, [...proposal.edits.map((e) => e.file), ...proposal.moves.map((m) => m.from)]);
     const patch = buildPatchSet(proposal.edits, files, proposal.moves);
     return { patch, warnings: proposal.warnings, subject: `${proposal.oldName} -> ${input.to}`, slug: `${proposal.oldName}-to-${input.to}` };

@@ -11,6 +11,7 @@ import { entityKey, type Entity, type Project } from './project.js';
 import { nameOf, requireRenamable, type Occurrence } from './references.js';
 import { loadPythonProject } from './load-project.js';
 import { mark } from '../ops/timing.js';
+import { checkComplete } from './check-rename.js';
 
 export interface RenameTarget {
   file: string;
@@ -48,7 +49,7 @@ export async function planPythonRename(
   tree: string,
   target: RenameTarget,
   newName: string,
-  options: { python?: string | undefined; renameStrings?: boolean | undefined; renameComments?: boolean | undefined },
+  options: { python?: string | undefined; renameStrings?: boolean | undefined; renameComments?: boolean | undefined; check?: boolean | undefined },
 ): Promise<RenamePlan> {
   assertPythonIdentifier(newName);
   const loaded = await loadPythonProject(repo, session, tree, options.python);
@@ -96,6 +97,10 @@ export async function planPythonRename(
   const textual = textualEdits(project, oldName, newName, touched, bytesOf, options);
   edits.push(...textual.edits);
   warnings.push(...textual.warnings);
+  if (options.check && newName !== oldName) {
+    await checkComplete({ repo, session, python: options.python, loaded, entity, oldName, newName, edits, moves });
+    mark('python: completeness checked');
+  }
   return { moves, symbol, references, edits, warnings, oldName, filesParsed: parsed };
 }
 
