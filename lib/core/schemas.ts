@@ -35,6 +35,16 @@ export const Warning = z.object({
 });
 export type WarningJSON = z.infer<typeof Warning>;
 
+/** A place that may name the renamed symbol but that tug could not prove does (Python renames). */
+export const Unsure = z.object({
+  file: z.string(),
+  line: z.number().int(),
+  col: z.number().int(),
+  text: z.string(),
+  reason: z.enum(['untyped_receiver', 'dynamic_getattr', 'decorator']),
+  renamed: z.boolean(),
+});
+
 const errorCodes = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
 
 export const ErrorBody = z.object({
@@ -100,6 +110,8 @@ export const RunResponse = z.object({
   }),
   verification: VerificationSchema,
   warnings: z.array(Warning),
+  /** Python renames: occurrences tug could not prove, omitted when there are none. */
+  unsure: z.array(Unsure).optional(),
   git: GitBlock,
   undo_token: z.string(),
   applied: z.boolean().optional(),

@@ -12,6 +12,8 @@ import { nameOf, requireRenamable, type Occurrence } from './references.js';
 import { loadPythonProject } from './load-project.js';
 import { mark } from '../ops/timing.js';
 import { checkComplete } from './check-rename.js';
+import { dynamicWarnings } from './dynamic-warnings.js';
+import { findUnsure, unresolvedAt, unsureEdits, unsureJSON, type UnsureJSON } from './unsure.js';
 
 export interface RenameTarget {
   file: string;
@@ -40,6 +42,8 @@ export interface RenamePlan {
   warnings: WarningJSON[];
   oldName: string;
   filesParsed: number;
+  /** Places that may name the symbol but could not be proven to (left alone unless includeUnsure). */
+  unsure: UnsureJSON[];
 }
 
 
@@ -49,7 +53,7 @@ export async function planPythonRename(
   tree: string,
   target: RenameTarget,
   newName: string,
-  options: { python?: string | undefined; renameStrings?: boolean | undefined; renameComments?: boolean | undefined; check?: boolean | undefined },
+  options: { python?: string | undefined; renameStrings?: boolean | undefined; renameComments?: boolean | undefined; check?: boolean | undefined; includeUnsure?: boolean | undefined },
 ): Promise<RenamePlan> {
   assertPythonIdentifier(newName);
   const loaded = await loadPythonProject(repo, session, tree, options.python);
@@ -70,7 +74,12 @@ export async function planPythonRename(
     throw new TugError('InvalidPosition', `${where} is outside the file`, { details: { location: where, file_lines: starts.length }, location: target });
   }
   if (!info) throw new TugError('SymbolNotFound', `${target.file} is not importable as a module, so tug cannot resolve names in it`, { details: { location: where } });
-  const entity = requireRenamable(resolver.entityAt(info, offset), where);
+  const found = resolver.entityAt(info, offset);
+  if (!found) {
+    const unresolved = unresolvedAt(resolver, info, offset, { file: target.file, line: target.line, col: target.col });
+    if (unresolved) throw unresolved;
+  }
+  const entity = requireRenamable(found, where);
   const oldName = nameOf(entity);
   const occurrences = resolver.occurrences(entity);
   mark('python: occurrences found');
@@ -92,8 +101,14 @@ export async function planPythonRename(
   const symbol: SymbolJSON = { id: `sym_${sha256(entityKey(resolver.normalize(entity))).slice(0, 12)}`, name: oldName, kind: symbolKind(project, entity), location: position(definition) };
   const edits: EditRequest[] = occurrences.map((o) => ({ file: o.file, span: { start: o.span[0], end: o.span[1] }, old_text: oldName, new_text: newName }));
   const moves = entity.kind === 'module' ? moduleMoves(project, entity.module, newName, entries.map((e) => e.path), allPaths) : [];
+  const unsure = findUnsure(resolver, entity, oldName, occurrences);
+  if (options.includeUnsure && unsure.length > 0) {
+    edits.push(...unsureEdits(unsure, oldName, newName));
+    warnings.push({ code: 'UnsureRenamed', message: `${unsure.length} occurrence(s) tug could not prove were renamed too (--include-unsure); see unsure`, location: unsureJSON(unsure.slice(0, 1), bytesOf, true)[0]! });
+  }
   const touched = new Set(occurrences.map((o) => o.file));
-  warnings.push(...dynamicWarnings(project, oldName, touched, bytesOf, Boolean(options.renameStrings)));
+    const renamedStrings = new Set(options.includeUnsure ? unsure.filter((u) => u.reason === 'dynamic_getattr').map((u) => `${u.file}:${u.span[0]}`) : []);
+  warnings.push(...dynamicWarnings(resolver, entity, oldName, occurrences, bytesOf, Boolean(options.renameStrings), renamedStrings));
   const textual = textualEdits(project, oldName, newName, touched, bytesOf, options);
   edits.push(...textual.edits);
   warnings.push(...textual.warnings);
@@ -101,7 +116,7 @@ export async function planPythonRename(
     await checkComplete({ repo, session, python: options.python, loaded, entity, oldName, newName, edits, moves });
     mark('python: completeness checked');
   }
-  return { moves, symbol, references, edits, warnings, oldName, filesParsed: parsed };
+  return { moves, symbol, references, edits, warnings, oldName, filesParsed: parsed, unsure: unsureJSON(unsure, bytesOf, Boolean(options.includeUnsure)) };
 }
 
 /** A module file moves to its new name; a package moves as a directory, every file in it. */
@@ -181,28 +196,4 @@ function symbolKind(project: Project, entity: Entity): string {
   if (binding?.kind === 'class') return 'class';
   if (binding?.kind === 'function') return entity.kind === 'class-member' ? 'method' : 'function';
   return 'variable';
-}
-
-/** getattr/eval and friends may reach the symbol by a string tug cannot see through; say where (seed L11). */
-function dynamicWarnings(project: Project, name: string, touched: Set<string>, bytesOf: Map<string, Uint8Array>, stringsRenamed: boolean): WarningJSON[] {
-  const warnings: WarningJSON[] = [];
-  for (const info of project.files.values()) {
-    for (const d of info.facts.dynamic) {
-      const named = d.name_arg === name;
-      if (!named && !(touched.has(info.file) && d.name_arg === null)) continue;
-      warnings.push({
-        code: 'DynamicReference',
-        message: named ? `${d.kind}(…, "${name}") may refer to the renamed symbol and was not changed` : `${d.kind} in this file may reach symbols by name; review it`,
-        location: { file: info.file, line: d.line, col: d.col },
-        suggestion: 'Review manually.',
-      });
-    }
-    const inAll = new Set((info.facts.all?.entries ?? []).map((e) => e.span[0]));
-    for (const s of info.facts.strings) {
-      if (stringsRenamed || s.value !== name || inAll.has(s.span[0])) continue;
-      const { line, col } = positionOf(lineStarts(bytesOf.get(info.file)!), s.span[0]);
-      warnings.push({ code: 'StringMention', message: `the string "${name}" was left unchanged`, location: { file: info.file, line, col } });
-    }
-  }
-  return warnings;
 }
