@@ -41,7 +41,7 @@ async function check(file: string, line: number, col: number, newName: string, e
     workersDir: session.paths.workers,
   });
   const mentioning = new Set([...loaded.bytesOf].filter(([, b]) => Buffer.from(b).includes(oldName)).map(([f]) => f));
-  const left = leftOvers({ before: loaded.resolver, after, target: entity, oldName, newName, mentioning, bytesOf: (f) => after.bytesOf.get(f) ?? loaded.bytesOf.get(f) });
+  const left = leftOvers({ before: loaded.resolver, after, targets: [entity], oldName, newName, mentioning, bytesOf: (f) => after.bytesOf.get(f) ?? loaded.bytesOf.get(f) });
   await repo.cleanup();
   return { left, edits };
 }

@@ -13,7 +13,8 @@ export interface CheckRequest {
   session: { dir: string; paths: { facts: string; workers: string } };
   python: string | undefined;
   loaded: LoadedProject;
-  entity: Entity;
+  /** The symbol and its stub twins. */
+  entities: Entity[];
   oldName: string;
   newName: string;
   edits: readonly EditRequest[];
@@ -39,7 +40,7 @@ export async function checkComplete(request: CheckRequest): Promise<void> {
   const left = leftOvers({
     before: loaded.resolver,
     after,
-    target: request.entity,
+    targets: request.entities,
     oldName,
     newName,
     mentioning,

@@ -84,7 +84,8 @@ export function renamedEntity(entity: Entity, newName: string): Entity {
 export interface CompletenessInput {
   before: Resolver;
   after: RenamedProject;
-  target: Entity;
+  /** The renamed symbol and its stub twins. */
+  targets: readonly Entity[];
   oldName: string;
   newName: string;
   /** Files whose bytes mention the old name: the only ones whose resolution of it can change. */
@@ -95,9 +96,9 @@ export interface CompletenessInput {
 
 /** Whatever the renamed code leaves behind; empty when the rename is complete. */
 export function leftOvers(input: CompletenessInput): LeftOver[] {
-  const { before, after, target, oldName, newName } = input;
-  const wanted = before.key(target);
-  const expected = after.resolver.key(renamedEntity(before.normalize(target), newName));
+  const { before, after, oldName, newName } = input;
+  const wanted = new Set(input.targets.map((t) => before.key(t)));
+  const expected = new Set(input.targets.map((t) => after.resolver.key(renamedEntity(before.normalize(t), newName))));
   const left: LeftOver[] = [];
   const names = new Set([oldName, newName]);
   const files = [...new Set([...input.mentioning, ...after.changed])].sort();
@@ -118,8 +119,8 @@ export function leftOvers(input: CompletenessInput): LeftOver[] {
       const later = now.get(`${site.kind}:${moved}`);
       const span: Span = [moved, moved + (later ? later.span[1] - later.span[0] : site.span[1] - site.span[0])];
       const key = before.key(site.entity);
-      if (key === wanted) {
-        if (later && after.resolver.key(later.entity) === expected) continue;
+      if (key !== null && wanted.has(key)) {
+        if (later && expected.has(after.resolver.key(later.entity))) continue;
         const text = bytes ? Buffer.from(bytes.subarray(span[0], span[1])).toString('utf8') : oldName;
         report(span, text === oldName ? 'not_renamed' : 'resolves_elsewhere', later);
         continue;

@@ -13,6 +13,7 @@ import { loadPythonProject } from './load-project.js';
 import { mark } from '../ops/timing.js';
 import { checkComplete } from './check-rename.js';
 import { dynamicWarnings } from './dynamic-warnings.js';
+import { stubTwins } from './stubs.js';
 import { findUnsure, unresolvedAt, unsureEdits, unsureJSON, type UnsureJSON } from './unsure.js';
 
 export interface RenameTarget {
@@ -81,7 +82,8 @@ export async function planPythonRename(
   }
   const entity = requireRenamable(found, where);
   const oldName = nameOf(entity);
-  const occurrences = resolver.occurrences(entity);
+  const twins = stubTwins(project, entity);
+  const occurrences = mergeOccurrences([entity, ...twins].map((e) => resolver.occurrences(e)));
   mark('python: occurrences found');
   const conflicts = findConflicts(resolver, entity, occurrences, newName);
   if (newName !== oldName && conflicts.length > 0) {
@@ -113,7 +115,7 @@ export async function planPythonRename(
   edits.push(...textual.edits);
   warnings.push(...textual.warnings);
   if (options.check && newName !== oldName) {
-    await checkComplete({ repo, session, python: options.python, loaded, entity, oldName, newName, edits, moves });
+    await checkComplete({ repo, session, python: options.python, loaded, entities: [entity, ...twins], oldName, newName, edits, moves });
     mark('python: completeness checked');
   }
   return { moves, symbol, references, edits, warnings, oldName, filesParsed: parsed, unsure: unsureJSON(unsure, bytesOf, Boolean(options.includeUnsure)) };
@@ -196,4 +198,13 @@ function symbolKind(project: Project, entity: Entity): string {
   if (binding?.kind === 'class') return 'class';
   if (binding?.kind === 'function') return entity.kind === 'class-member' ? 'method' : 'function';
   return 'variable';
+}
+
+/** Occurrences of a symbol and its stub twins, in file and offset order, each place once. */
+function mergeOccurrences(lists: Occurrence[][]): Occurrence[] {
+  const seen = new Set<string>();
+  return lists
+    .flat()
+    .filter((o) => (seen.has(`${o.file}:${o.span[0]}`) ? false : seen.add(`${o.file}:${o.span[0]}`)))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.span[0] - b.span[0]));
 }
