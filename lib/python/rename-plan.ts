@@ -14,6 +14,9 @@ import { mark } from '../ops/timing.js';
 import { checkComplete } from './check-rename.js';
 import { dynamicWarnings } from './dynamic-warnings.js';
 import { stubTwins } from './stubs.js';
+import { doctestOccurrences } from './doctests.js';
+import { resolvePython } from '../verify/python.js';
+import path from 'node:path';
 import { findUnsure, unresolvedAt, unsureEdits, unsureJSON, type UnsureJSON } from './unsure.js';
 
 export interface RenameTarget {
@@ -92,16 +95,30 @@ export async function planPythonRename(
       location: { file: conflicts[0]!.file, line: conflicts[0]!.line, col: conflicts[0]!.col },
     });
   }
+  const examples = await doctestOccurrences({
+    repo,
+    tree,
+    loaded,
+    entities: [entity, ...twins],
+    oldName,
+    python: async () => (await resolvePython(options.python, session.dir)).path,
+    factsDir: session.paths.facts,
+    workersDir: session.paths.workers,
+    launchMemo: path.join(session.dir, 'python', 'launch.json'),
+  });
+  mark('python: doctests searched');
+  for (const file of examples.unparsed) warnings.push({ code: 'DoctestSkipped', message: `the doctest examples in ${file} do not parse as Python; any use of ${oldName} in them was left unchanged`, location: { file, line: 1, col: 1 } });
   const position = (o: Occurrence) => {
-    const b = bytesOf.get(o.file)!;
+    const b = bytesOf.get(o.file) ?? examples.bytes.get(o.file)!;
     const { line, col } = positionOf(lineStarts(b), o.span[0]);
     return { file: o.file, line, col, byte_start: o.span[0], byte_end: o.span[1] };
   };
-  const references = occurrences.map((o) => ({ location: position(o), kind: referenceKind(o) }));
+  const doctestOccs: Occurrence[] = examples.spans.map((e) => ({ file: e.file, span: e.span, kind: 'reference' }));
+  const references = [...occurrences, ...doctestOccs].map((o) => ({ location: position(o), kind: referenceKind(o) }));
   const definition = occurrences.find((o) => o.kind === 'definition') ?? occurrences[0];
   if (!definition) throw new TugError('SymbolNotFound', `no occurrences of the symbol at ${where}`, { details: { location: where } });
   const symbol: SymbolJSON = { id: `sym_${sha256(entityKey(resolver.normalize(entity))).slice(0, 12)}`, name: oldName, kind: symbolKind(project, entity), location: position(definition) };
-  const edits: EditRequest[] = occurrences.map((o) => ({ file: o.file, span: { start: o.span[0], end: o.span[1] }, old_text: oldName, new_text: newName }));
+  const edits: EditRequest[] = [...occurrences, ...doctestOccs].map((o) => ({ file: o.file, span: { start: o.span[0], end: o.span[1] }, old_text: oldName, new_text: newName }));
   const moves = entity.kind === 'module' ? moduleMoves(project, entity.module, newName, entries.map((e) => e.path), allPaths) : [];
   const unsure = findUnsure(resolver, entity, oldName, occurrences);
   if (options.includeUnsure && unsure.length > 0) {

@@ -1,0 +1,104 @@
+// Doctests are code: the renamed symbol's uses in docstring examples and in the docs files pytest runs as doctests.
+import { TugError } from '../core/errors.js';
+import { matchesGlob } from '../core/glob.js';
+import { blobOid } from '../core/hash.js';
+import { readBlobs } from '../git/objects.js';
+import type { Repo } from '../git/repo.js';
+import { listTreePaths } from '../git/snapshot.js';
+import { doctestGlobs, doctestText, realOffset, type DoctestText } from './doctest-text.js';
+import type { Facts, Span } from './facts.js';
+import type { LoadedProject } from './load-project.js';
+import { Project, type Entity } from './project.js';
+import { Resolver } from './references.js';
+import { factsFor, type SourceText, type WorkerPlaces } from './worker-pool.js';
+
+export interface DoctestRequest extends WorkerPlaces {
+  repo: Repo;
+  tree: string;
+  loaded: LoadedProject;
+  entities: readonly Entity[];
+  oldName: string;
+  python: () => Promise<string>;
+  factsDir: string;
+}
+
+const CONFIGS = ['pyproject.toml', 'pytest.ini', 'setup.cfg', 'tox.ini'];
+
+/** Docs files (.md, .rst, .txt) that the project's pytest config collects as doctests, with their contents. */
+async function doctestDocs(repo: Repo, tree: string, allPaths: ReadonlySet<string>): Promise<Map<string, Uint8Array>> {
+  const base = repo.prefix ? `${repo.prefix}/` : '';
+  const configPaths = CONFIGS.map((c) => `${base}${c}`).filter((p) => allPaths.has(p));
+  const wanted = [...allPaths].filter((p) => /\.(md|rst|txt)$/.test(p) && (!base || p.startsWith(base)));
+  if (wanted.length === 0) return new Map();
+  const configEntries = configPaths.length > 0 ? await listTreePaths(repo, tree, configPaths) : [];
+  const configBlobs = await readBlobs(repo, configEntries.map((e) => e.oid));
+  const globs = doctestGlobs(configEntries.map((e) => Buffer.from(configBlobs.get(e.oid)!).toString('utf8')));
+  const docs = wanted.filter((p) => globs.some((g) => matchesGlob(p.slice(base.length), g)));
+  if (docs.length === 0) return new Map();
+  const entries = await listTreePaths(repo, tree, docs);
+  const blobs = await readBlobs(repo, entries.map((e) => e.oid));
+  return new Map(entries.map((e) => [e.path, blobs.get(e.oid)!]));
+}
+
+/** Facts for the examples; a file whose examples do not parse as one text is left out (and reported). */
+async function exampleFacts(request: DoctestRequest, docs: DoctestText[]): Promise<{ facts: Map<string, Facts>; unparsed: string[] }> {
+  const unparsed: string[] = [];
+  let remaining = docs;
+  for (;;) {
+    const files: SourceText[] = remaining.map((d) => ({ path: d.file, oid: blobOid(Buffer.from(d.text, 'utf8')), text: d.text }));
+    try {
+      const places = { workersDir: request.workersDir, ...(request.launchMemo ? { launchMemo: request.launchMemo } : {}) };
+      return { facts: (await factsFor({ python: request.python, cacheDir: `${request.factsDir}/doctests`, ...places, files })).facts, unparsed };
+    } catch (error) {
+      const file = error instanceof TugError && error.code === 'SourceSyntaxError' ? (error.details?.['file'] as string | undefined) : undefined;
+      if (!file) throw error;
+      unparsed.push(file);
+      remaining = remaining.filter((d) => d.file !== file);
+    }
+  }
+}
+
+/** Spans of the symbol's name in doctest examples, by real file; and the files whose examples could not be read. */
+export async function doctestOccurrences(request: DoctestRequest): Promise<{ spans: Array<{ file: string; span: Span }>; unparsed: string[]; bytes: Map<string, Uint8Array> }> {
+  const { loaded, oldName } = request;
+  const mentions = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(oldName);
+  const docs: DoctestText[] = [];
+  for (const info of loaded.project.files.values()) {
+    const bytes = loaded.bytesOf.get(info.file);
+    if (!bytes || info.file.endsWith('.pyi') || !mentions(bytes)) continue;
+    // Examples in a docstring run with the module's globals.
+    const names = [...info.globals.keys()].sort();
+    const doc = doctestText(info.file, bytes, names.length > 0 ? `from ${info.module} import (${names.join(', ')})\n` : '');
+    if (doc) docs.push(doc);
+  }
+  const docFiles = await doctestDocs(request.repo, request.tree, loaded.allPaths);
+  for (const [file, bytes] of docFiles) {
+    const doc = mentions(bytes) ? doctestText(file, bytes) : null;
+    if (doc) docs.push(doc);
+  }
+  if (docs.length === 0) return { spans: [], unparsed: [], bytes: docFiles };
+  const virtualPath = (file: string) => `${file}#doctest`;
+  const { facts, unparsed } = await exampleFacts(request, docs.map((d) => ({ ...d, file: virtualPath(d.file) })));
+  const all = new Map<string, Facts>();
+  const byFile = new Map(loaded.project.modules.byFile);
+  const byName = new Map(loaded.project.modules.byName);
+  for (const info of loaded.project.files.values()) all.set(info.file, info.facts);
+  docs.forEach((doc, i) => {
+    const example = facts.get(virtualPath(doc.file));
+    if (!example) return;
+    all.set(virtualPath(doc.file), example);
+    byFile.set(virtualPath(doc.file), `__tug_doctest_${i}`);
+    byName.set(`__tug_doctest_${i}`, virtualPath(doc.file));
+  });
+  const resolver = new Resolver(new Project({ byFile, byName }, all));
+  const byVirtual = new Map(docs.map((d) => [virtualPath(d.file), d]));
+  const spans: Array<{ file: string; span: Span }> = [];
+  for (const entity of request.entities) {
+    for (const o of resolver.occurrences(entity)) {
+      const doc = byVirtual.get(o.file);
+      const start = doc ? realOffset(doc, o.span[0]) : null;
+      if (doc && start !== null) spans.push({ file: doc.file, span: [start, start + (o.span[1] - o.span[0])] });
+    }
+  }
+  return { spans, unparsed: unparsed.map((f) => f.replace(/#doctest$/, '')), bytes: docFiles };
+}
