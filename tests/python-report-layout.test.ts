@@ -50,3 +50,35 @@ test('layout_public: a doctest tug did not rename fails verification, so nothing
   t.is(await repo.git('branch', '--list', 'tug/*'), '');
   await repo.cleanup();
 });
+
+test('layout_public: without --keep-alias the public name changes everywhere and no import becomes `new as old`', async (t) => {
+  const repo = await fixtureRepo('python', 'layout_public');
+  const run = await tug(repo.root, ['rename', 'src/textkit/core.py:5:5', 'make_slug', '--verify', 'syntax', '--apply']);
+  t.is(run.exitCode, 0, run.stdout);
+  const init = await repo.readText('src/textkit/__init__.py');
+  t.regex(init, /^from \.core import Counter, make_slug$/m);
+  t.notRegex(init, / as /);
+  t.false(run.json.warnings.some((w: { code: string }) => w.code === 'AliasKept'));
+  const old = await execa('python3', ['-c', 'import textkit; textkit.slugify'], { cwd: `${repo.root}/src`, reject: false });
+  t.not(old.exitCode, 0, 'the old public name is gone');
+  await repo.cleanup();
+});
+
+test('layout_public: --keep-alias keeps the old function and method names working, says so, and the suite passes', async (t) => {
+  const repo = await fixtureRepo('python', 'layout_public');
+  const fn = await tug(repo.root, ['rename', 'src/textkit/core.py:5:5', 'make_slug', '--keep-alias', '--verify', 'syntax', '--apply']);
+  t.is(fn.exitCode, 0, fn.stdout);
+  t.deepEqual(
+    fn.json.warnings.filter((w: { code: string }) => w.code === 'AliasKept').map((w: { location: { file: string } }) => w.location.file),
+    ['src/textkit/__init__.py', 'src/textkit/core.py', 'src/textkit/core.pyi'],
+    'the defining module, its stub and the re-exporting package; not the modules that only use it',
+  );
+  t.regex(await repo.readText('src/textkit/__init__.py'), /__all__ = \["Counter", "make_slug", "slugify", "to_title"\]/);
+  const method = await tug(repo.root, ['rename', 'src/textkit/core.py:30:9', 'increment', '--keep-alias', '--verify', 'syntax', '--apply']);
+  t.is(method.exitCode, 0, method.stdout);
+  const old = await execa('python3', ['-c', 'import textkit; from textkit import *; print(slugify("A B"), textkit.Counter().add("x y"))'], { cwd: `${repo.root}/src`, reject: false });
+  t.is(old.stdout, 'a-b 2', old.stderr);
+  const after = await pytest(repo.root);
+  t.is(after.exitCode, 0, after.stdout);
+  await repo.cleanup();
+});

@@ -17,6 +17,10 @@ const renameFields = {
     .boolean()
     .optional()
     .describe('Python: also rename the occurrences tug could not prove (receivers of unknown type, getattr strings, decorated objects); each is listed in `unsure` with renamed: true.'),
+  keep_alias: z
+    .boolean()
+    .optional()
+    .describe('Python: keep the old name working as a deprecated alias (`old = new` in each module or class that binds it, and in `__all__`); each alias is reported as an AliasKept warning.'),
   rust_analyzer: z.string().optional().describe('rust-analyzer binary for Rust targets (default: $TUG_RA_PATH, PATH, then the one `tug toolchain rust setup` installed).'),
 };
 

@@ -32,14 +32,14 @@ async function target(ws: Workspace, at: string): Promise<RenameTarget & { langu
 /** What both adapters answer with. */
 type LanguagePlan = Pick<RenamePlan, 'symbol' | 'references' | 'edits' | 'moves' | 'warnings' | 'oldName'> & { unsure?: RenamePlan['unsure'] };
 
-type RenameOptions = { to: string; python?: string | undefined; rust_analyzer?: string | undefined; no_wait?: boolean | undefined; rename_strings?: boolean | undefined; rename_comments?: boolean | undefined; include_unsure?: boolean | undefined };
+type RenameOptions = { to: string; python?: string | undefined; rust_analyzer?: string | undefined; no_wait?: boolean | undefined; rename_strings?: boolean | undefined; rename_comments?: boolean | undefined; include_unsure?: boolean | undefined; keep_alias?: boolean | undefined };
 
 /** The language adapter's plan for a rename; Python is tug's own analyzer, Rust is rust-analyzer. */
 async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { language: Language }, input: RenameOptions, check = false): Promise<LanguagePlan> {
   if (at.language === 'rust') {
     const { planRustRename } = await import('../rust/rename-plan.js');
-    if (input.rename_strings || input.rename_comments || input.include_unsure) {
-      const argument = input.rename_strings ? 'rename_strings' : input.rename_comments ? 'rename_comments' : 'include_unsure';
+    if (input.rename_strings || input.rename_comments || input.include_unsure || input.keep_alias) {
+      const argument = input.rename_strings ? 'rename_strings' : input.rename_comments ? 'rename_comments' : input.include_unsure ? 'include_unsure' : 'keep_alias';
       throw new TugError('InvalidArgument', `${argument} applies to Python renames only`, { details: { argument, reason: 'Python only' } });
     }
     return planRustRename({
@@ -59,6 +59,7 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
     renameComments: input.rename_comments,
     check,
     includeUnsure: input.include_unsure,
+    keepAlias: input.keep_alias,
   });
 }
 

@@ -15,6 +15,7 @@ import { checkComplete } from './check-rename.js';
 import { dynamicWarnings } from './dynamic-warnings.js';
 import { stubTwins } from './stubs.js';
 import { doctestOccurrences } from './doctests.js';
+import { keepAlias } from './keep-alias.js';
 import { resolvePython } from '../verify/python.js';
 import path from 'node:path';
 import { findUnsure, unresolvedAt, unsureEdits, unsureJSON, type UnsureJSON } from './unsure.js';
@@ -57,7 +58,7 @@ export async function planPythonRename(
   tree: string,
   target: RenameTarget,
   newName: string,
-  options: { python?: string | undefined; renameStrings?: boolean | undefined; renameComments?: boolean | undefined; check?: boolean | undefined; includeUnsure?: boolean | undefined },
+  options: { python?: string | undefined; renameStrings?: boolean | undefined; renameComments?: boolean | undefined; check?: boolean | undefined; includeUnsure?: boolean | undefined; keepAlias?: boolean | undefined },
 ): Promise<RenamePlan> {
   assertPythonIdentifier(newName);
   const loaded = await loadPythonProject(repo, session, tree, options.python);
@@ -124,6 +125,11 @@ export async function planPythonRename(
   if (options.includeUnsure && unsure.length > 0) {
     edits.push(...unsureEdits(unsure, oldName, newName));
     warnings.push({ code: 'UnsureRenamed', message: `${unsure.length} occurrence(s) tug could not prove were renamed too (--include-unsure); see unsure`, location: unsureJSON(unsure.slice(0, 1), bytesOf, true)[0]! });
+  }
+  if (options.keepAlias) {
+    const alias = keepAlias(resolver, entity, occurrences, edits, bytesOf, oldName, newName);
+    edits.push(...alias.edits);
+    warnings.push(...alias.warnings);
   }
   const touched = new Set(occurrences.map((o) => o.file));
     const renamedStrings = new Set(options.includeUnsure ? unsure.filter((u) => u.reason === 'dynamic_getattr').map((u) => `${u.file}:${u.span[0]}`) : []);
