@@ -76,13 +76,24 @@ for (const [name, args, code, exit] of BAD) {
   });
 }
 
-test('a syntax error in any workspace file is SourceSyntaxError naming the file and line', async (t) => {
-  const repo = await makeRepo({ ...SOURCE, 'broken.py': 'def ok():\n    pass\n\ndef (:\n' });
+test('a file that does not parse and mentions the old name is SourceSyntaxError naming the file and line', async (t) => {
+  const repo = await makeRepo({ ...SOURCE, 'broken.py': 'def ok():\n    return process_data\n\ndef (:\n' });
   const run = await tug(repo.root, ['rename', 'pkg/core.py:1:5', 'y']);
   t.is(run.json.error.code, 'SourceSyntaxError');
   t.is(run.json.error.details.file, 'broken.py');
   t.is(run.json.error.details.line, 4);
   t.is(run.exitCode, 4);
+  await repo.cleanup();
+});
+
+test('a file that does not parse and never mentions the old name is skipped with a warning at its syntax error', async (t) => {
+  const repo = await makeRepo({ ...SOURCE, 'broken.py': 'def ok():\n    pass\n\ndef (:\n' });
+  const run = await tug(repo.root, ['rename', 'pkg/core.py:1:5', 'y', '--verify', 'syntax']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(
+    run.json.warnings.filter((w: { code: string }) => w.code === 'FileSkipped').map((w: { location: { file: string; line: number } }) => `${w.location.file}:${w.location.line}`),
+    ['broken.py:4'],
+  );
   await repo.cleanup();
 });
 

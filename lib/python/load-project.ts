@@ -11,7 +11,7 @@ import { buildModuleMap, sourceRoots } from './modules.js';
 import { Project } from './project.js';
 import { Resolver } from './references.js';
 import { FactsCache } from './facts-cache.js';
-import { cachedFacts, factsFor, prestartWorkers, type SourceText, type WorkerPlaces } from './worker-pool.js';
+import { cachedFacts, factsFor, prestartWorkers, type SourceText, type Unparsable, type WorkerPlaces } from './worker-pool.js';
 import { countWarm } from '../ops/resources.js';
 import { mark } from '../ops/timing.js';
 
@@ -28,6 +28,8 @@ export interface LoadedProject {
   skipped: Map<string, string>;
   warnings: WarningJSON[];
   parsed: number;
+  /** Python files that do not parse: left out of the project (each has a FileSkipped warning). */
+  unparsable: Map<string, Unparsable>;
 }
 
 type PythonSession = { dir: string; paths: { facts: string; workers: string } };
@@ -96,9 +98,12 @@ async function loadAfresh(repo: Repo, session: PythonSession, tree: string, pyth
     bytesOf.set(entry.path, bytes);
   }
   const interpreter = async () => (await resolvePython(python, session.dir)).path;
-  const { facts, parsed } = await factsFor({ python: interpreter, cacheDir: session.paths.facts, ...workerPlaces(session), files: sources, cached });
+  const { facts, parsed, unparsable = [] } = await factsFor({ python: interpreter, cacheDir: session.paths.facts, ...workerPlaces(session), files: sources, cached, skipUnparsable: true });
+  for (const u of unparsable) {
+    warnings.push({ code: 'FileSkipped', message: `${u.path}:${u.line ?? '?'} does not parse (${u.message}); it was not analysed`, location: { file: u.path, line: u.line ?? 1, col: u.col ?? 1 } });
+  }
   mark(`python: facts ready (${parsed} parsed)`);
   const modules = buildModuleMap([...facts.keys()], sourceRoots([...facts.keys()], repo.prefix));
   const project = new Project(modules, facts);
-  return { project, resolver: new Resolver(project), bytesOf, allPaths, skipped, warnings, parsed };
+  return { project, resolver: new Resolver(project), bytesOf, allPaths, skipped, warnings, parsed, unparsable: new Map(unparsable.map((u) => [u.path, u])) };
 }

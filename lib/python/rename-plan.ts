@@ -10,6 +10,7 @@ import { assertPythonIdentifier } from './identifiers.js';
 import { entityKey, type Entity, type Project } from './project.js';
 import { nameOf, requireRenamable, type Occurrence } from './references.js';
 import { loadPythonProject } from './load-project.js';
+import type { Unparsable } from './worker-pool.js';
 import { mark } from '../ops/timing.js';
 import { checkComplete } from './check-rename.js';
 import { dynamicWarnings } from './dynamic-warnings.js';
@@ -78,6 +79,8 @@ export async function planPythonRename(
   if (offset === null) {
     throw new TugError('InvalidPosition', `${where} is outside the file`, { details: { location: where, file_lines: starts.length }, location: target });
   }
+  const broken = loaded.unparsable.get(target.file);
+  if (broken) throw unparsableError([broken], `${target.file} does not parse, so tug cannot resolve names in it`);
   if (!info) throw new TugError('SymbolNotFound', `${target.file} is not importable as a module, so tug cannot resolve names in it`, { details: { location: where } });
   const found = resolver.entityAt(info, offset);
   if (!found) {
@@ -86,6 +89,8 @@ export async function planPythonRename(
   }
   const entity = requireRenamable(found, where);
   const oldName = nameOf(entity);
+  const blocking = [...loaded.unparsable.values()].filter((u) => mentions(bytesOf.get(u.path), oldName));
+  if (blocking.length > 0) throw unparsableError(blocking, `${blocking.map((u) => `${u.path}:${u.line ?? '?'}`).join(', ')} do(es) not parse and mention ${oldName}; tug cannot tell whether they use the symbol`);
   const twins = stubTwins(project, entity);
   const occurrences = mergeOccurrences([entity, ...twins].map((e) => resolver.occurrences(e)));
   mark('python: occurrences found');
@@ -230,4 +235,20 @@ function mergeOccurrences(lists: Occurrence[][]): Occurrence[] {
     .flat()
     .filter((o) => (seen.has(`${o.file}:${o.span[0]}`) ? false : seen.add(`${o.file}:${o.span[0]}`)))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.span[0] - b.span[0]));
+}
+
+/** Whether a file's bytes hold the name as a whole word. */
+function mentions(bytes: Uint8Array | undefined, name: string): boolean {
+  if (!bytes) return false;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${name}(?![\\p{L}\\p{N}_])`, 'u').test(text);
+}
+
+/** SourceSyntaxError for files that do not parse and that a rename cannot ignore (the first one is the error's place). */
+function unparsableError(files: Unparsable[], message: string): TugError {
+  const first = files[0]!;
+  return new TugError('SourceSyntaxError', message, {
+    details: { file: first.path, line: first.line, col: first.col, message: first.message, files: files.map((u) => ({ file: u.path, line: u.line, col: u.col, message: u.message })) },
+    location: { file: first.path, line: first.line ?? 1, col: first.col ?? 1 },
+  });
 }

@@ -26,6 +26,16 @@ export interface FactsRequest extends WorkerPlaces {
   /** The cache lookup, when the caller started it early (alongside reading the files). */
   cached?: Promise<CachedFacts>;
   maxWorkers?: number;
+  /** Leave files that do not parse out of `facts` and list them in `unparsable`, instead of failing. */
+  skipUnparsable?: boolean;
+}
+
+/** A file the worker could not parse, and where. */
+export interface Unparsable {
+  path: string;
+  line: number | null;
+  col: number | null;
+  message: string;
 }
 
 /** The facts text the cache has for a set of blobs, and the set's pack key. */
@@ -126,7 +136,8 @@ export async function shutdownWorkers(): Promise<void> {
   await Promise.all(all.map(async (slot) => (await slot.started.catch(() => undefined))?.shutdown()));
 }
 
-export async function factsFor(request: FactsRequest): Promise<{ facts: Map<string, Facts>; parsed: number }> {
+export async function factsFor(request: FactsRequest): Promise<{ facts: Map<string, Facts>; parsed: number; unparsable?: Unparsable[] }> {
+  const unparsable: Unparsable[] = [];
   const cache = new FactsCache(request.cacheDir);
   const { key, lines: cached } = await (request.cached ?? cachedFacts(request.cacheDir, request.files.map((f) => f.oid)));
   const facts = new Map<string, Facts>();
@@ -142,12 +153,15 @@ export async function factsFor(request: FactsRequest): Promise<{ facts: Map<stri
         hit = undefined;
       }
     }
-    if (hit) facts.set(file.path, hit);
+    // A file known not to parse is cached as such, so a warm run does not start Python for it again.
+    const failed = (hit as { unparsable?: Omit<Unparsable, 'path'> } | undefined)?.unparsable;
+    if (failed && request.skipUnparsable) unparsable.push({ path: file.path, ...failed });
+    else if (hit && !failed) facts.set(file.path, hit);
     else missing.push(file);
   }
   if (missing.length === 0) {
     if (cached.size !== new Set(request.files.map((f) => f.oid)).size) await cache.store(key, subset(cached, request.files));
-    return { facts, parsed: 0 };
+    return { facts, parsed: 0, ...(unparsable.length > 0 ? { unparsable } : {}) };
   }
   mark(`python: cache looked up (${missing.length} to parse)`);
   const wanted = Math.ceil(missing.length / FILES_PER_EXTRA_WORKER);
@@ -181,6 +195,12 @@ export async function factsFor(request: FactsRequest): Promise<{ facts: Map<stri
           const source = batch[i]!;
           if (!result.ok || !result.facts) {
             const details = result.error?.details ?? {};
+            if (request.skipUnparsable && result.error?.code === 'SyntaxError') {
+              const failure = { line: (details['line'] as number | undefined) ?? null, col: (details['col'] as number | undefined) ?? null, message: result.error.message };
+              unparsable.push({ path: source.path, ...failure });
+              if (!fresh.has(source.oid)) fresh.set(source.oid, JSON.stringify({ unparsable: failure }));
+              continue;
+            }
             throw new TugError('SourceSyntaxError', `${source.path}:${details['line'] ?? '?'}: ${result.error?.message ?? 'cannot parse'}`, {
               details: { file: source.path, line: details['line'] ?? null, col: details['col'] ?? null, message: result.error?.message ?? '' },
             });
@@ -203,8 +223,8 @@ export async function factsFor(request: FactsRequest): Promise<{ facts: Map<stri
   await cache.store(key, subset(new Map([...cached, ...fresh]), request.files));
   // In the callers' file order whatever order the workers answered in, as on a warm run.
   const ordered = new Map<string, Facts>();
-  for (const file of request.files) ordered.set(file.path, facts.get(file.path)!);
-  return { facts: ordered, parsed: missing.length };
+  for (const file of request.files) if (facts.has(file.path)) ordered.set(file.path, facts.get(file.path)!);
+  return { facts: ordered, parsed: missing.length, ...(unparsable.length > 0 ? { unparsable: unparsable.sort((a, b) => (a.path < b.path ? -1 : 1)) } : {}) };
 }
 
 /** The pack of exactly this file set: entries of other sets are left to their own packs. */
