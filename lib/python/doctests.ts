@@ -1,5 +1,4 @@
 // Doctests are code: the renamed symbol's uses in docstring examples and in the docs files pytest runs as doctests.
-import { TugError } from '../core/errors.js';
 import { matchesGlob } from '../core/glob.js';
 import { blobOid } from '../core/hash.js';
 import { readBlobs } from '../git/objects.js';
@@ -42,20 +41,10 @@ async function doctestDocs(repo: Repo, tree: string, allPaths: ReadonlySet<strin
 
 /** Facts for the examples; a file whose examples do not parse as one text is left out (and reported). */
 async function exampleFacts(request: DoctestRequest, docs: DoctestText[]): Promise<{ facts: Map<string, Facts>; unparsed: string[] }> {
-  const unparsed: string[] = [];
-  let remaining = docs;
-  for (;;) {
-    const files: SourceText[] = remaining.map((d) => ({ path: d.file, oid: blobOid(Buffer.from(d.text, 'utf8')), text: d.text }));
-    try {
-      const places = { workersDir: request.workersDir, ...(request.launchMemo ? { launchMemo: request.launchMemo } : {}) };
-      return { facts: (await factsFor({ python: request.python, cacheDir: `${request.factsDir}/doctests`, ...places, files })).facts, unparsed };
-    } catch (error) {
-      const file = error instanceof TugError && error.code === 'SourceSyntaxError' ? (error.details?.['file'] as string | undefined) : undefined;
-      if (!file) throw error;
-      unparsed.push(file);
-      remaining = remaining.filter((d) => d.file !== file);
-    }
-  }
+  const files: SourceText[] = docs.map((d) => ({ path: d.file, oid: blobOid(Buffer.from(d.text, 'utf8')), text: d.text }));
+  const places = { workersDir: request.workersDir, ...(request.launchMemo ? { launchMemo: request.launchMemo } : {}) };
+  const result = await factsFor({ python: request.python, cacheDir: `${request.factsDir}/doctests`, ...places, files, skipUnparsable: true });
+  return { facts: result.facts, unparsed: (result.unparsable ?? []).map((u) => u.path) };
 }
 
 /** Spans of the symbol's name in doctest examples, by real file; and the files whose examples could not be read. */
