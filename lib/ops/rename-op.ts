@@ -51,7 +51,7 @@ export const AnalyzeImpactResponse = z.object({
   impact: z.object({ files_affected: z.number().int(), references_count: z.number().int(), edits_estimated: z.number().int() }),
   warnings: z.array(Warning),
   /** Python: occurrences tug could not prove, omitted when there are none. */
-  unsure: z.array(Unsure).optional(),
+  unsure: z.array(Unsure).optional().describe('Python: places tug could not prove name the symbol (not counted in references); omitted when there are none.'),
 });
 
 export const analyzeImpactInput = z.object({
