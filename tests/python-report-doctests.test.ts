@@ -33,3 +33,13 @@ test('docs outside the doctest globs are left alone; examples that do not parse 
   t.deepEqual(run.json.warnings.map((w: { code: string; location: { file: string } }) => `${w.code} ${w.location.file}`), ['DoctestSkipped calc.py']);
   await repo.cleanup();
 });
+
+test('Python code blocks of Markdown and reStructuredText are code; blocks with prompts are not', async (t) => {
+  const { codeBlockText } = await import('../lib/python/doctest-text.js');
+  const md = 'Intro\n\n```python\nimport a\na.f()\n```\n\n```python\n>>> a.f()\n```\n\n```bash\nf\n```\n';
+  t.is(codeBlockText('x.md', Buffer.from(md))!.text, 'import a\na.f()\n');
+  const rst = 'Title\n\n.. code-block:: python\n   :linenos:\n\n    import a\n    if a:\n        a.f()\n\nAfter\n';
+  const doc = codeBlockText('x.rst', Buffer.from(rst))!;
+  t.is(doc.text.trim(), 'import a\nif a:\n    a.f()');
+  t.is(rst.slice(doc.lines.find((l) => l.length > 0)!.real, doc.lines.find((l) => l.length > 0)!.real + 8), 'import a');
+});

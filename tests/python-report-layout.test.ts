@@ -13,9 +13,9 @@ async function pytest(cwd: string) {
 }
 
 const RENAMES = [
-  { what: 'a re-exported function (package attribute, from-import, __all__, stub, doctests in a docstring and README.md)', at: 'src/textkit/core.py:5:5', to: 'make_slug', files: ['README.md', 'examples/demo.py', 'src/textkit/__init__.py', 'src/textkit/core.py', 'src/textkit/core.pyi', 'tests/test_textkit.py'] },
+  { what: 'a re-exported function (package attribute, from-import, __all__, stub, doctests in a docstring and README.md, an .rst code block)', at: 'src/textkit/core.py:5:5', to: 'make_slug', files: ['README.md', 'docs/usage.rst', 'examples/demo.py', 'src/textkit/__init__.py', 'src/textkit/core.py', 'src/textkit/core.pyi', 'tests/test_textkit.py'] },
   { what: 'a parameter (keywords through the package, in the stub and in doctests)', at: 'src/textkit/core.py:5:20', to: 'separator', files: ['README.md', 'src/textkit/core.py', 'src/textkit/core.pyi', 'tests/test_textkit.py'] },
-  { what: 'a method (typed receivers in tests, the stub, docstring and .rst doctests)', at: 'src/textkit/core.py:30:9', to: 'increment', files: ['docs/usage.rst', 'src/textkit/core.py', 'src/textkit/core.pyi', 'tests/test_textkit.py'] },
+  { what: 'a method (typed receivers in tests, the stub, docstring and .rst doctests, a README code block)', at: 'src/textkit/core.py:30:9', to: 'increment', files: ['README.md', 'docs/usage.rst', 'src/textkit/core.py', 'src/textkit/core.pyi', 'tests/test_textkit.py'] },
   { what: 'a function re-exported by a star import and listed in two __all__', at: 'src/textkit/formats.py:6:5', to: 'titlecase', files: ['docs/usage.rst', 'src/textkit/__init__.py', 'src/textkit/formats.py', 'tests/test_textkit.py'] },
 ];
 

@@ -4,7 +4,7 @@ import { blobOid } from '../core/hash.js';
 import { readBlobs } from '../git/objects.js';
 import type { Repo } from '../git/repo.js';
 import { listTreePaths } from '../git/snapshot.js';
-import { doctestGlobs, doctestText, realOffset, type DoctestText } from './doctest-text.js';
+import { codeBlockText, doctestGlobs, doctestText, realOffset, type DoctestText } from './doctest-text.js';
 import type { Facts, Span } from './facts.js';
 import type { LoadedProject } from './load-project.js';
 import { Project, type Entity } from './project.js';
@@ -23,20 +23,26 @@ export interface DoctestRequest extends WorkerPlaces {
 
 const CONFIGS = ['pyproject.toml', 'pytest.ini', 'setup.cfg', 'tox.ini'];
 
-/** Docs files (.md, .rst, .txt) that the project's pytest config collects as doctests, with their contents. */
-async function doctestDocs(repo: Repo, tree: string, allPaths: ReadonlySet<string>): Promise<Map<string, Uint8Array>> {
+/**
+ * Docs files (.md, .rst, .txt) with their contents, and which of them the project's pytest config collects as doctests
+ * (`--doctest-glob`); the others only count for their Python code blocks.
+ */
+async function docsFiles(repo: Repo, tree: string, allPaths: ReadonlySet<string>): Promise<{ bytes: Map<string, Uint8Array>; doctests: Set<string> }> {
   const base = repo.prefix ? `${repo.prefix}/` : '';
   const configPaths = CONFIGS.map((c) => `${base}${c}`).filter((p) => allPaths.has(p));
-  const wanted = [...allPaths].filter((p) => /\.(md|rst|txt)$/.test(p) && (!base || p.startsWith(base)));
-  if (wanted.length === 0) return new Map();
   const configEntries = configPaths.length > 0 ? await listTreePaths(repo, tree, configPaths) : [];
   const configBlobs = await readBlobs(repo, configEntries.map((e) => e.oid));
   const globs = doctestGlobs(configEntries.map((e) => Buffer.from(configBlobs.get(e.oid)!).toString('utf8')));
-  const docs = wanted.filter((p) => globs.some((g) => matchesGlob(p.slice(base.length), g)));
-  if (docs.length === 0) return new Map();
-  const entries = await listTreePaths(repo, tree, docs);
+  const collected = (p: string) => globs.some((g) => matchesGlob(p.slice(base.length), g));
+  // Markdown and reStructuredText for their code blocks; plain text only when pytest collects it.
+  const wanted = [...allPaths].filter((p) => (!base || p.startsWith(base)) && (/\.(md|rst)$/.test(p) || (p.endsWith('.txt') && collected(p))));
+  if (wanted.length === 0) return { bytes: new Map(), doctests: new Set() };
+  const entries = await listTreePaths(repo, tree, wanted);
   const blobs = await readBlobs(repo, entries.map((e) => e.oid));
-  return new Map(entries.map((e) => [e.path, blobs.get(e.oid)!]));
+  return {
+    bytes: new Map(entries.map((e) => [e.path, blobs.get(e.oid)!])),
+    doctests: new Set(wanted.filter(collected)),
+  };
 }
 
 /** Facts for the examples; a file whose examples do not parse as one text is left out (and reported). */
@@ -51,7 +57,7 @@ async function exampleFacts(request: DoctestRequest, docs: DoctestText[]): Promi
 export async function doctestOccurrences(request: DoctestRequest): Promise<{ spans: Array<{ file: string; span: Span }>; unparsed: string[]; bytes: Map<string, Uint8Array> }> {
   const { loaded, oldName } = request;
   const mentions = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(oldName);
-  const docs: DoctestText[] = [];
+  const docs: Array<DoctestText & { part?: 'code' }> = [];
   for (const info of loaded.project.files.values()) {
     const bytes = loaded.bytesOf.get(info.file);
     if (!bytes || info.file.endsWith('.pyi') || !mentions(bytes)) continue;
@@ -60,27 +66,30 @@ export async function doctestOccurrences(request: DoctestRequest): Promise<{ spa
     const doc = doctestText(info.file, bytes, names.length > 0 ? `from ${info.module} import (${names.join(', ')})\n` : '');
     if (doc) docs.push(doc);
   }
-  const docFiles = await doctestDocs(request.repo, request.tree, loaded.allPaths);
+  const { bytes: docFiles, doctests } = await docsFiles(request.repo, request.tree, loaded.allPaths);
   for (const [file, bytes] of docFiles) {
-    const doc = mentions(bytes) ? doctestText(file, bytes) : null;
-    if (doc) docs.push(doc);
+    if (!mentions(bytes)) continue;
+    const examples = doctests.has(file) ? doctestText(file, bytes) : null;
+    const code = codeBlockText(file, bytes);
+    if (examples) docs.push(examples);
+    if (code) docs.push({ ...code, part: 'code' });
   }
   if (docs.length === 0) return { spans: [], unparsed: [], bytes: docFiles };
-  const virtualPath = (file: string) => `${file}#doctest`;
-  const { facts, unparsed } = await exampleFacts(request, docs.map((d) => ({ ...d, file: virtualPath(d.file) })));
+  const virtualPath = (doc: { file: string; part?: 'code' }) => `${doc.file}#${doc.part ?? 'doctest'}`;
+  const { facts, unparsed } = await exampleFacts(request, docs.map((d) => ({ ...d, file: virtualPath(d) })));
   const all = new Map<string, Facts>();
   const byFile = new Map(loaded.project.modules.byFile);
   const byName = new Map(loaded.project.modules.byName);
   for (const info of loaded.project.files.values()) all.set(info.file, info.facts);
   docs.forEach((doc, i) => {
-    const example = facts.get(virtualPath(doc.file));
+    const example = facts.get(virtualPath(doc));
     if (!example) return;
-    all.set(virtualPath(doc.file), example);
-    byFile.set(virtualPath(doc.file), `__tug_doctest_${i}`);
-    byName.set(`__tug_doctest_${i}`, virtualPath(doc.file));
+    all.set(virtualPath(doc), example);
+    byFile.set(virtualPath(doc), `__tug_doctest_${i}`);
+    byName.set(`__tug_doctest_${i}`, virtualPath(doc));
   });
   const resolver = new Resolver(new Project({ byFile, byName }, all));
-  const byVirtual = new Map(docs.map((d) => [virtualPath(d.file), d]));
+  const byVirtual = new Map(docs.map((d) => [virtualPath(d), d]));
   const spans: Array<{ file: string; span: Span }> = [];
   for (const entity of request.entities) {
     for (const o of resolver.occurrences(entity)) {
@@ -89,5 +98,5 @@ export async function doctestOccurrences(request: DoctestRequest): Promise<{ spa
       if (doc && start !== null) spans.push({ file: doc.file, span: [start, start + (o.span[1] - o.span[0])] });
     }
   }
-  return { spans, unparsed: unparsed.map((f) => f.replace(/#doctest$/, '')), bytes: docFiles };
+  return { spans, unparsed: [...new Set(unparsed.map((f) => f.replace(/#(doctest|code)$/, '')))], bytes: docFiles };
 }

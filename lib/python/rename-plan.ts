@@ -113,7 +113,7 @@ export async function planPythonRename(
     launchMemo: path.join(session.dir, 'python', 'launch.json'),
   });
   mark('python: doctests searched');
-  for (const file of examples.unparsed) warnings.push({ code: 'DoctestSkipped', message: `the doctest examples in ${file} do not parse as Python; any use of ${oldName} in them was left unchanged`, location: { file, line: 1, col: 1 } });
+  for (const file of examples.unparsed) warnings.push({ code: 'DoctestSkipped', message: `the doctest examples or Python code blocks in ${file} do not parse; any use of ${oldName} in them was left unchanged`, location: { file, line: 1, col: 1 } });
   const position = (o: Occurrence) => {
     const b = bytesOf.get(o.file) ?? examples.bytes.get(o.file)!;
     const { line, col } = positionOf(lineStarts(b), o.span[0]);
