@@ -43,3 +43,26 @@ test('a cursor on an attribute of an untyped receiver is UnresolvedSymbol naming
   t.is(plain.json.error.code, 'SymbolNotFound', 'a keyword is still no symbol');
   await repo.cleanup();
 });
+
+test('analyze-impact lists the unsure places too, and a keyword on an untyped call is UnresolvedSymbol', async (t) => {
+  const repo = await makeRepo({ 'jobs.py': 'class Job:\n    def run(self, retries=0):\n        return retries\n\n\ndef go(task, job: Job):\n    job.run(retries=1)\n    return task.run(retries=2)\n' });
+  const impact = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'jobs.py:2:19', '--to', 'attempts']);
+  t.is(impact.exitCode, 0, impact.stdout);
+  t.is(impact.json.references.length, 3, 'the parameter, its use, and the typed call');
+  t.deepEqual(impact.json.unsure, [{ file: 'jobs.py', line: 8, col: 21, text: 'task.run(retries=…)', reason: 'untyped_receiver', renamed: false }]);
+  const keyword = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'jobs.py:8:21', '--to', 'attempts']);
+  t.is(keyword.json.error.code, 'UnresolvedSymbol');
+  t.is(keyword.json.error.details.receiver, 'task');
+  await repo.cleanup();
+});
+
+test('include_unsure and keep_alias reach the operation through the tool door too', async (t) => {
+  const repo = await makeRepo({ 'mail.py': 'class Mailer:\n    def send(self):\n        return 1\n\n\ndef use(thing):\n    return thing.send()\n' });
+  const args = JSON.stringify({ at: 'mail.py:2:9', to: 'deliver', include_unsure: true, keep_alias: true, verify: 'syntax' });
+  const run = await tug(repo.root, ['tool', 'tug_rename_symbol', '--args', args]);
+  t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(run.json.unsure.map((u: { renamed: boolean }) => u.renamed), [true]);
+  t.true(run.json.warnings.some((w: { code: string }) => w.code === 'AliasKept'));
+  t.regex(run.json.patch.unified_diff, /\+ {4}send = deliver {2}# deprecated alias/);
+  await repo.cleanup();
+});
