@@ -10,7 +10,8 @@ import { assertPythonIdentifier } from './identifiers.js';
 import { entityKey, type Entity, type Project } from './project.js';
 import { nameOf, requireRenamable, type Occurrence } from './references.js';
 import { loadPythonProject } from './load-project.js';
-import type { Unparsable } from './worker-pool.js';
+import { mentions, unparsableError } from './parse-errors.js';
+import { textualEdits } from './textual-edits.js';
 import { mark } from '../ops/timing.js';
 import { checkComplete } from './check-rename.js';
 import { dynamicWarnings } from './dynamic-warnings.js';
@@ -137,7 +138,7 @@ export async function planPythonRename(
     warnings.push(...alias.warnings);
   }
   const touched = new Set(occurrences.map((o) => o.file));
-    const renamedStrings = new Set(options.includeUnsure ? unsure.filter((u) => u.reason === 'dynamic_getattr').map((u) => `${u.file}:${u.span[0]}`) : []);
+  const renamedStrings = new Set(options.includeUnsure ? unsure.filter((u) => u.reason === 'dynamic_getattr').map((u) => `${u.file}:${u.span[0]}`) : []);
   warnings.push(...dynamicWarnings(resolver, entity, oldName, occurrences, bytesOf, Boolean(options.renameStrings), renamedStrings));
   const textual = textualEdits(project, oldName, newName, touched, bytesOf, options);
   edits.push(...textual.edits);
@@ -167,47 +168,6 @@ function moduleMoves(project: Project, module: string, newName: string, pythonFi
   return [...allPaths].filter((p) => p.startsWith(`${from}/`)).sort().map((p) => ({ from: p, to: `${to}${p.slice(from.length)}` }));
 }
 
-/**
- * Strings and comments are never edited in safe mode. With --rename-strings, string literals equal to the
- * old name change too; with --rename-comments, whole-word mentions in comments do. Each one is reported.
- */
-function textualEdits(
-  project: Project,
-  oldName: string,
-  newName: string,
-  touched: Set<string>,
-  bytesOf: Map<string, Uint8Array>,
-  options: { renameStrings?: boolean | undefined; renameComments?: boolean | undefined },
-): { edits: EditRequest[]; warnings: WarningJSON[] } {
-  const edits: EditRequest[] = [];
-  const warnings: WarningJSON[] = [];
-  const word = new RegExp(`(?<![\\p{L}\\p{N}_])${oldName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_])`, 'gu');
-  for (const info of project.files.values()) {
-    const starts = lineStarts(bytesOf.get(info.file)!);
-    const located = (offset: number) => ({ file: info.file, ...positionOf(starts, offset) });
-    if (options.renameStrings) {
-      const inAll = new Set((info.facts.all?.entries ?? []).map((e) => e.span[0]));
-      for (const s of info.facts.strings) {
-        if (s.value !== oldName || inAll.has(s.span[0])) continue;
-        edits.push({ file: info.file, span: { start: s.span[0], end: s.span[1] }, old_text: oldName, new_text: newName });
-        warnings.push({ code: 'StringRenamed', message: `the string "${oldName}" was renamed (--rename-strings)`, location: located(s.span[0]) });
-      }
-    }
-    for (const comment of info.facts.comments ?? []) {
-      for (const match of comment.text.matchAll(word)) {
-        const start = comment.span[0] + Buffer.byteLength(comment.text.slice(0, match.index));
-        if (options.renameComments) {
-          edits.push({ file: info.file, span: { start, end: start + Buffer.byteLength(oldName) }, old_text: oldName, new_text: newName });
-          warnings.push({ code: 'CommentRenamed', message: `a mention of ${oldName} in a comment was renamed (--rename-comments)`, location: located(start) });
-        } else if (touched.has(info.file)) {
-          warnings.push({ code: 'CommentMention', message: `a comment mentions ${oldName} and was left unchanged`, location: located(start) });
-        }
-      }
-    }
-  }
-  return { edits, warnings };
-}
-
 function referenceKind(o: Occurrence): ReferenceJSON['kind'] {
   if (o.kind === 'keyword' || o.kind === 'all') return 'reference';
   return o.kind;
@@ -235,20 +195,4 @@ function mergeOccurrences(lists: Occurrence[][]): Occurrence[] {
     .flat()
     .filter((o) => (seen.has(`${o.file}:${o.span[0]}`) ? false : seen.add(`${o.file}:${o.span[0]}`)))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.span[0] - b.span[0]));
-}
-
-/** Whether a file's bytes hold the name as a whole word. */
-function mentions(bytes: Uint8Array | undefined, name: string): boolean {
-  if (!bytes) return false;
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${name}(?![\\p{L}\\p{N}_])`, 'u').test(text);
-}
-
-/** SourceSyntaxError for files that do not parse and that a rename cannot ignore (the first one is the error's place). */
-function unparsableError(files: Unparsable[], message: string): TugError {
-  const first = files[0]!;
-  return new TugError('SourceSyntaxError', message, {
-    details: { file: first.path, line: first.line, col: first.col, message: first.message, files: files.map((u) => ({ file: u.path, line: u.line, col: u.col, message: u.message })) },
-    location: { file: first.path, line: first.line ?? 1, col: first.col ?? 1 },
-  });
 }
