@@ -23,9 +23,11 @@ function hookReached(resolver: Resolver, info: FileInfo, d: Dynamic, entity: Ent
     return false;
   }
   if (scope?.kind !== 'module') return false;
-  // The module itself binds the name (defines or re-exports it), or code looks the name up on the module.
+  // The module itself publishes the name (defines it, or re-exports it from a package `__init__` or through `__all__`),
+  // or code looks the name up on the module. A module that only imports the name for its own use is not reached.
   const own = info.globals.get(name);
-  if (own && resolver.key(project.entityOfBinding(info, own)) === resolver.key(entity)) return true;
+  const reexports = /(^|\/)__init__\.pyi?$/.test(info.file) || (info.facts.all?.entries ?? []).some((e) => e.value === name);
+  if (own && (reexports || !info.importOf.has(own.id)) && resolver.key(project.entityOfBinding(info, own)) === resolver.key(entity)) return true;
   if (entity.kind === 'module-attr' && entity.module === info.module) return true;
   for (const other of project.files.values()) {
     for (const attr of other.facts.attributes) {

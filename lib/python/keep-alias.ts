@@ -22,7 +22,7 @@ function publishes(info: FileInfo, o: Occurrence, oldName: string): boolean {
   const moduleScope = info.facts.scopes.find((s) => s.kind === 'module')?.id;
   if (o.kind === 'definition') return info.facts.bindings.some((b) => b.span[0] === o.span[0] && b.scope === moduleScope);
   const reexports = /(^|\/)__init__\.pyi?$/.test(info.file) || (info.facts.all?.entries ?? []).some((e) => e.value === oldName);
-  return reexports && info.facts.imports.some((fact) => fact.kind === 'from' && fact.scope === moduleScope && fact.names.some((n) => n.name_span[0] === o.span[0] && n.asname === null));
+  return reexports && info.facts.imports.some((fact) => fact.kind === 'from' && fact.scope === moduleScope && fact.names.some((n) => n.name_span[0] === o.span[0] && (n.asname === null || n.asname === n.name)));
 }
 
 /**

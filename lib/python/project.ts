@@ -86,7 +86,8 @@ export class Project {
     const imported = info.importOf.get(canonical.id);
     if (imported) {
       const name = imported.fact.names[imported.index]!;
-      const aliased = name.asname !== null && name.asname_span !== null;
+      // `from m import f as f` is the explicit re-export idiom, not an alias: it is f itself.
+      const aliased = name.asname !== null && name.asname_span !== null && name.asname !== name.name;
       if (!aliased) return this.entityOfImport(info, imported.fact, imported.index, seen);
     }
     if (!scope || scope.kind === 'module') return { kind: 'module-attr', module: info.module, name: canonical.name };
