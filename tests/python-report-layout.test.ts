@@ -13,10 +13,10 @@ async function pytest(cwd: string) {
 }
 
 const RENAMES = [
-  { what: 'a re-exported function (package attribute, from-import, __all__, stub, doctests in a docstring and README.md, an .rst code block)', at: 'src/textkit/core.py:5:5', to: 'make_slug', files: ['README.md', 'docs/usage.rst', 'examples/demo.py', 'src/textkit/__init__.py', 'src/textkit/core.py', 'src/textkit/core.pyi', 'tests/test_textkit.py'] },
+  { what: 'a re-exported function (package attribute, from-import, __all__, stub, doctests in a docstring and README.md, an .rst code block)', at: 'src/textkit/core.py:5:5', to: 'make_slug', files: ['README.md', 'docs/usage.rst', 'examples/demo.py', 'src/textkit/__init__.py', 'src/textkit/__init__.pyi', 'src/textkit/core.py', 'src/textkit/core.pyi', 'tests/test_textkit.py'] },
   { what: 'a parameter (keywords through the package, in the stub and in doctests)', at: 'src/textkit/core.py:5:20', to: 'separator', files: ['README.md', 'src/textkit/core.py', 'src/textkit/core.pyi', 'tests/test_textkit.py'] },
   { what: 'a method (typed receivers in tests, the stub, docstring and .rst doctests, a README code block)', at: 'src/textkit/core.py:30:9', to: 'increment', files: ['README.md', 'docs/usage.rst', 'src/textkit/core.py', 'src/textkit/core.pyi', 'tests/test_textkit.py'] },
-  { what: 'a function re-exported by a star import and listed in two __all__', at: 'src/textkit/formats.py:6:5', to: 'titlecase', files: ['docs/usage.rst', 'src/textkit/__init__.py', 'src/textkit/formats.py', 'tests/test_textkit.py'] },
+  { what: 'a function re-exported by a star import and listed in two __all__', at: 'src/textkit/formats.py:6:5', to: 'titlecase', files: ['docs/usage.rst', 'src/textkit/__init__.py', 'src/textkit/__init__.pyi', 'src/textkit/formats.py', 'tests/test_textkit.py'] },
 ];
 
 for (const rename of RENAMES) {
@@ -70,8 +70,8 @@ test('layout_public: --keep-alias keeps the old function and method names workin
   t.is(fn.exitCode, 0, fn.stdout);
   t.deepEqual(
     fn.json.warnings.filter((w: { code: string }) => w.code === 'AliasKept').map((w: { location: { file: string } }) => w.location.file),
-    ['src/textkit/__init__.py', 'src/textkit/core.py', 'src/textkit/core.pyi'],
-    'the defining module, its stub and the re-exporting package; not the modules that only use it',
+    ['src/textkit/__init__.py', 'src/textkit/__init__.pyi', 'src/textkit/core.py', 'src/textkit/core.pyi'],
+    'the defining module, the re-exporting package and their stubs; not the modules that only use it',
   );
   t.regex(await repo.readText('src/textkit/__init__.py'), /__all__ = \["Counter", "make_slug", "slugify", "to_title"\]/);
   const method = await tug(repo.root, ['rename', 'src/textkit/core.py:30:9', 'increment', '--keep-alias', '--verify', 'syntax', '--apply']);

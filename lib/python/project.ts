@@ -61,7 +61,8 @@ export class Project {
       for (const b of f.bindings) if (b.scope === moduleScope && !info.globals.has(b.name)) info.globals.set(b.name, b);
       for (const fact of f.imports) fact.names.forEach((n, index) => n.binding !== null && info.importOf.set(n.binding, { fact, index }));
       this.files.set(file, info);
-      this.byModule.set(module, info);
+      // A module's `.py` is what runs; its `.pyi` stub only describes it (stubs.ts ties the two together).
+      if (!file.endsWith('.pyi') || !this.byModule.has(module)) this.byModule.set(module, info);
     }
   }
 

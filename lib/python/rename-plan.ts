@@ -92,7 +92,7 @@ export async function planPythonRename(
   const oldName = nameOf(entity);
   const blocking = [...loaded.unparsable.values()].filter((u) => mentions(bytesOf.get(u.path), oldName));
   if (blocking.length > 0) throw unparsableError(blocking, `${blocking.map((u) => `${u.path}:${u.line ?? '?'}`).join(', ')} do(es) not parse and mention ${oldName}; tug cannot tell whether they use the symbol`);
-  const twins = stubTwins(project, entity);
+  const twins = stubTwins(project, entity, (e) => resolver.key(e));
   const occurrences = mergeOccurrences([entity, ...twins].map((e) => resolver.occurrences(e)));
   mark('python: occurrences found');
   const conflicts = findConflicts(resolver, entity, occurrences, newName);

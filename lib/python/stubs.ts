@@ -1,5 +1,5 @@
 // A `.pyi` stub beside its module is one symbol table with it: a parameter renamed in one is renamed in the other.
-import type { Entity, FileInfo, Project } from './project.js';
+import { entityKey, type Entity, type FileInfo, type Project } from './project.js';
 
 /** The other file of a module's `.py`/`.pyi` pair, when both exist. */
 function twinFile(project: Project, file: string): FileInfo | undefined {
@@ -16,10 +16,28 @@ function parameterPath(project: Project, info: FileInfo, binding: number): { own
 }
 
 /**
+ * A stub that declares a name its module only imports (`def has(...)` in `pkg/__init__.pyi`, while `pkg/__init__.py`
+ * does `from ._funcs import has`) declares the renamed symbol: the stub's name is a twin of it.
+ */
+function stubDeclarations(project: Project, entity: Entity, key: (e: Entity) => string | null): Entity[] {
+  const wanted = key(entity);
+  const out: Entity[] = [];
+  for (const info of project.files.values()) {
+    if (!info.file.endsWith('.pyi') || !info.globals.has(nameOf(entity))) continue;
+    const declared: Entity = { kind: 'module-attr', module: info.module, name: nameOf(entity) };
+    if (key(declared) !== wanted && key(project.resolveAttr(info.module, nameOf(entity))) === wanted) out.push(declared);
+  }
+  return out;
+}
+
+const nameOf = (entity: Entity) => (entity.kind === 'module' ? entity.module : entity.name);
+
+/**
  * The same parameter in the stub (or in the module, for a stub's parameter). Module attributes and class members
  * already share one key across the pair (both files are the same module); locals do not.
  */
-export function stubTwins(project: Project, entity: Entity): Entity[] {
+export function stubTwins(project: Project, entity: Entity, key: (e: Entity) => string | null = entityKey): Entity[] {
+  if (entity.kind === 'module-attr') return stubDeclarations(project, entity, key);
   if (entity.kind !== 'local') return [];
   const info = project.files.get(entity.file);
   const twin = info && twinFile(project, info.file);
