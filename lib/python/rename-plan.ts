@@ -9,17 +9,14 @@ import { findConflicts } from './conflicts.js';
 import { assertPythonIdentifier } from './identifiers.js';
 import { entityKey, type Entity, type Project } from './project.js';
 import { nameOf, requireRenamable, type Occurrence } from './references.js';
-import { loadPythonProject } from './load-project.js';
+import { loadPythonProject, type LoadedProject } from './load-project.js';
 import { mentions, unparsableError } from './parse-errors.js';
 import { textualEdits } from './textual-edits.js';
 import { mark } from '../ops/timing.js';
-import { checkComplete } from './check-rename.js';
+import { completePlan } from './complete-plan.js';
 import { dynamicWarnings } from './dynamic-warnings.js';
 import { stubTwins } from './stubs.js';
-import { doctestOccurrences } from './doctests.js';
 import { keepAlias } from './keep-alias.js';
-import { resolvePython } from '../verify/python.js';
-import path from 'node:path';
 import { findUnsure, unresolvedAt, unsureEdits, unsureJSON, type UnsureJSON } from './unsure.js';
 
 export interface RenameTarget {
@@ -53,6 +50,10 @@ export interface RenamePlan {
   unsure: UnsureJSON[];
 }
 
+/** A plan before doctests and the completeness check: also the symbol and its stub twins, as the resolver knows them. */
+export type CorePlan = RenamePlan & { entities: Entity[] };
+
+type PlanOptions = { renameStrings?: boolean | undefined; renameComments?: boolean | undefined; includeUnsure?: boolean | undefined; keepAlias?: boolean | undefined };
 
 export async function planPythonRename(
   repo: Repo,
@@ -60,10 +61,17 @@ export async function planPythonRename(
   tree: string,
   target: RenameTarget,
   newName: string,
-  options: { python?: string | undefined; renameStrings?: boolean | undefined; renameComments?: boolean | undefined; check?: boolean | undefined; includeUnsure?: boolean | undefined; keepAlias?: boolean | undefined },
+  options: PlanOptions & { python?: string | undefined; check?: boolean | undefined },
 ): Promise<RenamePlan> {
   assertPythonIdentifier(newName);
   const loaded = await loadPythonProject(repo, session, tree, options.python);
+  const core = planOn(loaded, target, newName, options);
+  // Doctests and the completeness check need the worker again, so they come after the (synchronous) plan.
+  return completePlan({ repo, session, tree, python: options.python, check: options.check }, loaded, core, newName);
+}
+
+/** The plan on a loaded project: the symbol, its occurrences and their edits, unsure places, aliases, warnings. */
+function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, options: PlanOptions): CorePlan {
   const { project, resolver, bytesOf, allPaths, parsed } = loaded;
   const warnings = [...loaded.warnings];
   if (!bytesOf.has(target.file)) {
@@ -102,30 +110,16 @@ export async function planPythonRename(
       location: { file: conflicts[0]!.file, line: conflicts[0]!.line, col: conflicts[0]!.col },
     });
   }
-  const examples = await doctestOccurrences({
-    repo,
-    tree,
-    loaded,
-    entities: [entity, ...twins],
-    oldName,
-    python: async () => (await resolvePython(options.python, session.dir)).path,
-    factsDir: session.paths.facts,
-    workersDir: session.paths.workers,
-    launchMemo: path.join(session.dir, 'python', 'launch.json'),
-  });
-  mark('python: doctests searched');
-  for (const file of examples.unparsed) warnings.push({ code: 'DoctestSkipped', message: `the doctest examples or Python code blocks in ${file} do not parse; any use of ${oldName} in them was left unchanged`, location: { file, line: 1, col: 1 } });
   const position = (o: Occurrence) => {
-    const b = bytesOf.get(o.file) ?? examples.bytes.get(o.file)!;
+    const b = bytesOf.get(o.file)!;
     const { line, col } = positionOf(lineStarts(b), o.span[0]);
     return { file: o.file, line, col, byte_start: o.span[0], byte_end: o.span[1] };
   };
-  const doctestOccs: Occurrence[] = examples.spans.map((e) => ({ file: e.file, span: e.span, kind: 'reference' }));
-  const references = [...occurrences, ...doctestOccs].map((o) => ({ location: position(o), kind: referenceKind(o) }));
+  const references = occurrences.map((o) => ({ location: position(o), kind: referenceKind(o) }));
   const definition = occurrences.find((o) => o.kind === 'definition') ?? occurrences[0];
   if (!definition) throw new TugError('SymbolNotFound', `no occurrences of the symbol at ${where}`, { details: { location: where } });
   const symbol: SymbolJSON = { id: `sym_${sha256(entityKey(resolver.normalize(entity))).slice(0, 12)}`, name: oldName, kind: symbolKind(project, entity), location: position(definition) };
-  const edits: EditRequest[] = [...occurrences, ...doctestOccs].map((o) => ({ file: o.file, span: { start: o.span[0], end: o.span[1] }, old_text: oldName, new_text: newName }));
+  const edits: EditRequest[] = occurrences.map((o) => ({ file: o.file, span: { start: o.span[0], end: o.span[1] }, old_text: oldName, new_text: newName }));
   const moves = entity.kind === 'module' ? moduleMoves(project, entity.module, newName, entries.map((e) => e.path), allPaths) : [];
   const unsure = findUnsure(resolver, entity, oldName, occurrences);
   if (options.includeUnsure && unsure.length > 0) {
@@ -143,11 +137,7 @@ export async function planPythonRename(
   const textual = textualEdits(project, oldName, newName, touched, bytesOf, options);
   edits.push(...textual.edits);
   warnings.push(...textual.warnings);
-  if (options.check && newName !== oldName) {
-    await checkComplete({ repo, session, python: options.python, loaded, entities: [entity, ...twins], oldName, newName, edits, moves });
-    mark('python: completeness checked');
-  }
-  return { moves, symbol, references, edits, warnings, oldName, filesParsed: parsed, unsure: unsureJSON(unsure, bytesOf, Boolean(options.includeUnsure)) };
+  return { moves, symbol, references, edits, warnings, oldName, filesParsed: parsed, unsure: unsureJSON(unsure, bytesOf, Boolean(options.includeUnsure)), entities: [entity, ...twins] };
 }
 
 /** A module file moves to its new name; a package moves as a directory, every file in it. */
