@@ -21,6 +21,8 @@ const AGENT_HINTS: Partial<Record<ErrorCode, string>> = {
   LibCSTNotAvailable: 'Install libcst into that interpreter, or call tug_toolchain with language python and action setup.',
   IndexingTimeout: 'Large workspaces take a while the first time; raise TUG_RA_INDEX_TIMEOUT_MS where the server runs, then call again.',
   InternalError: 'This is a bug in tug; please report it with the tool name and arguments.',
+  OutsideSparseCheckout: 'Ask the user to widen the sparse checkout (git sparse-checkout add <dir>) and call again, or call without apply: true and merge the tug/ branch.',
+  UnresolvedSymbol: 'tug cannot tell what the receiver is (details.receiver); point file, line and column at the definition, or annotate the receiver.',
 };
 
 export function agentHint(code: ErrorCode): string {
