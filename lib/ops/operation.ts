@@ -138,7 +138,12 @@ function explain(issue: z.core.$ZodIssue): string {
 export function positionFromAt(at: string): { file: string; line: number; column: number } {
   const match = /^(.+):(-?\d+):(-?\d+)$/.exec(at);
   if (!match) throw new TugError('InvalidArgument', `--at ${at} is not FILE:LINE:COL, e.g. src/app.py:12:5`, { details: { argument: 'at', reason: 'expected FILE:LINE:COL' } });
-  return { file: match[1]!, line: Number(match[2]), column: Number(match[3]) };
+  const [line, column] = [Number(match[2]), Number(match[3])];
+  // Checked here, before the schema, so a CLI position out of range is InvalidPosition as on every other road.
+  if (!(Number.isSafeInteger(line) && Number.isSafeInteger(column) && line >= 1 && column >= 1)) {
+    throw new TugError('InvalidPosition', `${at} is not a position (lines and columns start at 1)`, { details: { path: match[1]!, line, col: column } });
+  }
+  return { file: match[1]!, line, column };
 }
 
 export const CommonFields = {
