@@ -44,6 +44,12 @@ const mergedEdit = async (repo: TestRepo) => {
   await repo.git('merge', '--ff-only', String((result['git'] as Args)['branch']));
   TOKENS.set(repo.root, String(result['undo_token']));
 };
+/** A use of `total` on a receiver of unknown type: an unsure occurrence of the rename at AT. */
+const untypedUse = async (repo: TestRepo) => {
+  await repo.write('c.py', 'def use(thing):\n    return thing.total()\n');
+  await repo.git('add', 'c.py');
+  await repo.git('commit', '-q', '-m', 'an untyped use');
+};
 const TOKENS = new Map<string, string>();
 const token = { toString: () => '' };
 
@@ -70,6 +76,10 @@ const EFFECTS: Record<string, Effect> = {
   'tug_analyze_impact.python': { tool: 'tug_analyze_impact', a: { ...AT, python: NOWHERE }, b: AT, probe: (r) => r['code'] ?? 'ok' },
   'tug_analyze_impact.new_name': { tool: 'tug_analyze_impact', a: { ...AT, new_name: 'class' }, b: AT, probe: (r) => r['code'] ?? 'ok' },
   'tug_rename_symbol.rename_strings': { tool: 'tug_rename_symbol', a: { ...AT, rename_strings: true }, b: AT, probe: (r) => (r['summary'] as Args)['edits_count'] },
+  'tug_analyze_impact.include_unsure': { tool: 'tug_analyze_impact', a: { ...AT, include_unsure: true }, b: AT, setup: untypedUse },
+  'tug_analyze_impact.keep_alias': { tool: 'tug_analyze_impact', a: { ...AT, keep_alias: true }, b: AT },
+  'tug_rename_symbol.include_unsure': { tool: 'tug_rename_symbol', a: { ...AT, include_unsure: true }, b: AT, setup: untypedUse, probe: (r) => (r['summary'] as Args)['edits_count'] },
+  'tug_rename_symbol.keep_alias': { tool: 'tug_rename_symbol', a: { ...AT, keep_alias: true }, b: AT, probe: (r) => (r['summary'] as Args)['edits_count'] },
   'tug_rename_symbol.rename_comments': { tool: 'tug_rename_symbol', a: { ...AT, rename_comments: true }, b: AT, probe: (r) => (r['summary'] as Args)['edits_count'] },
   'tug_verify.mode': { tool: 'tug_verify', a: { mode: 'tests', test_command: FAIL }, b: { mode: 'syntax', test_command: FAIL }, probe: (r) => r['code'] ?? 'ok' },
   'tug_verify.snapshot': { tool: 'tug_verify', a: { snapshot: ZERO }, b: {}, probe: (r) => r['code'] ?? 'ok' },

@@ -76,20 +76,36 @@ for (const [name, args, code, exit] of BAD) {
   });
 }
 
-test('a syntax error in a file that mentions the name is SourceSyntaxError naming the file and line', async (t) => {
-  const repo = await makeRepo({ ...SOURCE, 'broken.py': 'def ok():\n    return "process_data"\n\ndef (:\n' });
-  const run = await tug(repo.root, ['rename', 'pkg/core.py:1:5', 'y']);
-  t.is(run.json?.error?.code, 'SourceSyntaxError', run.stdout);
-  t.is(run.json.error.details.file, 'broken.py');
-  t.is(run.json.error.details.line, 4);
-  t.is(run.exitCode, 4);
-  await repo.cleanup();
-});
+for (const [how, line] of [['in a string', 'return "process_data"'], ['in code', 'return process_data']]) {
+  test(`a file that does not parse and mentions the old name (${how}) is SourceSyntaxError naming the file and line`, async (t) => {
+    const repo = await makeRepo({ ...SOURCE, 'broken.py': `def ok():\n    ${line}\n\ndef (:\n` });
+    const run = await tug(repo.root, ['rename', 'pkg/core.py:1:5', 'y']);
+    t.is(run.json?.error?.code, 'SourceSyntaxError', run.stdout);
+    t.is(run.json.error.details.file, 'broken.py');
+    t.is(run.json.error.details.line, 4);
+    t.is(run.exitCode, 4);
+    await repo.cleanup();
+  });
+}
 
 test('a file that cannot be parsed and never mentions the name is not read: the rename goes on', async (t) => {
   const repo = await makeRepo({ ...SOURCE, 'broken.py': 'def ok():\n    pass\n\ndef (:\n' });
   const run = await tug(repo.root, ['rename', 'pkg/core.py:1:5', 'y']);
   t.is(run.exitCode, 0, run.stdout);
+  t.false(run.json.patch.unified_diff.includes('broken.py'));
+  t.false(run.json.warnings.some((w: { code: string }) => w.code === 'FileSkipped'), 'a file the rename never read is not reported');
+  await repo.cleanup();
+});
+
+test('a file the rename reads that does not parse and never mentions the old name is skipped with a warning at its syntax error', async (t) => {
+  // It mentions the new name, so the rename reads it (a use of the new name could clash), but not the old one.
+  const repo = await makeRepo({ ...SOURCE, 'broken.py': 'def ok():\n    pass  # becomes transform_data\n\ndef (:\n' });
+  const run = await tug(repo.root, ['rename', 'pkg/core.py:1:5', 'transform_data', '--verify', 'syntax']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(
+    run.json.warnings.filter((w: { code: string }) => w.code === 'FileSkipped').map((w: { location: { file: string; line: number } }) => `${w.location.file}:${w.location.line}`),
+    ['broken.py:4'],
+  );
   t.false(run.json.patch.unified_diff.includes('broken.py'));
   await repo.cleanup();
 });

@@ -29,7 +29,14 @@ async function plan(repo: TestRepo, at: string, to: string, flags: readonly stri
   try {
     // A project loaded whole and kept in memory is what the rename then uses; otherwise it loads its candidates.
     if (whole) await loadPythonProject(ws.repo, ws.session, tree, undefined);
-    const options = { renameStrings: flags.includes('--rename-strings'), renameComments: flags.includes('--rename-comments') };
+    // As a committed rename plans it: with the completeness check, on the case's own flags.
+    const options = {
+      renameStrings: flags.includes('--rename-strings'),
+      renameComments: flags.includes('--rename-comments'),
+      includeUnsure: flags.includes('--include-unsure'),
+      keepAlias: flags.includes('--keep-alias'),
+      check: true,
+    };
     const { filesParsed, ...rest } = await planPythonRename(ws.repo, ws.session, tree, { file: file!, line: Number(line), col: Number(col) }, to, options);
     return { answer: JSON.stringify(rest), parsed: filesParsed };
   } catch (error) {

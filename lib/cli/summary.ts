@@ -45,6 +45,7 @@ function summarizeChange(result: Json): string {
   else lines.push(`  merge   git merge ${git.branch}`);
   lines.push(`  undo    tug undo ${result['undo_token']}`);
   for (const warning of result['warnings'] ?? []) lines.push(`  warning[${warning.code}]: ${warning.message}`);
+  lines.push(...unsureLines(result['unsure'] ?? []));
   return lines.join('\n');
 }
 
@@ -55,4 +56,14 @@ function trustSummary(result: Json): string {
   if (settings.length === 0) lines.push('  no settings that need trust (trust still lets the default verification run the tests)');
   for (const s of settings) lines.push(`  ${s['source']} ${s['key']} = ${JSON.stringify(s['value'])}`);
   return lines.join('\n');
+}
+
+/** How many occurrences tug could not prove, and the first few of them. */
+export function unsureLines(unsure: Json[], shown = 3): string[] {
+  if (unsure.length === 0) return [];
+  const renamed = unsure.every((u) => u['renamed']);
+  const head = renamed ? `  unsure  ${unsure.length} occurrence(s) tug could not prove, renamed too (--include-unsure):` : `  unsure  ${unsure.length} occurrence(s) tug could not prove, left unchanged (--include-unsure renames them):`;
+  const lines = [head, ...unsure.slice(0, shown).map((u) => `    ${u['file']}:${u['line']}:${u['col']}  ${u['text']}  (${String(u['reason']).replaceAll('_', ' ')})`)];
+  if (unsure.length > shown) lines.push(`    … and ${unsure.length - shown} more (see unsure in --json)`);
+  return lines;
 }

@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   TextNotFound: { exit: 3, title: 'The text to replace is not in the file', hint: 'Read the file again and copy old_text exactly (whitespace and line breaks included); details.similar lists near misses.' },
   AmbiguousMatch: { exit: 3, title: 'The text to replace occurs more than once', hint: 'Add surrounding lines to old_text until it matches once; details.matches lists every place it occurs.' },
   LogEntryNotFound: { exit: 3, title: 'No such operation log entry', hint: 'List entries with `tug log`; ids may be shortened to a unique prefix.' },
+  UnresolvedSymbol: { exit: 3, title: 'The name at that position cannot be resolved', hint: 'tug cannot tell what the receiver is (details.receiver); point --at at the definition, or annotate the receiver.' },
   UndoTokenNotFound: { exit: 3, title: 'Unknown undo token', hint: 'List tokens with `git for-each-ref refs/tug/undo`.' },
   // Apply (exit 4): the edit could not be applied safely, nothing was written.
   SnapshotMismatch: { exit: 4, title: 'The workspace changed', hint: 'Re-run the analysis on the current files, or pass the new snapshot id.' },
@@ -32,6 +33,11 @@ export const ERROR_CODES = {
   RecoveryConflict: { exit: 4, title: 'An interrupted change meets your edits', hint: 'tug left the files in details.conflicting_files as they are and kept its journal; its intended content is saved under details.saved. Make each file match either version to let tug finish, or run `tug clean` to drop the interrupted change.' },
   // Verification (exit 5): the change was made in a sandbox and failed its checks.
   VerificationFailed: { exit: 5, title: 'Verification failed', hint: 'Read details.verification; nothing was committed or written.' },
+  IncompleteRename: {
+    exit: 5,
+    title: 'The rename would leave references behind',
+    hint: 'details.left lists each place that resolved to the symbol (or to something) before and would not after; nothing was committed or written. Rename those by hand or report the case.',
+  },
   // Usage and environment (exit 2).
   InvalidArgument: { exit: 2, title: 'Invalid argument', hint: 'See `tug <command> --help`.' },
   UnsupportedFile: { exit: 2, title: 'File cannot be edited as text', hint: 'tug edits UTF-8 text files only (no binaries, symlinks or submodules).' },

@@ -35,6 +35,20 @@ export const Warning = z.object({
 });
 export type WarningJSON = z.infer<typeof Warning>;
 
+/** A place that may name the renamed symbol but that tug could not prove does (Python renames). */
+export const Unsure = z
+  .object({
+    file: z.string(),
+    line: z.number().int(),
+    col: z.number().int(),
+    text: z.string().describe('The source around the name, e.g. `task.run` or `getattr(…, "run")`.'),
+    reason: z
+      .enum(['untyped_receiver', 'dynamic_getattr', 'decorator'])
+      .describe('untyped_receiver: the receiver\'s type is unknown; dynamic_getattr: a getattr/setattr/hasattr/delattr string; decorator: the receiver is a decorated function that may be another object now.'),
+    renamed: z.boolean().describe('True when include_unsure renamed it; false when it was left as it was.'),
+  })
+  .describe('A place that may name the renamed symbol but that tug could not prove does.');
+
 const errorCodes = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
 
 export const ErrorBody = z.object({
@@ -100,6 +114,8 @@ export const RunResponse = z.object({
   }),
   verification: VerificationSchema,
   warnings: z.array(Warning),
+  /** Python renames: occurrences tug could not prove, omitted when there are none. */
+  unsure: z.array(Unsure).optional().describe('Python renames: places tug could not prove name the symbol, in file and position order; omitted when there are none.'),
   git: GitBlock,
   undo_token: z.string(),
   applied: z.boolean().optional(),

@@ -24,6 +24,7 @@ const AGENT_HINTS: Partial<Record<ErrorCode, string>> = {
   SessionNotWritable: 'Ask the user to make details.path writable (permissions, a read-only mount or a full disk); the server cannot move its session dir.',
   OutsideSparseCheckout: 'Ask the user to widen the sparse checkout to those files, or call again without apply: true and merge the tug/ branch.',
   InternalError: 'This is a bug in tug; please report it with the tool name and arguments.',
+  UnresolvedSymbol: 'tug cannot tell what the receiver is (details.receiver); point file, line and column at the definition, or annotate the receiver.',
 };
 
 export function agentHint(code: ErrorCode): string {

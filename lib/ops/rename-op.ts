@@ -1,6 +1,6 @@
 // `rename-symbol` and `analyze-impact rename-symbol`: Python and Rust symbols renamed across the workspace, verified and committed.
 import { z } from 'zod';
-import { Location, RunResponse, SCHEMA_VERSION, Warning } from '../core/schemas.js';
+import { Location, RunResponse, SCHEMA_VERSION, Unsure, Warning } from '../core/schemas.js';
 import { ChangeFields, CommonFields, defineOperation } from './operation.js';
 
 const renameFields = {
@@ -10,6 +10,14 @@ const renameFields = {
   new_name: z.string().min(1).describe('The new name for the symbol.'),
   rename_strings: z.boolean().optional().describe('Also rename string literals equal to the old name (each reported as a warning).'),
   rename_comments: z.boolean().optional().describe('Also rename whole-word mentions in comments (each reported as a warning).'),
+  include_unsure: z
+    .boolean()
+    .optional()
+    .describe('Python: also rename the occurrences tug could not prove (receivers of unknown type, getattr strings, decorated objects); each is listed in `unsure` with renamed: true.'),
+  keep_alias: z
+    .boolean()
+    .optional()
+    .describe('Python: keep the old name working as a deprecated alias (`old = new` in each module or class that binds it, and in `__all__`); each alias is reported as an AliasKept warning.'),
   rust_analyzer: z.string().optional().describe('rust-analyzer binary for Rust targets (default: $TUG_RA_PATH, PATH, then the one `tug toolchain rust setup` installed).'),
 };
 
@@ -39,6 +47,8 @@ export const AnalyzeImpactResponse = z.object({
   references: z.array(Reference),
   impact: z.object({ files_affected: z.number().int(), references_count: z.number().int(), edits_estimated: z.number().int() }),
   warnings: z.array(Warning),
+  /** Python: occurrences tug could not prove, omitted when there are none. */
+  unsure: z.array(Unsure).optional().describe('Python: places tug could not prove name the symbol (not counted in references); omitted when there are none.'),
 });
 
 export const analyzeImpactInput = z.object({

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { TugError } from '../core/errors.js';
 import { buildPatchSet } from '../core/patchset.js';
-import { SCHEMA_VERSION, type RunResponseJSON } from '../core/schemas.js';
+import { RunResponse, SCHEMA_VERSION, type RunResponseJSON } from '../core/schemas.js';
 import { startPythonEarly } from '../python/load-project.js';
 import { planPythonRename, type RenamePlan, type RenameTarget } from '../python/rename-plan.js';
 import { resolveUserPath } from '../workspace/paths.js';
@@ -34,16 +34,17 @@ async function target(ws: Workspace, at: Position): Promise<RenameTarget & { lan
 type Position = { file: string; line: number; column: number };
 
 /** What both adapters answer with. */
-type LanguagePlan = Pick<RenamePlan, 'symbol' | 'references' | 'edits' | 'moves' | 'warnings' | 'oldName'>;
+type LanguagePlan = Pick<RenamePlan, 'symbol' | 'references' | 'edits' | 'moves' | 'warnings' | 'oldName'> & { unsure?: RenamePlan['unsure'] };
 
-type RenameOptions = { new_name: string; python?: string | undefined; rust_analyzer?: string | undefined; no_wait?: boolean | undefined; rename_strings?: boolean | undefined; rename_comments?: boolean | undefined };
+type RenameOptions = { new_name: string; python?: string | undefined; rust_analyzer?: string | undefined; no_wait?: boolean | undefined; rename_strings?: boolean | undefined; rename_comments?: boolean | undefined; include_unsure?: boolean | undefined; keep_alias?: boolean | undefined };
 
 /** The language adapter's plan for a rename; Python is tug's own analyzer, Rust is rust-analyzer. */
-async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { language: Language }, input: RenameOptions): Promise<LanguagePlan> {
+async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { language: Language }, input: RenameOptions, check = false): Promise<LanguagePlan> {
   if (at.language === 'rust') {
     const { planRustRename } = await import('../rust/rename-plan.js');
-    if (input.rename_strings || input.rename_comments) {
-      throw new TugError('InvalidArgument', '--rename-strings and --rename-comments apply to Python renames', { details: { argument: input.rename_strings ? 'rename_strings' : 'rename_comments', reason: 'Python only' } });
+    if (input.rename_strings || input.rename_comments || input.include_unsure || input.keep_alias) {
+      const argument = input.rename_strings ? 'rename_strings' : input.rename_comments ? 'rename_comments' : input.include_unsure ? 'include_unsure' : 'keep_alias';
+      throw new TugError('InvalidArgument', `${argument} applies to Python renames only`, { details: { argument, reason: 'Python only' } });
     }
     return planRustRename({
       repo: ws.repo,
@@ -60,6 +61,9 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
     python: configuredPython(await configFor(ws.repo, { python: input.python })),
     renameStrings: input.rename_strings,
     renameComments: input.rename_comments,
+    check,
+    includeUnsure: input.include_unsure,
+    keepAlias: input.keep_alias,
   });
 }
 
@@ -74,14 +78,18 @@ function warmUp(ws: Workspace, input: RenameOptions & Position): void {
 }
 
 export async function runRename(input: z.infer<typeof renameInput>, context: OperationContext): Promise<RunResponseJSON> {
-  return runChange(input, { operation: 'rename-symbol', scope: 'rename', warmUp: (ws) => warmUp(ws, input) }, async (ws, snapshot) => {
+  let unsure: RenamePlan['unsure'] = [];
+  const response = await runChange(input, { operation: 'rename-symbol', scope: 'rename', warmUp: (ws) => warmUp(ws, input) }, async (ws, snapshot) => {
     const at = await target(ws, input);
     context.progress?.(at.language === 'rust' ? 'asking rust-analyzer' : 'analysing Python files');
-    const proposal = await plan(ws, snapshot, at, input);
+    // A rename that is committed is first proven complete on the renamed code (IncompleteRename otherwise).
+    const proposal = await plan(ws, snapshot, at, input, true);
+    unsure = proposal.unsure ?? [];
     const files = await loadSourceFiles(ws.repo, snapshot.tree, [...proposal.edits.map((e) => e.file), ...proposal.moves.map((m) => m.from)]);
     const patch = buildPatchSet(proposal.edits, files, proposal.moves);
     return { patch, warnings: proposal.warnings, subject: `${proposal.oldName} -> ${input.new_name}`, slug: `${proposal.oldName}-to-${input.new_name}` };
   }, context);
+  return unsure.length > 0 ? RunResponse.parse({ ...response, unsure }) : response;
 }
 
 export async function runAnalyzeImpact(input: z.infer<typeof analyzeImpactInput>): Promise<z.infer<typeof AnalyzeImpactResponse>> {
@@ -105,6 +113,7 @@ export async function runAnalyzeImpact(input: z.infer<typeof analyzeImpactInput>
         references,
         impact: { files_affected: new Set(references.map((r) => r.location.file)).size, references_count: references.length, edits_estimated: result.edits.length },
         warnings: orderWarnings([...ws.warnings, ...result.warnings]),
+        ...(result.unsure && result.unsure.length > 0 ? { unsure: result.unsure } : {}),
       };
     } catch (error) {
       if (error instanceof TugError) error.snapshotId ??= snapshot.tree;

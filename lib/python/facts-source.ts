@@ -1,12 +1,17 @@
 // Facts for the files one load reads, which may grow round by round: cached ones from the pack, the rest parsed and written to the next pack as they arrive.
 import type { Facts } from './facts.js';
 import { FactsCache, type PackDraft } from './facts-cache.js';
-import { cachedFacts, parseFacts, type CachedFacts, type SourceText, type WorkerPlaces } from './worker-pool.js';
+import { cachedFacts, parseFacts, type CachedFacts, type SourceText, type Unparsable, type WorkerPlaces } from './worker-pool.js';
 
 export interface FactsSourceOptions extends WorkerPlaces {
   cacheDir: string;
   python: () => Promise<string>;
+  /** Leave files that do not parse out (see `unparsable`) instead of failing with SourceSyntaxError. */
+  skipUnparsable?: boolean;
 }
+
+/** A cache line of a file known not to parse: kept, so a warm run does not start Python for it again. */
+type Failure = Omit<Unparsable, 'path'>;
 
 export class FactsSource {
   private lookup: Promise<CachedFacts> | undefined;
@@ -15,6 +20,7 @@ export class FactsSource {
   private readonly fresh = new Map<string, string>();
   private draft: Promise<PackDraft> | undefined;
   private readonly facts = new Map<string, Facts>();
+  private readonly failed = new Map<string, Failure>();
   /** Files parsed (not found in the cache) so far. */
   parsed = 0;
 
@@ -36,6 +42,12 @@ export class FactsSource {
     return this.facts.get(path);
   }
 
+  /** Where `path` does not parse, once `load` has seen it (only with `skipUnparsable`). */
+  unparsable(path: string): Unparsable | undefined {
+    const failure = this.failed.get(path);
+    return failure && { path, ...failure };
+  }
+
   /** Makes sure every one of `files` has facts: from the cache when it has them, else parsed by the workers. */
   async load(files: readonly SourceText[]): Promise<void> {
     const { key, lines } = await this.cached;
@@ -46,28 +58,40 @@ export class FactsSource {
     }
     const missing: SourceText[] = [];
     for (const file of files) {
-      if (this.facts.has(file.path)) continue;
+      if (this.facts.has(file.path) || this.failed.has(file.path)) continue;
       // Two paths with the same content share one entry; each gets its own objects all the same.
       const twin = this.fresh.get(file.oid);
       const text = lines.get(file.oid);
-      const hit = twin !== undefined ? structuredClone(this.facts.get(twin)) : text === undefined ? undefined : parseOrMiss(text);
-      if (hit) this.facts.set(file.path, hit);
+      const hit = twin !== undefined ? (this.failed.get(twin) ?? structuredClone(this.facts.get(twin))) : text === undefined ? undefined : parseOrMiss(text);
+      const failure = (hit as { unparsable?: Failure } | undefined)?.unparsable;
+      if (failure && this.options.skipUnparsable) this.failed.set(file.path, failure);
+      else if (hit && !failure) this.facts.set(file.path, hit as Facts);
       else missing.push(file);
     }
     this.parsed += missing.length;
+    const onUnparsable = (file: SourceText, failure: Failure) => {
+      this.failed.set(file.path, failure);
+      this.remember(file, { unparsable: failure });
+    };
     try {
-      await parseFacts({ ...this.options, files: missing }, (file, facts) => {
+      await parseFacts({ ...this.options, files: missing, ...(this.options.skipUnparsable ? { onUnparsable } : {}) }, (file, facts) => {
         this.facts.set(file.path, facts);
-        if (this.fresh.has(file.oid)) return;
-        this.fresh.set(file.oid, file.path);
-        const json = JSON.stringify(facts);
-        this.draft ??= new FactsCache(this.options.cacheDir).draft(key);
-        void this.draft.then((d) => d.append(file.oid, json), () => undefined);
+        this.remember(file, facts);
       });
     } catch (error) {
       await this.discard();
       throw error;
     }
+  }
+
+  /** Appends a freshly parsed blob's facts (or its parse failure) to the draft pack, once per blob. */
+  private remember(file: SourceText, value: Facts | { unparsable: Failure }): void {
+    if (this.fresh.has(file.oid)) return;
+    this.fresh.set(file.oid, file.path);
+    const json = JSON.stringify(value);
+    const key = this.cached.then((c) => c.key);
+    this.draft ??= key.then((k) => new FactsCache(this.options.cacheDir).draft(k));
+    void this.draft.then((d) => d.append(file.oid, json), () => undefined);
   }
 
   /** Writes the pack of exactly `files` (all loaded) when it is not already on disk as such. */
@@ -99,4 +123,24 @@ function parseOrMiss(text: string): Facts | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Facts of a set of files that stands alone (doctest examples, renamed files): cached ones from the set's pack, the
+ * rest parsed; with `skipUnparsable`, files that do not parse are listed (in path order) instead of failing.
+ */
+export async function factsFor(options: FactsSourceOptions & { files: readonly SourceText[] }): Promise<{ facts: Map<string, Facts>; parsed: number; unparsable: Unparsable[] }> {
+  const { files, ...rest } = options;
+  const source = new FactsSource(rest, files.map((f) => f.oid));
+  await source.load(files);
+  await source.store(files);
+  const facts = new Map<string, Facts>();
+  const unparsable: Unparsable[] = [];
+  for (const file of files) {
+    const found = source.get(file.path);
+    if (found) facts.set(file.path, found);
+    const failure = source.unparsable(file.path);
+    if (failure) unparsable.push(failure);
+  }
+  return { facts, parsed: source.parsed, unparsable: unparsable.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
 }

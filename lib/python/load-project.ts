@@ -13,7 +13,7 @@ import { buildModuleMap, sourceRoots, type ModuleMap } from './modules.js';
 import { Project } from './project.js';
 import { nameOf, Resolver } from './references.js';
 import { FactsCache } from './facts-cache.js';
-import { prestartWorkers, type SourceText, type WorkerPlaces } from './worker-pool.js';
+import { prestartWorkers, type SourceText, type Unparsable, type WorkerPlaces } from './worker-pool.js';
 import { countWarm } from '../ops/resources.js';
 import { mark } from '../ops/timing.js';
 
@@ -31,6 +31,8 @@ export interface LoadedProject {
   skipped: Map<string, string>;
   warnings: WarningJSON[];
   parsed: number;
+  /** Loaded Python files that do not parse: left out of the project (each has a FileSkipped warning). */
+  unparsable: Map<string, Unparsable>;
 }
 
 type PythonSession = { dir: string; paths: { facts: string; workers: string } };
@@ -108,16 +110,19 @@ export async function loadPythonProject(repo: Repo, session: PythonSession, tree
  * touch: the files whose bytes mention the old or the new name, with their packages, plus every module the
  * analysis looked up and did not find loaded, round after round until it asks for nothing new. The answer is the
  * one a load of every file gives. Module renames, and cursors not on a plain ASCII name, load everything.
+ * `finish` (the slower end of the analysis, e.g. what needs the worker again) runs on the probe's answer only once
+ * the probe asks for nothing new; what it looks up counts too.
  */
-export async function withPythonProject<T>(
+export async function withPythonProject<T, R = T>(
   repo: Repo,
   session: PythonSession,
   tree: string,
   python: string | undefined,
   focus: RenameFocus,
   probe: (loaded: LoadedProject) => T | Promise<T>,
-): Promise<T> {
-  const whole = () => loadPythonProject(repo, session, tree, python).then(probe);
+  finish: (loaded: LoadedProject, value: T) => R | Promise<R> = (_loaded, value) => value as unknown as R,
+): Promise<R> {
+  const whole = () => loadPythonProject(repo, session, tree, python).then(async (loaded) => finish(loaded, await probe(loaded)));
   const base = treeKey(repo, session, tree);
   if (recent.get(base)) return whole();
   const sources = await sourcesOf(repo, session, tree, python);
@@ -146,15 +151,18 @@ export async function withPythonProject<T>(
       loaded = assemble(sources, files, facts);
       mark(`python: round ${round}, ${files.length} of ${sources.files.length} files loaded (${facts.parsed} parsed)`);
     }
-    let outcome: { ok: true; value: T } | { ok: false; error: unknown };
+    const lookedUp = (project: LoadedProject) => [...project.project.byModule.missed].flatMap((m) => sources.filesOfModule.get(m) ?? []).filter((f) => !wanted.has(f));
+    let outcome: { ok: true; value: R } | { ok: false; error: unknown } | undefined;
     try {
-      outcome = { ok: true, value: await probe(loaded) };
+      const value = await probe(loaded);
+      // Another round comes anyway when the probe looked up more files: finishing now would be wasted.
+      if (lookedUp(loaded).length === 0) outcome = { ok: true, value: await finish(loaded, value) };
     } catch (error) {
       outcome = { ok: false, error };
     }
     const info = loaded.project.files.get(focus.at.file);
     const entity = info ? loaded.resolver.entityAt(info, offset!) : null;
-    const more = [...loaded.project.byModule.missed].flatMap((m) => sources.filesOfModule.get(m) ?? []).filter((f) => !wanted.has(f));
+    const more = lookedUp(loaded);
     if (more.length > 0) {
       mark(`python: round ${round} looked up ${more.length} more files (${[...loaded.project.byModule.missed].slice(0, 5).join(', ')})`);
       wanted = withPackages([...wanted, ...more], sources.modules, sources.filesOfModule);
@@ -169,8 +177,8 @@ export async function withPythonProject<T>(
       await facts.store(sources.files.filter((f) => wanted.has(f.path)));
       recentFocus.set(key, Promise.resolve(loaded));
     }
-    if (!outcome.ok) throw outcome.error;
-    return outcome.value;
+    if (!outcome!.ok) throw outcome!.error;
+    return outcome!.value;
   }
 }
 
@@ -187,15 +195,27 @@ function reused(loaded: LoadedProject): LoadedProject {
 
 function factsSource(session: PythonSession, python: string | undefined, keyFiles: readonly SourceText[]): FactsSource {
   const interpreter = async () => (await resolvePython(python, session.dir)).path;
-  return new FactsSource({ python: interpreter, cacheDir: session.paths.facts, ...workerPlaces(session) }, keyFiles.map((f) => f.oid));
+  // A file that does not parse is left out with a warning; a rename refuses when it mentions the name (rename-plan.ts).
+  return new FactsSource({ python: interpreter, cacheDir: session.paths.facts, ...workerPlaces(session), skipUnparsable: true }, keyFiles.map((f) => f.oid));
 }
 
 function assemble(sources: Sources, files: readonly SourceText[], facts: FactsSource): LoadedProject {
-  const byPath = new Map(files.map((f) => [f.path, facts.get(f.path)!]));
+  const byPath = new Map<string, NonNullable<ReturnType<FactsSource['get']>>>();
+  const unparsable = new Map<string, Unparsable>();
+  for (const file of files) {
+    const found = facts.get(file.path);
+    if (found) byPath.set(file.path, found);
+    const failure = facts.unparsable(file.path);
+    if (failure) unparsable.set(file.path, failure);
+  }
   const project = new Project(sources.modules, byPath);
-  const { bytesOf, allPaths, skipped, warnings } = sources;
-  const loaded: LoadedProject = { project, resolver: new Resolver(project), bytesOf, allPaths, skipped, warnings, parsed: facts.parsed };
-  loadedFilesOf.set(loaded, new Set(byPath.keys()));
+  const { bytesOf, allPaths, skipped } = sources;
+  const warnings = [...sources.warnings];
+  for (const u of [...unparsable.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    warnings.push({ code: 'FileSkipped', message: `${u.path}:${u.line ?? '?'} does not parse (${u.message}); it was not analysed`, location: { file: u.path, line: u.line ?? 1, col: u.col ?? 1 } });
+  }
+  const loaded: LoadedProject = { project, resolver: new Resolver(project), bytesOf, allPaths, skipped, warnings, parsed: facts.parsed, unparsable };
+  loadedFilesOf.set(loaded, new Set(files.map((f) => f.path)));
   return loaded;
 }
 

@@ -47,7 +47,6 @@ export class Project {
     readonly modules: ModuleMap,
     facts: ReadonlyMap<string, Facts>,
   ) {
-    this.byModule.watch(modules.byName);
     for (const [file, f] of facts) {
       const module = modules.byFile.get(file);
       if (module === undefined) continue;
@@ -64,8 +63,11 @@ export class Project {
       for (const b of f.bindings) if (b.scope === moduleScope && !info.globals.has(b.name)) info.globals.set(b.name, b);
       for (const fact of f.imports) fact.names.forEach((n, index) => n.binding !== null && info.importOf.set(n.binding, { fact, index }));
       this.files.set(file, info);
-      this.byModule.set(module, info);
+      // A module's `.py` is what runs; its `.pyi` stub only describes it (stubs.ts ties the two together).
+      if (!file.endsWith('.pyi') || !this.byModule.has(module)) this.byModule.set(module, info);
     }
+    // Watched from here on: the lookups above only build the table.
+    this.byModule.watch(modules.byName);
   }
 
   /** The first binding site of the symbol a binding belongs to (several `x = …` are one symbol). */
@@ -89,7 +91,8 @@ export class Project {
     const imported = info.importOf.get(canonical.id);
     if (imported) {
       const name = imported.fact.names[imported.index]!;
-      const aliased = name.asname !== null && name.asname_span !== null;
+      // `from m import f as f` is the explicit re-export idiom, not an alias: it is f itself.
+      const aliased = name.asname !== null && name.asname_span !== null && name.asname !== name.name;
       if (!aliased) return this.importedEntity(info, canonical, imported, seen);
     }
     if (!scope || scope.kind === 'module') return { kind: 'module-attr', module: info.module, name: canonical.name };
@@ -106,7 +109,8 @@ export class Project {
     if (this.definedHere(entity)) return entity;
     for (const other of info.facts.bindings) {
       const alternative = other.id !== canonical.id && other.symbol === canonical.id ? info.importOf.get(other.id) : undefined;
-      if (!alternative || alternative.fact.names[alternative.index]!.asname !== null) continue;
+      const alias = alternative?.fact.names[alternative.index]!.asname;
+      if (!alternative || (alias !== null && alias !== alternative.fact.names[alternative.index]!.name)) continue;
       const found = this.entityOfImport(info, alternative.fact, alternative.index, new Set(seen));
       if (this.definedHere(found)) return found;
     }

@@ -11,7 +11,15 @@ import { assertPythonIdentifier } from './identifiers.js';
 import { entityKey, type Entity, type Project } from './project.js';
 import { nameOf, requireRenamable, type Occurrence } from './references.js';
 import { withPythonProject, type LoadedProject } from './load-project.js';
+import { mentions, unparsableError } from './parse-errors.js';
+import { filesByModule, filesMentioning, withPackages } from './candidates.js';
+import { textualEdits } from './textual-edits.js';
 import { mark } from '../ops/timing.js';
+import { completePlan } from './complete-plan.js';
+import { dynamicWarnings } from './dynamic-warnings.js';
+import { stubTwins } from './stubs.js';
+import { keepAlias } from './keep-alias.js';
+import { findUnsure, unresolvedAt, unsureEdits, unsureJSON, type UnsureJSON } from './unsure.js';
 
 export interface RenameTarget {
   file: string;
@@ -40,8 +48,14 @@ export interface RenamePlan {
   warnings: WarningJSON[];
   oldName: string;
   filesParsed: number;
+  /** Places that may name the symbol but could not be proven to (left alone unless includeUnsure). */
+  unsure: UnsureJSON[];
 }
 
+/** A plan before doctests and the completeness check: also the symbol and its stub twins, as the resolver knows them. */
+export type CorePlan = RenamePlan & { entities: Entity[] };
+
+type PlanOptions = { renameStrings?: boolean | undefined; renameComments?: boolean | undefined; includeUnsure?: boolean | undefined; keepAlias?: boolean | undefined };
 
 export async function planPythonRename(
   repo: Repo,
@@ -49,16 +63,25 @@ export async function planPythonRename(
   tree: string,
   target: RenameTarget,
   newName: string,
-  options: { python?: string | undefined; renameStrings?: boolean | undefined; renameComments?: boolean | undefined },
+  options: PlanOptions & { python?: string | undefined; check?: boolean | undefined },
 ): Promise<RenamePlan> {
   assertPythonIdentifier(newName);
-  // The plan is worked out on the files the rename can touch, again with more files if it looked up others.
-  return withPythonProject(repo, session, tree, options.python, { at: target, newName }, (loaded) => planOn(loaded, target, newName, options));
+  // The plan is worked out on the files the rename can touch, again with more files if it looked up others; doctests and
+  // the completeness check need the worker again, so they come after the (synchronous) plan, on the same files.
+  return withPythonProject(
+    repo,
+    session,
+    tree,
+    options.python,
+    { at: target, newName },
+    (loaded) => planOn(loaded, target, newName, options),
+    (loaded, core) => completePlan({ repo, session, tree, python: options.python, check: options.check }, loaded, core, newName),
+  );
 }
 
-function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, options: { renameStrings?: boolean | undefined; renameComments?: boolean | undefined }): RenamePlan {
+/** The plan on a loaded project: the symbol, its occurrences and their edits, unsure places, aliases, warnings. */
+function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, options: PlanOptions): CorePlan {
   const { project, resolver, bytesOf, allPaths, parsed } = loaded;
-  const warnings = [...loaded.warnings];
   if (!bytesOf.has(target.file)) {
     if (loaded.skipped.has(target.file)) throw new TugError('UnsupportedFile', `${target.file} is not UTF-8 text`, { details: { path: target.file, reason: loaded.skipped.get(target.file) } });
     throw new TugError('FileNotFound', `${target.file} is not a Python file in the workspace`, { details: { path: target.file } });
@@ -73,10 +96,21 @@ function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, op
   if (offset === null) {
     throw new TugError('InvalidPosition', `${where} is outside the file`, { details: { location: where, file_lines: starts.length }, location: target });
   }
+  const broken = loaded.unparsable.get(target.file);
+  if (broken) throw unparsableError([broken], `${target.file} does not parse, so tug cannot resolve names in it`);
   if (!info) throw new TugError('SymbolNotFound', `${target.file} is not importable as a module, so tug cannot resolve names in it`, { details: { location: where } });
-  const entity = requireRenamable(resolver.entityAt(info, offset), where);
+  const found = resolver.entityAt(info, offset);
+  if (!found) {
+    const unresolved = unresolvedAt(resolver, info, offset, { file: target.file, line: target.line, col: target.col });
+    if (unresolved) throw unresolved;
+  }
+  const entity = requireRenamable(found, where);
   const oldName = nameOf(entity);
-  const occurrences = resolver.occurrences(entity);
+  const blocking = [...loaded.unparsable.values()].filter((u) => mentions(bytesOf.get(u.path), oldName));
+  if (blocking.length > 0) throw unparsableError(blocking, `${blocking.map((u) => `${u.path}:${u.line ?? '?'}`).join(', ')} do(es) not parse and mention ${oldName}; tug cannot tell whether they use the symbol`);
+  const warnings = loaded.warnings.filter(readFor(loaded, target.file, [oldName, newName]));
+  const twins = stubTwins(project, entity, (e) => resolver.key(e));
+  const occurrences = mergeOccurrences([entity, ...twins].map((e) => resolver.occurrences(e)));
   mark('python: occurrences found');
   const conflicts = findConflicts(resolver, entity, occurrences, newName);
   if (newName !== oldName && conflicts.length > 0) {
@@ -96,13 +130,36 @@ function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, op
   const symbol: SymbolJSON = { id: `sym_${sha256(entityKey(resolver.normalize(entity))).slice(0, 12)}`, name: oldName, kind: symbolKind(project, entity), location: position(definition) };
   const edits: EditRequest[] = occurrences.map((o) => ({ file: o.file, span: { start: o.span[0], end: o.span[1] }, old_text: oldName, new_text: newName }));
   const moves = entity.kind === 'module' ? moduleMoves(project, entity.module, newName, entries.map((e) => e.path), allPaths) : [];
+  const unsure = findUnsure(resolver, entity, oldName, occurrences);
+  if (options.includeUnsure && unsure.length > 0) {
+    edits.push(...unsureEdits(unsure, oldName, newName));
+    warnings.push({ code: 'UnsureRenamed', message: `${unsure.length} occurrence(s) tug could not prove were renamed too (--include-unsure); see unsure`, location: unsureJSON(unsure.slice(0, 1), bytesOf, true)[0]! });
+  }
+  if (options.keepAlias) {
+    const alias = keepAlias(resolver, entity, occurrences, edits, bytesOf, oldName, newName);
+    edits.push(...alias.edits);
+    warnings.push(...alias.warnings);
+  }
   const touched = new Set(occurrences.map((o) => o.file));
   warnings.push(...resolutionWarnings(resolver, entity, occurrences, bytesOf));
-  warnings.push(...dynamicWarnings(project, oldName, touched, bytesOf, Boolean(options.renameStrings)));
+  const renamedStrings = new Set(options.includeUnsure ? unsure.filter((u) => u.reason === 'dynamic_getattr').map((u) => `${u.file}:${u.span[0]}`) : []);
+  warnings.push(...dynamicWarnings(resolver, entity, oldName, occurrences, bytesOf, Boolean(options.renameStrings), renamedStrings));
   const textual = textualEdits(project, oldName, newName, touched, bytesOf, options);
   edits.push(...textual.edits);
   warnings.push(...textual.warnings);
-  return { moves, symbol, references, edits, warnings, oldName, filesParsed: parsed };
+  return { moves, symbol, references, edits, warnings, oldName, filesParsed: parsed, unsure: unsureJSON(unsure, bytesOf, Boolean(options.includeUnsure)), entities: [entity, ...twins] };
+}
+
+/**
+ * Which warnings a rename reports: an unparsable file is skipped with a warning when the rename reads it on its own
+ * (it mentions either name, or is a package of such a file); others are read only when something loaded every file
+ * before, so they are left out and the answer does not depend on it.
+ */
+function readFor(loaded: LoadedProject, target: string, names: string[]): (w: WarningJSON) => boolean {
+  if (loaded.unparsable.size === 0) return () => true;
+  const { modules } = loaded.project;
+  const read = withPackages([target, ...filesMentioning(loaded.bytesOf, names)], modules, filesByModule(modules));
+  return (w) => w.code !== 'FileSkipped' || !loaded.unparsable.has(w.location?.file ?? '') || read.has(w.location!.file);
 }
 
 /** A module file moves to its new name; a package moves as a directory, every file in it. */
@@ -121,47 +178,6 @@ function moduleMoves(project: Project, module: string, newName: string, pythonFi
   }
   if (!isPackage) return [{ from, to }];
   return [...allPaths].filter((p) => p.startsWith(`${from}/`)).sort().map((p) => ({ from: p, to: `${to}${p.slice(from.length)}` }));
-}
-
-/**
- * Strings and comments are never edited in safe mode. With --rename-strings, string literals equal to the
- * old name change too; with --rename-comments, whole-word mentions in comments do. Each one is reported.
- */
-function textualEdits(
-  project: Project,
-  oldName: string,
-  newName: string,
-  touched: Set<string>,
-  bytesOf: Map<string, Uint8Array>,
-  options: { renameStrings?: boolean | undefined; renameComments?: boolean | undefined },
-): { edits: EditRequest[]; warnings: WarningJSON[] } {
-  const edits: EditRequest[] = [];
-  const warnings: WarningJSON[] = [];
-  const word = new RegExp(`(?<![\\p{L}\\p{N}_])${oldName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_])`, 'gu');
-  for (const info of project.files.values()) {
-    const starts = lineStarts(bytesOf.get(info.file)!);
-    const located = (offset: number) => ({ file: info.file, ...positionOf(starts, offset) });
-    if (options.renameStrings) {
-      const inAll = new Set((info.facts.all?.entries ?? []).map((e) => e.span[0]));
-      for (const s of info.facts.strings) {
-        if (s.value !== oldName || inAll.has(s.span[0])) continue;
-        edits.push({ file: info.file, span: { start: s.span[0], end: s.span[1] }, old_text: oldName, new_text: newName });
-        warnings.push({ code: 'StringRenamed', message: `the string "${oldName}" was renamed (--rename-strings)`, location: located(s.span[0]) });
-      }
-    }
-    for (const comment of info.facts.comments ?? []) {
-      for (const match of comment.text.matchAll(word)) {
-        const start = comment.span[0] + Buffer.byteLength(comment.text.slice(0, match.index));
-        if (options.renameComments) {
-          edits.push({ file: info.file, span: { start, end: start + Buffer.byteLength(oldName) }, old_text: oldName, new_text: newName });
-          warnings.push({ code: 'CommentRenamed', message: `a mention of ${oldName} in a comment was renamed (--rename-comments)`, location: located(start) });
-        } else if (touched.has(info.file)) {
-          warnings.push({ code: 'CommentMention', message: `a comment mentions ${oldName} and was left unchanged`, location: located(start) });
-        }
-      }
-    }
-  }
-  return { edits, warnings };
 }
 
 function referenceKind(o: Occurrence): ReferenceJSON['kind'] {
@@ -184,26 +200,11 @@ function symbolKind(project: Project, entity: Entity): string {
   return 'variable';
 }
 
-/** getattr/eval and friends may reach the symbol by a string tug cannot see through; say where (seed L11). */
-function dynamicWarnings(project: Project, name: string, touched: Set<string>, bytesOf: Map<string, Uint8Array>, stringsRenamed: boolean): WarningJSON[] {
-  const warnings: WarningJSON[] = [];
-  for (const info of project.files.values()) {
-    for (const d of info.facts.dynamic) {
-      const named = d.name_arg === name;
-      if (!named && !(touched.has(info.file) && d.name_arg === null)) continue;
-      warnings.push({
-        code: 'DynamicReference',
-        message: named ? `${d.kind}(…, "${name}") may refer to the renamed symbol and was not changed` : `${d.kind} in this file may reach symbols by name; review it`,
-        location: { file: info.file, line: d.line, col: d.col },
-        suggestion: 'Review manually.',
-      });
-    }
-    const inAll = new Set((info.facts.all?.entries ?? []).map((e) => e.span[0]));
-    for (const s of info.facts.strings) {
-      if (stringsRenamed || s.value !== name || inAll.has(s.span[0])) continue;
-      const { line, col } = positionOf(lineStarts(bytesOf.get(info.file)!), s.span[0]);
-      warnings.push({ code: 'StringMention', message: `the string "${name}" was left unchanged`, location: { file: info.file, line, col } });
-    }
-  }
-  return warnings;
+/** Occurrences of a symbol and its stub twins, in file and offset order, each place once. */
+function mergeOccurrences(lists: Occurrence[][]): Occurrence[] {
+  const seen = new Set<string>();
+  return lists
+    .flat()
+    .filter((o) => (seen.has(`${o.file}:${o.span[0]}`) ? false : seen.add(`${o.file}:${o.span[0]}`)))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.span[0] - b.span[0]));
 }

@@ -23,6 +23,16 @@ export interface ParseRequest extends WorkerPlaces {
   python: () => Promise<string>;
   files: readonly SourceText[];
   maxWorkers?: number;
+  /** Given, a file that does not parse is handed here instead of failing the whole request (SourceSyntaxError). */
+  onUnparsable?: (file: SourceText, failure: Omit<Unparsable, 'path'>) => void;
+}
+
+/** A file the worker could not parse, and where. */
+export interface Unparsable {
+  path: string;
+  line: number | null;
+  col: number | null;
+  message: string;
 }
 
 /** The facts text the cache has for a set of blobs, and the set's pack key. */
@@ -166,6 +176,10 @@ export async function parseFacts(request: ParseRequest, onFacts: (file: SourceTe
           const source = batch[i]!;
           if (!result.ok || !result.facts) {
             const details = result.error?.details ?? {};
+            if (request.onUnparsable && result.error?.code === 'SyntaxError') {
+              request.onUnparsable(source, { line: (details['line'] as number | undefined) ?? null, col: (details['col'] as number | undefined) ?? null, message: result.error.message });
+              continue;
+            }
             throw new TugError('SourceSyntaxError', `${source.path}:${details['line'] ?? '?'}: ${result.error?.message ?? 'cannot parse'}`, {
               details: { file: source.path, line: details['line'] ?? null, col: details['col'] ?? null, message: result.error?.message ?? '' },
             });

@@ -1,0 +1,50 @@
+// The asynchronous end of a Python rename plan: uses in doctests and docs code blocks, then the completeness check.
+import path from 'node:path';
+import type { Repo } from '../git/repo.js';
+import { lineStarts, positionOf } from '../core/text.js';
+import { resolvePython } from '../verify/python.js';
+import { mark } from '../ops/timing.js';
+import { checkComplete } from './check-rename.js';
+import { doctestOccurrences } from './doctests.js';
+import type { LoadedProject } from './load-project.js';
+import type { CorePlan, RenamePlan } from './rename-plan.js';
+
+export interface CompleteRequest {
+  repo: Repo;
+  session: { dir: string; paths: { facts: string; workers: string } };
+  tree: string;
+  python: string | undefined;
+  /** Run the completeness check (a committed rename); analyze-impact does not. */
+  check: boolean | undefined;
+}
+
+export async function completePlan(request: CompleteRequest, loaded: LoadedProject, core: CorePlan, newName: string): Promise<RenamePlan> {
+  const { session } = request;
+  const { entities, ...plan } = core;
+  const python = async () => (await resolvePython(request.python, session.dir)).path;
+  const examples = await doctestOccurrences({
+    repo: request.repo,
+    tree: request.tree,
+    loaded,
+    entities,
+    oldName: plan.oldName,
+    python,
+    factsDir: session.paths.facts,
+    workersDir: session.paths.workers,
+    launchMemo: path.join(session.dir, 'python', 'launch.json'),
+  });
+  mark('python: doctests searched');
+  for (const file of examples.unparsed) {
+    plan.warnings.push({ code: 'DoctestSkipped', message: `the doctest examples or Python code blocks in ${file} do not parse; any use of ${plan.oldName} in them was left unchanged`, location: { file, line: 1, col: 1 } });
+  }
+  for (const { file, span } of examples.spans) {
+    const bytes = loaded.bytesOf.get(file) ?? examples.bytes.get(file)!;
+    plan.references.push({ location: { file, ...positionOf(lineStarts(bytes), span[0]), byte_start: span[0], byte_end: span[1] }, kind: 'reference' });
+    plan.edits.push({ file, span: { start: span[0], end: span[1] }, old_text: plan.oldName, new_text: newName });
+  }
+  if (request.check && newName !== plan.oldName) {
+    await checkComplete({ repo: request.repo, session, python: request.python, loaded, entities, oldName: plan.oldName, newName, edits: plan.edits, moves: plan.moves });
+    mark('python: completeness checked');
+  }
+  return plan;
+}

@@ -1,0 +1,124 @@
+// Doctest examples (`>>> ` and `... ` lines) in source and docs files, as one Python text per file with an offset map back.
+
+export interface DoctestLine {
+  /** Where the line's code starts in the virtual text, and in the real file. */
+  virtual: number;
+  real: number;
+  length: number;
+}
+
+export interface DoctestText {
+  file: string;
+  /** Code of every example, one line per example line, after `prefix`. */
+  text: string;
+  /** Bytes at the start of `text` that are tug's, not the file's (names the examples see as globals). */
+  prefixLength: number;
+  lines: DoctestLine[];
+}
+
+const PROMPT = /^([ \t]*)(>>>|\.\.\.)( |$)/;
+
+/** The examples of one file; null when it has none. `prefix` is prepended (a docstring's module globals). */
+export function doctestText(file: string, bytes: Uint8Array, prefix = ''): DoctestText | null {
+  const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!source.includes('>>>')) return null;
+  const prefixBytes = Buffer.from(prefix, 'utf8');
+  const parts: Buffer[] = [prefixBytes];
+  const lines: DoctestLine[] = [];
+  let virtual = prefixBytes.length;
+  let inExample = false;
+  let start = 0;
+  while (start < source.length) {
+    let end = source.indexOf(10, start);
+    if (end === -1) end = source.length;
+    const line = source.subarray(start, end).toString('utf8').replace(/\r$/, '');
+    const match = PROMPT.exec(line);
+    if (match && (match[2] === '>>>' || inExample)) {
+      const codeStart = Buffer.byteLength(match[0]);
+      const code = Buffer.from(line.slice(match[0].length), 'utf8');
+      lines.push({ virtual, real: start + codeStart, length: code.length });
+      parts.push(code, Buffer.from('\n'));
+      virtual += code.length + 1;
+      inExample = true;
+    } else {
+      inExample = false;
+    }
+    start = end + 1;
+  }
+  if (lines.length === 0) return null;
+  return { file, text: Buffer.concat(parts).toString('utf8'), prefixLength: prefixBytes.length, lines };
+}
+
+/** A virtual offset → the real file's offset, or null inside tug's prefix. */
+export function realOffset(doc: DoctestText, offset: number): number | null {
+  if (offset < doc.prefixLength) return null;
+  for (const line of doc.lines) if (offset >= line.virtual && offset <= line.virtual + line.length) return line.real + (offset - line.virtual);
+  return null;
+}
+
+/** `--doctest-glob` patterns from a pytest config's addopts (pytest's default, `test*.txt`, without any). */
+export function doctestGlobs(configs: readonly string[]): string[] {
+  const globs: string[] = [];
+  for (const text of configs) for (const m of text.matchAll(/--doctest-glob(?:=|\s+)["']?([^\s"',\]]+)/g)) globs.push(m[1]!);
+  return globs.length > 0 ? [...new Set(globs)] : ['test*.txt'];
+}
+
+/** Whether the config turns on doctests of modules (`--doctest-modules`). */
+export function doctestModules(configs: readonly string[]): boolean {
+  return configs.some((text) => text.includes('--doctest-modules'));
+}
+
+const FENCE_OPEN = /^([ \t]*)(```|~~~)[ \t]*(python|py|python3)[ \t]*$/;
+const RST_DIRECTIVE = /^([ \t]*)\.\. (code-block|code|sourcecode):: *(python|py|python3) *$/;
+
+/**
+ * Python code blocks of a Markdown (```python fences) or reStructuredText (`.. code-block:: python`) file, dedented, as
+ * one text; blocks holding `>>>` prompts are doctests, not code, and are left to doctestText.
+ */
+export function codeBlockText(file: string, bytes: Uint8Array): DoctestText | null {
+  const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const rows: Array<{ start: number; text: string }> = [];
+  for (let start = 0; start < source.length; ) {
+    let end = source.indexOf(10, start);
+    if (end === -1) end = source.length;
+    rows.push({ start, text: source.subarray(start, end).toString('utf8').replace(/\r$/, '') });
+    start = end + 1;
+  }
+  const blocks: Array<typeof rows> = [];
+  for (let i = 0; i < rows.length; i++) {
+    const fence = FENCE_OPEN.exec(rows[i]!.text);
+    if (fence) {
+      const block: typeof rows = [];
+      for (i++; i < rows.length && !rows[i]!.text.trimStart().startsWith(fence[2]!); i++) block.push(rows[i]!);
+      blocks.push(block);
+      continue;
+    }
+    const directive = RST_DIRECTIVE.exec(rows[i]!.text);
+    if (!directive) continue;
+    const block: typeof rows = [];
+    const inside = (text: string) => text.trim() === '' || (/^[ \t]/.test(text) && /^[ \t]*/.exec(text)![0].length > directive[1]!.length);
+    for (i++; i < rows.length && inside(rows[i]!.text); i++) {
+      // Directive options (`:linenos:`) come before the code.
+      if (block.every((r) => r.text.trim() === '') && rows[i]!.text.trimStart().startsWith(':')) continue;
+      block.push(rows[i]!);
+    }
+    i--;
+    blocks.push(block);
+  }
+  const parts: Buffer[] = [];
+  const lines: DoctestLine[] = [];
+  let virtual = 0;
+  for (const block of blocks) {
+    if (block.some((r) => PROMPT.test(r.text))) continue;
+    const indents = block.filter((r) => r.text.trim() !== '').map((r) => /^[ \t]*/.exec(r.text)![0].length);
+    const indent = indents.length > 0 ? Math.min(...indents) : 0;
+    for (const row of block) {
+      const code = Buffer.from(row.text.trim() === '' ? '' : row.text.slice(indent), 'utf8');
+      lines.push({ virtual, real: row.start + (row.text.trim() === '' ? 0 : Buffer.byteLength(row.text.slice(0, indent))), length: code.length });
+      parts.push(code, Buffer.from('\n'));
+      virtual += code.length + 1;
+    }
+  }
+  if (lines.length === 0) return null;
+  return { file, text: Buffer.concat(parts).toString('utf8'), prefixLength: 0, lines };
+}

@@ -1,0 +1,103 @@
+// Doctests are code: the renamed symbol's uses in docstring examples and in the docs files pytest runs as doctests.
+import { matchesGlob } from '../core/glob.js';
+import { blobOid } from '../core/hash.js';
+import { readBlobs } from '../git/objects.js';
+import type { Repo } from '../git/repo.js';
+import { listTreePaths } from '../git/snapshot.js';
+import { codeBlockText, doctestGlobs, doctestText, realOffset, type DoctestText } from './doctest-text.js';
+import type { Facts, Span } from './facts.js';
+import type { LoadedProject } from './load-project.js';
+import { Project, type Entity } from './project.js';
+import { Resolver } from './references.js';
+import { factsFor } from './facts-source.js';
+import type { SourceText, WorkerPlaces } from './worker-pool.js';
+
+export interface DoctestRequest extends WorkerPlaces {
+  repo: Repo;
+  tree: string;
+  loaded: LoadedProject;
+  entities: readonly Entity[];
+  oldName: string;
+  python: () => Promise<string>;
+  factsDir: string;
+}
+
+const CONFIGS = ['pyproject.toml', 'pytest.ini', 'setup.cfg', 'tox.ini'];
+
+/**
+ * Docs files (.md, .rst, .txt) with their contents, and which of them the project's pytest config collects as doctests
+ * (`--doctest-glob`); the others only count for their Python code blocks.
+ */
+async function docsFiles(repo: Repo, tree: string, allPaths: ReadonlySet<string>): Promise<{ bytes: Map<string, Uint8Array>; doctests: Set<string> }> {
+  const base = repo.prefix ? `${repo.prefix}/` : '';
+  const configPaths = CONFIGS.map((c) => `${base}${c}`).filter((p) => allPaths.has(p));
+  const configEntries = configPaths.length > 0 ? await listTreePaths(repo, tree, configPaths) : [];
+  const configBlobs = await readBlobs(repo, configEntries.map((e) => e.oid));
+  const globs = doctestGlobs(configEntries.map((e) => Buffer.from(configBlobs.get(e.oid)!).toString('utf8')));
+  const collected = (p: string) => globs.some((g) => matchesGlob(p.slice(base.length), g));
+  // Markdown and reStructuredText for their code blocks; plain text only when pytest collects it.
+  const wanted = [...allPaths].filter((p) => (!base || p.startsWith(base)) && (/\.(md|rst)$/.test(p) || (p.endsWith('.txt') && collected(p))));
+  if (wanted.length === 0) return { bytes: new Map(), doctests: new Set() };
+  const entries = await listTreePaths(repo, tree, wanted);
+  const blobs = await readBlobs(repo, entries.map((e) => e.oid));
+  return {
+    bytes: new Map(entries.map((e) => [e.path, blobs.get(e.oid)!])),
+    doctests: new Set(wanted.filter(collected)),
+  };
+}
+
+/** Facts for the examples; a file whose examples do not parse as one text is left out (and reported). */
+async function exampleFacts(request: DoctestRequest, docs: DoctestText[]): Promise<{ facts: Map<string, Facts>; unparsed: string[] }> {
+  const files: SourceText[] = docs.map((d) => ({ path: d.file, oid: blobOid(Buffer.from(d.text, 'utf8')), text: d.text }));
+  const places = { workersDir: request.workersDir, ...(request.launchMemo ? { launchMemo: request.launchMemo } : {}) };
+  const result = await factsFor({ python: request.python, cacheDir: `${request.factsDir}/doctests`, ...places, files, skipUnparsable: true });
+  return { facts: result.facts, unparsed: (result.unparsable ?? []).map((u) => u.path) };
+}
+
+/** Spans of the symbol's name in doctest examples, by real file; and the files whose examples could not be read. */
+export async function doctestOccurrences(request: DoctestRequest): Promise<{ spans: Array<{ file: string; span: Span }>; unparsed: string[]; bytes: Map<string, Uint8Array> }> {
+  const { loaded, oldName } = request;
+  const mentions = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(oldName);
+  const docs: Array<DoctestText & { part?: 'code' }> = [];
+  for (const info of loaded.project.files.values()) {
+    const bytes = loaded.bytesOf.get(info.file);
+    if (!bytes || info.file.endsWith('.pyi') || !mentions(bytes)) continue;
+    // Examples in a docstring run with the module's globals.
+    const names = [...info.globals.keys()].sort();
+    const doc = doctestText(info.file, bytes, names.length > 0 ? `from ${info.module} import (${names.join(', ')})\n` : '');
+    if (doc) docs.push(doc);
+  }
+  const { bytes: docFiles, doctests } = await docsFiles(request.repo, request.tree, loaded.allPaths);
+  for (const [file, bytes] of docFiles) {
+    if (!mentions(bytes)) continue;
+    const examples = doctests.has(file) ? doctestText(file, bytes) : null;
+    const code = codeBlockText(file, bytes);
+    if (examples) docs.push(examples);
+    if (code) docs.push({ ...code, part: 'code' });
+  }
+  if (docs.length === 0) return { spans: [], unparsed: [], bytes: docFiles };
+  const virtualPath = (doc: { file: string; part?: 'code' }) => `${doc.file}#${doc.part ?? 'doctest'}`;
+  const { facts, unparsed } = await exampleFacts(request, docs.map((d) => ({ ...d, file: virtualPath(d) })));
+  const all = new Map<string, Facts>();
+  const byFile = new Map(loaded.project.modules.byFile);
+  const byName = new Map(loaded.project.modules.byName);
+  for (const info of loaded.project.files.values()) all.set(info.file, info.facts);
+  docs.forEach((doc, i) => {
+    const example = facts.get(virtualPath(doc));
+    if (!example) return;
+    all.set(virtualPath(doc), example);
+    byFile.set(virtualPath(doc), `__tug_doctest_${i}`);
+    byName.set(`__tug_doctest_${i}`, virtualPath(doc));
+  });
+  const resolver = new Resolver(new Project({ byFile, byName }, all));
+  const byVirtual = new Map(docs.map((d) => [virtualPath(d), d]));
+  const spans: Array<{ file: string; span: Span }> = [];
+  for (const entity of request.entities) {
+    for (const o of resolver.occurrences(entity)) {
+      const doc = byVirtual.get(o.file);
+      const start = doc ? realOffset(doc, o.span[0]) : null;
+      if (doc && start !== null) spans.push({ file: doc.file, span: [start, start + (o.span[1] - o.span[0])] });
+    }
+  }
+  return { spans, unparsed: [...new Set(unparsed.map((f) => f.replace(/#(doctest|code)$/, '')))], bytes: docFiles };
+}

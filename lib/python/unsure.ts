@@ -1,0 +1,143 @@
+// Occurrences tug cannot prove: the old name on a receiver of unknown type, in getattr strings, behind decorators.
+import { TugError } from '../core/errors.js';
+import type { EditRequest } from '../core/patchset.js';
+import { lineStarts, positionOf } from '../core/text.js';
+import type { Expr, Span } from './facts.js';
+import type { Entity, FileInfo } from './project.js';
+import type { Occurrence, Resolver } from './references.js';
+
+export type UnsureReason = 'untyped_receiver' | 'dynamic_getattr' | 'decorator';
+
+export interface UnsureJSON {
+  file: string;
+  line: number;
+  col: number;
+  text: string;
+  reason: UnsureReason;
+  /** True when --include-unsure renamed it. */
+  renamed: boolean;
+}
+
+export interface UnsureSite {
+  file: string;
+  span: Span;
+  /** The source around the name, e.g. `arg.run` or `getattr(obj, "run")`. */
+  text: string;
+  reason: UnsureReason;
+}
+
+const GETATTR_FAMILY = new Set(['getattr', 'setattr', 'hasattr', 'delattr']);
+
+/** How an expression reads in a message: `arg.run`, `make().opts`. */
+export function exprText(expr: Expr): string {
+  switch (expr.k) {
+    case 'name':
+      return expr.name;
+    case 'attr':
+      return `${exprText(expr.value)}.${expr.attr}`;
+    case 'call':
+      return `${exprText(expr.func)}()`;
+    case 'subscript':
+      return `${exprText(expr.value)}[…]`;
+    case 'str':
+      return JSON.stringify(expr.value);
+    default:
+      return '…';
+  }
+}
+
+/** Whether a function binding carries decorators (which may replace it with another kind of object). */
+function decorated(resolver: Resolver, entity: Entity): boolean {
+  const fn = resolver.functionOf(entity);
+  if (fn) return fn.info.facts.functions.some((f) => f.binding === fn.binding && f.decorators.length > 0);
+  return false;
+}
+
+/** What tug knows about the value of a receiver: its type is known (or outside the workspace), unknown, or a decorated function. */
+export function receiverKnowledge(resolver: Resolver, info: FileInfo, expr: Expr): 'known' | UnsureReason {
+  const project = resolver.project;
+  if (expr.k === 'const' || expr.k === 'str') return 'known';
+  if (expr.k === 'name' && expr.ref !== undefined && 'builtin' in (info.facts.references[expr.ref]?.resolved ?? {})) return 'known';
+  if (expr.k === 'call') {
+    const callee = project.entityOfExpr(info, expr.func);
+    return callee && decorated(resolver, callee) ? 'decorator' : resolver.types.inferClass(info, expr) ? 'known' : 'untyped_receiver';
+  }
+  if (resolver.types.inferClass(info, expr)) return 'known';
+  const entity = expr.k === 'name' || expr.k === 'attr' ? project.entityOfExpr(info, expr) : null;
+  if (!entity) return 'untyped_receiver';
+  if (entity.kind === 'external' || entity.kind === 'module') return 'known';
+  if (resolver.classes.classOfEntity(entity)) return 'known';
+  if (resolver.functionOf(entity)) return decorated(resolver, entity) ? 'decorator' : 'known';
+  return 'untyped_receiver';
+}
+
+/** The function a parameter belongs to, by name: keywords are unsure only on calls of that name. */
+function parameterOwner(resolver: Resolver, target: Entity): string | null {
+  if (target.kind !== 'local') return null;
+  const info = resolver.project.files.get(target.file);
+  const param = info?.facts.params.find((p) => p.binding === target.binding);
+  return param ? (info!.bindings.get(param.function_binding)?.name ?? null) : null;
+}
+
+/** Every place that may name the target but could not be resolved to it. */
+export function findUnsure(resolver: Resolver, target: Entity, name: string, occurrences: readonly Occurrence[]): UnsureSite[] {
+  const out: UnsureSite[] = [];
+  const known = new Set(occurrences.map((o) => `${o.file}:${o.span[0]}`));
+  const owner = parameterOwner(resolver, target);
+  const members = target.kind === 'class-member' || target.kind === 'module-attr';
+  for (const info of resolver.project.files.values()) {
+    const f = info.facts;
+    if (members) {
+      for (const [index, attr] of f.attributes.entries()) {
+        if (attr.attr !== name || known.has(`${info.file}:${attr.span[0]}`) || resolver.attributeEntity(info, index)) continue;
+        const why = receiverKnowledge(resolver, info, attr.receiver);
+        if (why !== 'known') out.push({ file: info.file, span: attr.span, text: `${exprText(attr.receiver)}.${name}`, reason: why });
+      }
+      for (const d of f.dynamic) {
+        if (!GETATTR_FAMILY.has(d.kind) || d.name_arg !== name) continue;
+        const literal = f.strings.find((s) => s.value === name && s.span[0] >= d.span[0] && s.span[1] <= d.span[1]);
+        if (literal) out.push({ file: info.file, span: literal.span, text: `${d.kind}(…, "${name}")`, reason: 'dynamic_getattr' });
+      }
+    }
+    if (owner) {
+      for (const call of f.calls) {
+        if (call.callee.k !== 'attr' || call.callee.attr !== owner) continue;
+        for (const kw of call.keywords) {
+          if (kw.name !== name || known.has(`${info.file}:${kw.span[0]}`) || resolver.parameterOf(info, call, kw.name)) continue;
+          const why = receiverKnowledge(resolver, info, call.callee.value);
+          if (why !== 'known') out.push({ file: info.file, span: kw.span, text: `${exprText(call.callee)}(${name}=…)`, reason: why });
+        }
+      }
+    }
+  }
+  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.span[0] - b.span[0]));
+}
+
+export function unsureJSON(sites: readonly UnsureSite[], bytesOf: ReadonlyMap<string, Uint8Array>, renamed: boolean): UnsureJSON[] {
+  return sites.map((s) => ({ file: s.file, ...positionOf(lineStarts(bytesOf.get(s.file)!), s.span[0]), text: s.text, reason: s.reason, renamed }));
+}
+
+export function unsureEdits(sites: readonly UnsureSite[], oldName: string, newName: string): EditRequest[] {
+  return sites.map((s) => ({ file: s.file, span: { start: s.span[0], end: s.span[1] }, old_text: oldName, new_text: newName }));
+}
+
+/** A cursor on an attribute or keyword tug cannot resolve: say which receiver is unknown (UnresolvedSymbol), or null. */
+export function unresolvedAt(resolver: Resolver, info: FileInfo, offset: number, location: { file: string; line: number; col: number }): TugError | null {
+  const where = `${location.file}:${location.line}:${location.col}`;
+  const inside = (span: Span) => span[0] <= offset && offset <= span[1];
+  const fail = (receiver: Expr, shown: string) =>
+    new TugError('UnresolvedSymbol', `\`${shown}\` — the type of \`${exprText(receiver)}\` is unknown`, {
+      details: { location: where, expression: shown, receiver: exprText(receiver) },
+      location,
+    });
+  for (const attr of info.facts.attributes) {
+    if (inside(attr.span) && receiverKnowledge(resolver, info, attr.receiver) !== 'known') return fail(attr.receiver, `${exprText(attr.receiver)}.${attr.attr}`);
+  }
+  for (const call of info.facts.calls) {
+    for (const kw of call.keywords) {
+      if (!inside(kw.span) || call.callee.k !== 'attr') continue;
+      if (receiverKnowledge(resolver, info, call.callee.value) !== 'known') return fail(call.callee.value, `${exprText(call.callee)}(${kw.name}=…)`);
+    }
+  }
+  return null;
+}

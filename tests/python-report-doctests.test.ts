@@ -1,0 +1,45 @@
+// Doctest examples: what counts as one, which docs files pytest's config runs, and examples tug cannot parse.
+import test from 'ava';
+import { doctestGlobs, doctestText, realOffset } from '../lib/python/doctest-text.js';
+import { tug } from './helpers/cli.js';
+import { makeRepo } from './helpers/repo.js';
+
+test('examples become one text with offsets back into the file; `...` only continues an example', (t) => {
+  const source = 'x = 1\n...\n    >>> for i in f():\n    ...     g(i)\n    out\n    ... not code\n';
+  const doc = doctestText('a.py', Buffer.from(source), 'from a import (f, g)\n')!;
+  t.is(doc.text, 'from a import (f, g)\nfor i in f():\n    g(i)\n');
+  const at = doc.text.indexOf('g(i)');
+  t.is(realOffset(doc, at), source.indexOf('g(i)'));
+  t.is(realOffset(doc, 3), null, 'the prefix is not the file');
+  t.is(doctestText('b.md', Buffer.from('no examples here\n')), null);
+});
+
+test('doctest globs come from addopts; without any, pytest runs test*.txt', (t) => {
+  t.deepEqual(doctestGlobs(['[tool.pytest.ini_options]\naddopts = "--doctest-modules --doctest-glob=*.md --doctest-glob \'*.rst\'"\n']), ['*.md', '*.rst']);
+  t.deepEqual(doctestGlobs(['[pytest]\naddopts = -q\n']), ['test*.txt']);
+});
+
+test('docs outside the doctest globs are left alone; examples that do not parse are reported', async (t) => {
+  const repo = await makeRepo({
+    'pytest.ini': '[pytest]\naddopts = --doctest-glob=*.md\n',
+    'calc.py': 'def add(a, b):\n    """\n    >>> add(1,\n    """\n    return a + b\n',
+    'README.md': '>>> from calc import add\n>>> add(1, 2)\n3\n',
+    'NOTES.rst': '>>> from calc import add\n',
+  });
+  const run = await tug(repo.root, ['rename', 'calc.py:1:5', 'plus', '--verify', 'syntax']);
+  t.is(run.exitCode, 0, run.stdout);
+  const files = [...new Set(run.json.patch.edits.map((e: { file: string }) => e.file))];
+  t.deepEqual(files, ['README.md', 'calc.py']);
+  t.deepEqual(run.json.warnings.map((w: { code: string; location: { file: string } }) => `${w.code} ${w.location.file}`), ['DoctestSkipped calc.py']);
+  await repo.cleanup();
+});
+
+test('Python code blocks of Markdown and reStructuredText are code; blocks with prompts are not', async (t) => {
+  const { codeBlockText } = await import('../lib/python/doctest-text.js');
+  const md = 'Intro\n\n```python\nimport a\na.f()\n```\n\n```python\n>>> a.f()\n```\n\n```bash\nf\n```\n';
+  t.is(codeBlockText('x.md', Buffer.from(md))!.text, 'import a\na.f()\n');
+  const rst = 'Title\n\n.. code-block:: python\n   :linenos:\n\n    import a\n    if a:\n        a.f()\n\nAfter\n';
+  const doc = codeBlockText('x.rst', Buffer.from(rst))!;
+  t.is(doc.text.trim(), 'import a\nif a:\n    a.f()');
+  t.is(rst.slice(doc.lines.find((l) => l.length > 0)!.real, doc.lines.find((l) => l.length > 0)!.real + 8), 'import a');
+});
