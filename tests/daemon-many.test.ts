@@ -13,6 +13,8 @@ const ANALYZE = ['analyze-impact', 'rename-symbol', '--at', 'pkg/core.py:1:5', '
 async function privateDaemon(config = '', extra: Record<string, string> = {}) {
   const home = await mkdtemp(path.join(os.tmpdir(), 'tug-rt-'));
   await mkdir(path.join(home, 'config', 'tug'), { recursive: true });
+  // $XDG_RUNTIME_DIR exists by definition; without it tug falls back to $TMPDIR, which the tests would share.
+  await mkdir(path.join(home, 'run'), { mode: 0o700 });
   await writeFile(path.join(home, 'config', 'tug', 'config.toml'), config);
   const env = { TUG_LOCK_TIMEOUT_MS: '2000', XDG_RUNTIME_DIR: path.join(home, 'run'), XDG_CONFIG_HOME: path.join(home, 'config'), ...extra };
   const run = (cwd: string, args: string[], more: Record<string, string> = {}) => tug(cwd, args, { env: { ...env, ...more } });
