@@ -2,13 +2,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import yargs from 'yargs';
-import { asTugError, TugError } from '../core/errors.js';
+import { asTugError, ERROR_CODES, TugError } from '../core/errors.js';
 import type { Operation } from '../ops/operation.js';
 import { parseInput } from '../ops/operation.js';
 import { discoverRepoEarly } from '../git/repo.js';
 import { findOperation } from '../ops/registry.js';
 import { releaseResources } from '../ops/resources.js';
 import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
+import { usageError, type FailingParser } from './usage-errors.js';
 import { summarize } from './summary.js';
 import { processIO, type AnalysisTarget, type CliIO } from './io.js';
 import { changeInputOf, changeOptions, commonInput, joinDashValues, pick, readPatchset, renameOptions, textFlags, verifyOptions, type Args } from './args.js';
@@ -211,18 +212,27 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       },
     )
     .completion('completion', 'Print a bash/zsh completion script (add `source <(tug completion)` to your shell rc)')
-    .demandCommand(1, 'name a command; see tug --help')
+    .demandCommand(1, NO_COMMAND)
     .strict()
+    .recommendCommands()
     .version(VERSION)
     .help()
+    .alias('h', 'help')
     .wrap(argv.includes("--help") || argv.includes("-h") ? Math.min(100, io.columns || 100) : null)
     .fail((message, error) => {
-      throw error instanceof TugError ? error : new TugError('InvalidArgument', message || String(error), { details: { argument: 'argv', reason: message || String(error) } });
+      if (error instanceof TugError) throw error;
+      if (message === NO_COMMAND && !mode.json) throw new HelpInstead();
+      throw usageError(message || String(error), argv, cli as unknown as FailingParser, TOP_COMMANDS);
     });
   skipHelpCache(cli);
   try {
     await cli.parseAsync();
   } catch (error) {
+    if (error instanceof HelpInstead) {
+      // Bare `tug` on a terminal: the person wants to know what to type; a program gets the JSON error below.
+      io.out(`${await cli.getHelp()}\n`);
+      return ERROR_CODES.InvalidArgument.exit;
+    }
     const tugError = asTugError(error);
     writeError(tugError, mode, io);
     return tugError.exitCode;
@@ -232,6 +242,11 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   }
   return exitCode;
 }
+
+const NO_COMMAND = 'name a command; see tug --help';
+const TOP_COMMANDS = ['snapshot', 'analyze-impact', 'run', 'rename', 'apply-patchset', 'verify', 'undo', 'session', 'clean', 'toolchain', 'review', 'tool', 'log', 'show', 'mcp', 'daemon', 'completion', 'help'];
+
+class HelpInstead extends Error {}
 
 /** Commands that work on the repository of the current directory; help, version and the long-lived servers do not. */
 function opensRepoInCwd(argv: readonly string[]): boolean {
