@@ -11,6 +11,7 @@ import { releaseResources } from '../ops/resources.js';
 import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
 import { usageError, type FailingParser } from './usage-errors.js';
 import { summarize } from './summary.js';
+import { summarizeDaemon } from './summary-status.js';
 import { processIO, type AnalysisTarget, type CliIO } from './io.js';
 import { changeInputOf, changeOptions, commonInput, joinDashValues, pick, readPatchset, renameOptions, textFlags, verifyOptions, type Args } from './args.js';
 
@@ -208,7 +209,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           warmUp: a['warm-up'] as string | undefined,
         });
         if (mode.json) writeJson(result, io);
-        else io.out(`${JSON.stringify(result['daemon'])}\n`);
+        else io.out(`${summarizeDaemon(result['daemon'] as Record<string, unknown>)}\n`);
       },
     )
     .completion('completion', 'Print a bash/zsh completion script (add `source <(tug completion)` to your shell rc)')
@@ -282,7 +283,7 @@ async function execute(operation: Operation, rawInput: unknown, mode: OutputMode
   };
   const result = await operation.execute(input, { progress });
   if (mode.json) writeJson(result, io);
-  else io.out(`${summarize(command, result as Record<string, unknown>)}\n`);
+  else io.out(`${summarize(command, result as Record<string, unknown>, rawInput as Record<string, unknown>)}\n`);
   return 0;
 }
 

@@ -75,7 +75,9 @@ export async function planPythonRename(
   mark('python: occurrences found');
   const conflicts = findConflicts(resolver, entity, occurrences, newName);
   if (newName !== oldName && conflicts.length > 0) {
-    throw new TugError('NameConflict', `renaming ${oldName} to ${newName} would change what ${conflicts.length} name(s) refer to`, {
+    const first = conflicts[0]!;
+    const more = conflicts.length > 1 ? ` and ${conflicts.length - 1} more place(s)` : '';
+    throw new TugError('NameConflict', `renaming ${oldName} to ${newName} would change what names refer to: ${newName} ${CLASH[first.reason]} at ${first.file}:${first.line}:${first.col}${more}`, {
       details: { conflicts },
       location: { file: conflicts[0]!.file, line: conflicts[0]!.line, col: conflicts[0]!.col },
     });
@@ -201,3 +203,10 @@ function dynamicWarnings(project: Project, name: string, touched: Set<string>, b
   }
   return warnings;
 }
+
+/** How each kind of clash reads in the error message (details.conflicts keeps the codes). */
+const CLASH: Record<string, string> = {
+  already_defined: 'is already defined',
+  captures_reference: 'would capture a reference to another binding',
+  shadowed_by: 'would be shadowed by another binding',
+};
