@@ -9,7 +9,7 @@ import { discoverRepoEarly } from '../git/repo.js';
 import { findOperation } from '../ops/registry.js';
 import { releaseResources } from '../ops/resources.js';
 import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
-import { usageError, type FailingParser } from './usage-errors.js';
+import { SUPPORTED_OPERATIONS, supportedOperation, usageError, type FailingParser } from './usage-errors.js';
 import { summarize } from './summary.js';
 import { summarizeDaemon } from './summary-status.js';
 import { processIO, type AnalysisTarget, type CliIO } from './io.js';
@@ -48,7 +48,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       'Show what a refactor would touch, without changing anything',
       (y) =>
         y
-          .positional('operation', { choices: ['rename-symbol'] as const, describe: 'The refactor to analyse' })
+          .positional('operation', { type: 'string', describe: `The refactor to analyse: ${SUPPORTED_OPERATIONS.join(', ')}` })
           .option('at', { type: 'string', demandOption: true, describe: 'FILE:LINE:COL of the symbol (1-based)' })
           .option('to', { type: 'string', demandOption: true, describe: 'The new name' })
           .option('python', { type: 'string', describe: 'Python interpreter' })
@@ -57,16 +57,16 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets' })
           .example('tug analyze-impact rename-symbol --at src/app.py:12:5 --to transform_data', '')
           .example('tug analyze-impact rename-symbol --at src/lib.rs:3:8 --to parse_config', ''),
-      run('analyze-impact', (a) => ({ ...common(a), operation: a['operation'], at: a['at'], to: a['to'], python: a['python'], ...textFlags(a) })),
+      run('analyze-impact', (a) => ({ ...common(a), operation: supportedOperation(a['operation'], 'analyze-impact'), at: a['at'], to: a['to'], python: a['python'], ...textFlags(a) })),
     )
     .command('run <operation>', 'Run a refactor: verify it in a sandbox and commit it on a tug/ branch', (y) =>
       changeOptions(
         renameOptions(y)
-          .positional('operation', { choices: ['rename-symbol'] as const, describe: 'The refactor to run' })
+          .positional('operation', { type: 'string', describe: `The refactor to run: ${SUPPORTED_OPERATIONS.join(', ')}` })
           .option('at', { type: 'string', demandOption: true, describe: 'FILE:LINE:COL of the symbol (1-based)' })
           .option('to', { type: 'string', demandOption: true, describe: 'The new name' }),
       ).example('tug run rename-symbol --at src/app.py:12:5 --to transform_data --verify tests --apply', ''),
-      run('rename-symbol', (a) => ({ ...changeInput(a), at: a['at'], to: a['to'], ...textFlags(a) })),
+      run('rename-symbol', (a) => (supportedOperation(a['operation'], 'run'), { ...changeInput(a), at: a['at'], to: a['to'], ...textFlags(a) })),
     )
     .command(
       'rename <at> <to>',

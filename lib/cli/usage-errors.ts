@@ -48,3 +48,17 @@ function unknownOne(name: string, argv: readonly string[], parser: FailingParser
 function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
+
+/** The refactors `run` and `analyze-impact` accept, each also spelled with underscores as MCP names them. */
+export const SUPPORTED_OPERATIONS = ['rename-symbol'] as const;
+
+/** The operation named on the command line, or UnsupportedOperation listing what tug supports (closest first). */
+export function supportedOperation(value: unknown, command: string): (typeof SUPPORTED_OPERATIONS)[number] {
+  const name = String(value).replace(/_/g, '-');
+  const known = SUPPORTED_OPERATIONS.find((o) => o === name);
+  if (known) return known;
+  const guess = didYouMean(name, SUPPORTED_OPERATIONS);
+  throw new TugError('UnsupportedOperation', `${command} does not support ${String(value)}${guess ? `; did you mean ${guess}?` : ''} (supported: ${SUPPORTED_OPERATIONS.join(', ')})`, {
+    details: { operation: String(value), reason: 'unknown operation', supported: [...SUPPORTED_OPERATIONS] },
+  });
+}

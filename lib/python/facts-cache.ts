@@ -15,7 +15,7 @@ type Lines = Map<string, string>;
 /**
  * A pack holds the facts of every Python blob of one set (its name is a hash of the sorted blob ids), as JSON
  * lines. `latest` names the pack written last, so a run after an edit reuses it for the unchanged files and
- * parses only the rest. Reads never fail: a missing or torn pack is a miss and gets parsed again.
+ * parses only the rest. Reads never fail: a missing pack is a miss, a damaged entry is reported and parsed again.
  */
 export class FactsCache {
   private readonly root: string;
@@ -65,8 +65,9 @@ export class FactsCache {
     const lines: Lines = new Map();
     for (const line of text.split('\n')) {
       const space = line.indexOf(' ');
-      // A torn last line (a crash mid-write cannot happen with rename, but a full disk can): skip it.
-      if (space !== 40 || !line.endsWith('}')) continue;
+      // A line without its blob id cannot be attributed: skip it. One with an id but a damaged body is kept, so the
+      // reader notices it (CacheCorrupt) and parses that file again.
+      if (space !== 40 || !/^[0-9a-f]{40}$/.test(line.slice(0, 40))) continue;
       lines.set(line.slice(0, 40), line.slice(41));
     }
     return lines;

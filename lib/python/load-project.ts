@@ -96,7 +96,10 @@ async function loadAfresh(repo: Repo, session: PythonSession, tree: string, pyth
     bytesOf.set(entry.path, bytes);
   }
   const interpreter = async () => (await resolvePython(python, session.dir)).path;
-  const { facts, parsed } = await factsFor({ python: interpreter, cacheDir: session.paths.facts, ...workerPlaces(session), files: sources, cached });
+  const { facts, parsed, corrupt } = await factsFor({ python: interpreter, cacheDir: session.paths.facts, ...workerPlaces(session), files: sources, cached });
+  for (const file of corrupt) {
+    warnings.push({ code: 'CacheCorrupt', message: `the cached facts of ${file} were damaged; tug dropped them and analysed the file again`, location: { file, line: 1, col: 1 } });
+  }
   mark(`python: facts ready (${parsed} parsed)`);
   const modules = buildModuleMap([...facts.keys()], sourceRoots([...facts.keys()], repo.prefix));
   const project = new Project(modules, facts);

@@ -5,6 +5,7 @@ import type { EditRequest, FileMove } from '../core/patchset.js';
 import type { WarningJSON } from '../core/schemas.js';
 import { lineStarts, offsetOf, positionOf } from '../core/text.js';
 import type { Repo } from '../git/repo.js';
+import { refuseAmbiguousPosition } from './ambiguous-position.js';
 import { findConflicts } from './conflicts.js';
 import { assertPythonIdentifier } from './identifiers.js';
 import { entityKey, type Entity, type Project } from './project.js';
@@ -69,6 +70,7 @@ export async function planPythonRename(
     throw new TugError('InvalidPosition', `${where} is outside the file`, { details: { location: where, file_lines: starts.length }, location: target });
   }
   if (!info) throw new TugError('SymbolNotFound', `${target.file} is not importable as a module, so tug cannot resolve names in it`, { details: { location: where } });
+  refuseAmbiguousPosition(resolver, info, bytes, offset, target);
   const entity = requireRenamable(resolver.entityAt(info, offset), where);
   const oldName = nameOf(entity);
   const occurrences = resolver.occurrences(entity);

@@ -46,16 +46,15 @@ export async function pythonInfo(sessionDir: string, explicit?: string): Promise
   return { found: facts.version !== null, interpreter: choice.path, source: choice.source, ...facts, searched: choice.searched, managed_venv: managed };
 }
 
-/** PythonNotFound or LibCSTNotAvailable, with the resolution trace and what to do, when tug cannot use the interpreter. */
+/**
+ * PythonNotFound, with the resolution trace and what to do, when tug cannot use the interpreter. LibCST is optional:
+ * facts and renames use the standard library's `ast`; only a worker request that rewrites structure asks for LibCST
+ * (the worker answers LibCSTNotAvailable then), so `info` reports it and `check` does not require it.
+ */
 export function assertUsable(info: PythonInfo): void {
   if (!info.found) {
     throw new TugError('PythonNotFound', 'no usable Python interpreter', {
       details: { searched_paths: info.searched, remedy: 'pass --python PATH, set TUG_PYTHON, or activate a virtualenv' },
-    });
-  }
-  if (!info.libcst) {
-    throw new TugError('LibCSTNotAvailable', `LibCST is not importable by ${info.interpreter}`, {
-      details: { python_path: info.interpreter, searched_paths: info.searched, remedy: `${info.interpreter} -m pip install libcst, or run \`tug toolchain python setup\` with a Python that has it` },
     });
   }
 }

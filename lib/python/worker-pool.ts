@@ -126,11 +126,13 @@ export async function shutdownWorkers(): Promise<void> {
   await Promise.all(all.map(async (slot) => (await slot.started.catch(() => undefined))?.shutdown()));
 }
 
-export async function factsFor(request: FactsRequest): Promise<{ facts: Map<string, Facts>; parsed: number }> {
+/** `corrupt`: files whose cached entry could not be read; they were parsed again and the pack rewritten. */
+export async function factsFor(request: FactsRequest): Promise<{ facts: Map<string, Facts>; parsed: number; corrupt: string[] }> {
   const cache = new FactsCache(request.cacheDir);
   const { key, lines: cached } = await (request.cached ?? cachedFacts(request.cacheDir, request.files.map((f) => f.oid)));
   const facts = new Map<string, Facts>();
   const missing: SourceText[] = [];
+  const corrupt: string[] = [];
   for (const file of request.files) {
     const text = cached.get(file.oid);
     let hit: Facts | undefined;
@@ -141,13 +143,18 @@ export async function factsFor(request: FactsRequest): Promise<{ facts: Map<stri
       } catch {
         hit = undefined;
       }
+      if (!looksLikeFacts(hit)) {
+        hit = undefined;
+        cached.delete(file.oid);
+        corrupt.push(file.path);
+      }
     }
     if (hit) facts.set(file.path, hit);
     else missing.push(file);
   }
   if (missing.length === 0) {
     if (cached.size !== new Set(request.files.map((f) => f.oid)).size) await cache.store(key, subset(cached, request.files));
-    return { facts, parsed: 0 };
+    return { facts, parsed: 0, corrupt };
   }
   mark(`python: cache looked up (${missing.length} to parse)`);
   const wanted = Math.ceil(missing.length / FILES_PER_EXTRA_WORKER);
@@ -167,12 +174,6 @@ export async function factsFor(request: FactsRequest): Promise<{ facts: Map<stri
       return;
     }
     mark('python: worker ready');
-    if (!worker.ready.libcst) {
-      // Facts alone would not need it, but the Python adapter's structural rewrites do: say so up front.
-      throw new TugError('LibCSTNotAvailable', `LibCST is not importable by ${python}`, {
-        details: { python_path: python, remedy: `${python} -m pip install libcst, or pass --python / run \`tug toolchain python setup\` with an interpreter that has it` },
-      });
-    }
     // Two requests in flight, so the worker starts on the next batch while this process reads the last reply.
     const lane = async () => {
       for (let batch = queue.splice(0, BATCH); batch.length > 0; batch = queue.splice(0, BATCH)) {
@@ -204,7 +205,14 @@ export async function factsFor(request: FactsRequest): Promise<{ facts: Map<stri
   // In the callers' file order whatever order the workers answered in, as on a warm run.
   const ordered = new Map<string, Facts>();
   for (const file of request.files) ordered.set(file.path, facts.get(file.path)!);
-  return { facts: ordered, parsed: missing.length };
+  return { facts: ordered, parsed: missing.length, corrupt };
+}
+
+/** A cache entry that parses but is not the worker's facts object (a damaged or foreign file) counts as corrupt. */
+function looksLikeFacts(value: unknown): value is Facts {
+  if (typeof value !== 'object' || value === null) return false;
+  const facts = value as Record<string, unknown>;
+  return ['scopes', 'bindings', 'references', 'params', 'imports', 'attributes', 'calls', 'classes', 'functions', 'strings', 'comments', 'dynamic'].every((k) => Array.isArray(facts[k]));
 }
 
 /** The pack of exactly this file set: entries of other sets are left to their own packs. */
