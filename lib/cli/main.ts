@@ -212,6 +212,17 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
         else io.out(`${summarizeDaemon(result['daemon'] as Record<string, unknown>)}\n`);
       },
     )
+    .command(
+      'doctor',
+      'Check git, Node, Python (and its features), pytest, rust-analyzer, cargo, the session dir and the daemon; say how to fix what is missing',
+      (y) =>
+        y
+          .option('python', { type: 'string', describe: 'Check this interpreter instead of the one tug resolves' })
+          .option('rust-analyzer', { type: 'string', describe: 'Check this rust-analyzer instead of the discovered one' })
+          .example('tug doctor', '')
+          .example('tug doctor --json', ''),
+      run('doctor', (a) => ({ workspace: common(a).workspace, session_dir: common(a).session_dir, python: a['python'], rust_analyzer: a['rust-analyzer'] })),
+    )
     .completion('completion', 'Print a bash/zsh completion script (add `source <(tug completion)` to your shell rc)')
     .demandCommand(1, NO_COMMAND)
     .strict()
@@ -245,7 +256,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
 }
 
 const NO_COMMAND = 'name a command; see tug --help';
-const TOP_COMMANDS = ['snapshot', 'analyze-impact', 'run', 'rename', 'apply-patchset', 'verify', 'undo', 'session', 'clean', 'toolchain', 'review', 'tool', 'log', 'show', 'mcp', 'daemon', 'completion', 'help'];
+const TOP_COMMANDS = ['doctor', 'snapshot', 'analyze-impact', 'run', 'rename', 'apply-patchset', 'verify', 'undo', 'session', 'clean', 'toolchain', 'review', 'tool', 'log', 'show', 'mcp', 'daemon', 'completion', 'help'];
 
 class HelpInstead extends Error {}
 

@@ -77,3 +77,14 @@ export function summarizeDaemon(daemon: Json): string {
     ...(warm.length ? [`  warm ${warm.join(', ')}`] : []),
   ].join('\n');
 }
+
+export function summarizeDoctor(result: Json): string {
+  const checks: Json[] = result['checks'];
+  const width = Math.max(...checks.map((c) => c.name.length));
+  const mark = { ok: 'ok', missing: 'MISSING', info: '--' } as Record<string, string>;
+  const lines = checks.map((c) => `${(mark[c.status] ?? c.status).padEnd(7)} ${c.name.padEnd(width)}  ${c.found ?? 'not found'}${c.status === 'ok' ? '' : `  (${c.needed_for})`}`);
+  const missing = checks.filter((c) => c.status === 'missing');
+  if (missing.length === 0) lines.push('', 'nothing is missing');
+  else lines.push('', 'to fix:', ...missing.map((c) => `  ${c.name}: ${c.fix}`));
+  return lines.join('\n');
+}

@@ -1,6 +1,6 @@
 // Human summaries on a terminal: what happened, where the result is, and the exact commands to merge or undo it.
 import { summarizeChange, summarizeImpact, warningLines } from './summary-change.js';
-import { summarizeClean, summarizeSessionStatus, summarizeShow, summarizeToolchain } from './summary-status.js';
+import { summarizeClean, summarizeDoctor, summarizeSessionStatus, summarizeShow, summarizeToolchain } from './summary-status.js';
 
 type Json = Record<string, any>;
 
@@ -27,6 +27,7 @@ export function summarize(command: string, result: Json, input: Json = {}): stri
   if (command === 'toolchain') return summarizeToolchain(result);
   if (command === 'clean') return summarizeClean(result);
   if (command === 'show') return summarizeShow(result);
+  if (command === 'doctor') return summarizeDoctor(result);
   return JSON.stringify(result, null, 2);
 }
 

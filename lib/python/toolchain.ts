@@ -27,6 +27,27 @@ except Exception:
 print(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "libcst": cst}))
 `;
 
+const FEATURES = `
+import json, sys
+from importlib.util import find_spec
+def version(name):
+    if find_spec(name) is None:
+        return None
+    try:
+        from importlib.metadata import version as v
+        return v(name)
+    except Exception:
+        return "unknown version"
+print(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "libcst": version("libcst"), "pytest": version("pytest")}))
+`;
+
+/** What an interpreter offers tug: its version, and LibCST and pytest when importable (null when missing or not runnable). */
+export async function pythonFeatures(python: string): Promise<{ version: string | null; libcst: string | null; pytest: string | null }> {
+  const run = await execa(python, ['-c', FEATURES], { reject: false, timeout: 30_000, stdin: 'ignore' });
+  if (run.exitCode !== 0) return { version: null, libcst: null, pytest: null };
+  return JSON.parse(String(run.stdout).trim().split('\n').pop() ?? '{}');
+}
+
 async function probe(python: string): Promise<{ version: string | null; libcst: string | null }> {
   const run = await execa(python, ['-c', PROBE], { reject: false, timeout: 30_000 });
   if (run.exitCode !== 0) return { version: null, libcst: null };
