@@ -86,7 +86,7 @@ export function agentTools(options: ToolOptions = {}): AgentTool[] {
   }));
   for (const [alias, target] of Object.entries(TOOL_ALIASES)) {
     const tool = tools.find((t) => t.name === target)!;
-    tools.push({ ...tool, name: alias, description: `${tool.description} (Seed name of ${target}.)` });
+    tools.push({ ...tool, name: alias, description: `${tool.description} (Another name for ${target}.)` });
   }
   return tools;
 }

@@ -155,7 +155,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     )
     .command(
       'tool [name]',
-      'List the agent tools (--list) or run one with JSON arguments (seed tool registries)',
+      'List the agent tools (--list) or run one with JSON arguments',
       (y) =>
         y
           .positional('name', { type: 'string', describe: 'Tool name (read_file, edit_file, run_command, tug_rename_symbol, …)' })
