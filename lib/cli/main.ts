@@ -89,6 +89,21 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       run('apply-patchset', (a) => ({ ...changeInput(a), patchset: readPatchset(String(a['file']), io) })),
     )
     .command(
+      'apply <branch>',
+      "Write a tug/ branch's change into the working tree (all files or none), next to your uncommitted changes",
+      (y) =>
+        y
+          .positional('branch', { type: 'string', describe: 'The tug/ branch a run made' })
+          .example('tug apply tug/rename/process_data-to-transform_data', ''),
+      async (a) => {
+        mode = outputMode(Boolean(a['json']), io);
+        const { applyBranch, summarizeApply } = await import('./apply-command.js');
+        const result = await applyBranch(common(a), String(a['branch']));
+        if (mode.json) writeJson(result, io);
+        else io.out(`${summarizeApply(result)}\n`);
+      },
+    )
+    .command(
       'verify',
       'Run the checks on the workspace as it is, in a sandbox',
       (y) => verifyOptions(y).example('tug verify --verify tests', ''),
@@ -256,7 +271,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
 }
 
 const NO_COMMAND = 'name a command; see tug --help';
-const TOP_COMMANDS = ['doctor', 'snapshot', 'analyze-impact', 'run', 'rename', 'apply-patchset', 'verify', 'undo', 'session', 'clean', 'toolchain', 'review', 'tool', 'log', 'show', 'mcp', 'daemon', 'completion', 'help'];
+const TOP_COMMANDS = ['apply', 'doctor', 'snapshot', 'analyze-impact', 'run', 'rename', 'apply-patchset', 'verify', 'undo', 'session', 'clean', 'toolchain', 'review', 'tool', 'log', 'show', 'mcp', 'daemon', 'completion', 'help'];
 
 class HelpInstead extends Error {}
 

@@ -53,11 +53,14 @@ export function summarizeChange(result: Json): string {
   return lines.join('\n');
 }
 
-/** The command that brings the branch into the user's tree as it is now. */
+/**
+ * The command that brings the branch into the user's tree as it is now. On a dirty tree the branch starts from a
+ * snapshot commit holding the user's uncommitted and untracked files, so `git merge` would refuse (or drag that
+ * snapshot into history); `tug apply` writes just the refactor's files, checked against that snapshot.
+ */
 function nextStep(result: Json): string[] {
   const git = result['git'];
-  const next = result['next'];
-  if (next && typeof next.command === 'string') return [`  next    ${next.command}${next.reason ? `   (${next.reason})` : ''}`];
+  if (git.dirty) return [`  next    tug apply ${git.branch}   (your uncommitted changes stay; git merge would refuse on this tree)`];
   return [`  merge   git merge ${git.branch}`];
 }
 
