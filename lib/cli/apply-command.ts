@@ -2,9 +2,9 @@
 // own uncommitted work, which `git merge` would refuse to touch. The same step as the review UI's `x`.
 import { TugError } from '../core/errors.js';
 import { SCHEMA_VERSION } from '../core/schemas.js';
-import type { CommonInput } from '../ops/workspace.js';
+import type { ReviewOptions } from '../review/kernel.js';
 
-export async function applyBranch(settings: CommonInput, branch: string): Promise<Record<string, unknown>> {
+export async function applyBranch(settings: ReviewOptions, branch: string): Promise<Record<string, unknown>> {
   const { createReviewKernel } = await import('../review/kernel.js');
   const kernel = createReviewKernel(settings);
   const result = await kernel.open(branch);
