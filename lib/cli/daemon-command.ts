@@ -35,7 +35,7 @@ export async function daemonCommand(
     if (!started) throw new TugError('InternalError', 'the daemon did not come up within 10 s', { details: { workspace: repo.root } });
     return envelope({ running: true, already_running: false, ...(started['status'] as object) });
   }
-  const session = sessionDir ?? path.join(repo.commonDir, 'tug');
+  const session = sessionDir ?? (process.env['TUG_SESSION_DIR'] ? path.resolve(repo.root, process.env['TUG_SESSION_DIR']) : path.join(repo.commonDir, 'tug'));
   await serveDaemon({
     commonDir,
     pidFile: path.join(session, 'workers', 'daemon.pid'),

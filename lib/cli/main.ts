@@ -12,6 +12,8 @@ import { outputMode, writeError, writeJson, type OutputMode } from './output.js'
 import { SUPPORTED_OPERATIONS, supportedOperation, usageError, type FailingParser } from './usage-errors.js';
 import { summarize } from './summary.js';
 import { summarizeDaemon } from './summary-status.js';
+import { sessionFlags } from './session-flags.js';
+import { createLogger, LOG_LEVELS, logSettings, type Logger } from './logging.js';
 import { processIO, type AnalysisTarget, type CliIO } from './io.js';
 import { changeInputOf, changeOptions, commonInput, joinDashValues, pick, readPatchset, renameOptions, textFlags, verifyOptions, type Args } from './args.js';
 
@@ -33,7 +35,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     }
     const input = await toInput(args);
     if (name === 'analyze-impact' || name === 'rename-symbol') io.analysing?.(analysisTarget(input as Record<string, unknown>));
-    exitCode = await execute(findOperation(name)!, input, mode, name, io);
+    exitCode = await execute(findOperation(name)!, input, mode, name, io, createLogger(logSettings(args, io), io));
   };
   const cli = yargs(joinDashValues(argv))
     .scriptName('tug')
@@ -42,6 +44,14 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .option('session-dir', { type: 'string', describe: 'Session directory (default: <git-common-dir>/tug)', global: true })
     .option('json', { type: 'boolean', describe: 'Print JSON (the default when stdout is not a terminal)', global: true })
     .option('wait', { type: 'boolean', default: true, describe: 'Wait up to 30 s for another tug (--no-wait fails at once)', global: true })
+    .option('verbose', { alias: 'v', type: 'boolean', describe: 'Log debug lines on stderr too (the input, how long it took)', global: true })
+    .option('quiet', { alias: 'q', type: 'boolean', describe: 'Log only errors on stderr (no progress)', global: true })
+    .option('log-level', { choices: LOG_LEVELS, describe: 'Lowest level logged on stderr (default: info on a terminal, else warn)', global: true })
+    .option('log-format', { choices: ['text', 'json'] as const, describe: 'Log lines as text or as one JSON object each', global: true })
+    .conflicts('verbose', 'quiet')
+    .option('session-name', { type: 'string', describe: 'Use the named session <session dir>/sessions/NAME (parallel experiments keep apart)', global: true })
+    .option('fresh', { type: 'boolean', describe: "Start the session fresh: stop its workers, drop its caches and sandboxes (undo points and the log stay)", global: true })
+    .middleware(sessionFlags(io))
     .command('snapshot', 'Print the snapshot id (git tree) of the workspace as it is on disk', (y) => y.example('tug snapshot --json', ''), run('snapshot', common))
     .command(
       'analyze-impact <operation>',
@@ -302,12 +312,12 @@ function analysisTarget(input: Record<string, unknown>): AnalysisTarget {
   return { at: String(input['at']), to: String(input['to']), ...text('python'), ...text('rust_analyzer') };
 }
 
-async function execute(operation: Operation, rawInput: unknown, mode: OutputMode, command: string, io: CliIO): Promise<number> {
+async function execute(operation: Operation, rawInput: unknown, mode: OutputMode, command: string, io: CliIO, logger: Logger): Promise<number> {
   const input = parseInput(operation.input, rawInput, `${command} arguments`);
-  const progress = (message: string) => {
-    if (io.stderrIsTTY || process.env['TUG_PROGRESS'] === '1') io.err(`tug: ${message}\n`);
-  };
-  const result = await operation.execute(input, { progress });
+  logger.log('debug', `${command}: ${JSON.stringify(input)}`, { operation: operation.name });
+  const started = performance.now();
+  const result = await operation.execute(input, { progress: (message) => logger.log('info', message, { operation: operation.name }) });
+  logger.log('debug', `${command} finished in ${Math.round(performance.now() - started)} ms`, { operation: operation.name });
   if (mode.json) writeJson(result, io);
   else io.out(`${summarize(command, result as Record<string, unknown>, rawInput as Record<string, unknown>)}\n`);
   return 0;
