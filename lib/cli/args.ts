@@ -18,11 +18,19 @@ export function commonInput(args: Args, io: CliIO) {
 }
 
 export function textFlags(args: Args) {
-  return { rename_strings: args['rename-strings'], rename_comments: args['rename-comments'], rust_analyzer: args['rust-analyzer'] };
+  const globs = (name: string) => (Array.isArray(args[name]) ? (args[name] as unknown[]).map(String) : undefined);
+  return { rename_strings: args['rename-strings'], rename_comments: args['rename-comments'], rust_analyzer: args['rust-analyzer'], include: globs('include'), exclude: globs('exclude') };
+}
+
+/** --include/--exclude, repeatable: which Python files analysis considers (relative to the workspace). */
+export function selectionOptions(y: Argv) {
+  return y
+    .option('include', { type: 'string', array: true, describe: 'Analyse only files matching this glob (repeatable; default: config include, $TUG_INCLUDE)' })
+    .option('exclude', { type: 'string', array: true, describe: 'Leave files matching this glob out of the analysis (repeatable; default: config exclude, $TUG_EXCLUDE)' });
 }
 
 export function renameOptions(y: Argv) {
-  return y
+  return selectionOptions(y)
     .option('rename-strings', { type: 'boolean', describe: 'Also rename string literals equal to the old name (each reported)' })
     .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments (each reported)' })
     .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets (default: $TUG_RA_PATH, PATH, tug setup)' });

@@ -65,6 +65,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .option('rename-strings', { type: 'boolean', describe: 'Also rename string literals equal to the old name' })
           .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments' })
           .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets' })
+          .option('include', { type: 'string', array: true, describe: 'Analyse only files matching this glob (repeatable)' })
+          .option('exclude', { type: 'string', array: true, describe: 'Leave files matching this glob out (repeatable)' })
           .example('tug analyze-impact rename-symbol --at src/app.py:12:5 --to transform_data', '')
           .example('tug analyze-impact rename-symbol --at src/lib.rs:3:8 --to parse_config', ''),
       run('analyze-impact', (a) => ({ ...common(a), operation: supportedOperation(a['operation'], 'analyze-impact'), at: a['at'], to: a['to'], python: a['python'], ...textFlags(a) })),

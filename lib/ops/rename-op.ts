@@ -14,6 +14,8 @@ const renameFields = {
   rename_strings: z.boolean().optional().describe('Also rename string literals equal to the old name (each reported as a warning).'),
   rename_comments: z.boolean().optional().describe('Also rename whole-word mentions in comments (each reported as a warning).'),
   rust_analyzer: z.string().optional().describe('rust-analyzer binary for Rust targets (default: $TUG_RA_PATH, PATH, then the one `tug toolchain rust setup` installed).'),
+  include: z.array(z.string().min(1)).optional().describe('Python: analyse only files matching one of these globs, relative to the workspace (default: `include` in the config, TUG_INCLUDE, else every file).'),
+  exclude: z.array(z.string().min(1)).optional().describe('Python: leave files matching one of these globs out of the analysis (default: `exclude` in the config, TUG_EXCLUDE).'),
 };
 
 export const renameInput = z.object({ ...CommonFields, ...ChangeFields, ...renameFields });

@@ -32,11 +32,27 @@ async function target(ws: Workspace, at: string): Promise<RenameTarget & { langu
 /** What both adapters answer with. */
 type LanguagePlan = Pick<RenamePlan, 'symbol' | 'references' | 'edits' | 'moves' | 'warnings' | 'oldName'>;
 
-type RenameOptions = { to: string; python?: string | undefined; rust_analyzer?: string | undefined; no_wait?: boolean | undefined; rename_strings?: boolean | undefined; rename_comments?: boolean | undefined };
+type RenameOptions = {
+  to: string;
+  python?: string | undefined;
+  rust_analyzer?: string | undefined;
+  no_wait?: boolean | undefined;
+  rename_strings?: boolean | undefined;
+  rename_comments?: boolean | undefined;
+  include?: string[] | undefined;
+  exclude?: string[] | undefined;
+};
 
 /** The language adapter's plan for a rename; Python is tug's own analyzer, Rust is rust-analyzer. */
 async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { language: Language }, input: RenameOptions): Promise<LanguagePlan> {
+  const config = await configFor(ws.repo, { python: input.python, include: input.include, exclude: input.exclude });
   if (at.language === 'rust') {
+    if (config.include.length > 0 || config.exclude.length > 0) {
+      // rust-analyzer renames every reference the compiler sees; leaving some out would break the build.
+      throw new TugError('InvalidArgument', 'include/exclude globs apply to Python analysis; a Rust rename changes every reference rust-analyzer finds', {
+        details: { argument: input.include?.length ? 'include' : input.exclude?.length ? 'exclude' : config.sources['include'] ?? config.sources['exclude'] ?? 'include', reason: 'Python only' },
+      });
+    }
     const { planRustRename } = await import('../rust/rename-plan.js');
     if (input.rename_strings || input.rename_comments) {
       throw new TugError('InvalidArgument', '--rename-strings and --rename-comments apply to Python renames', { details: { argument: input.rename_strings ? 'rename_strings' : 'rename_comments', reason: 'Python only' } });
@@ -53,7 +69,8 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
     });
   }
   return planPythonRename(ws.repo, ws.session, snapshot.tree, at, input.to, {
-    python: configuredPython(await configFor(ws.repo, { python: input.python })),
+    python: configuredPython(config),
+    selection: { include: config.include, exclude: config.exclude },
     renameStrings: input.rename_strings,
     renameComments: input.rename_comments,
   });
@@ -100,7 +117,7 @@ export async function runAnalyzeImpact(input: z.infer<typeof analyzeImpactInput>
         symbol: result.symbol,
         references,
         impact: { files_affected: new Set(references.map((r) => r.location.file)).size, references_count: references.length, edits_estimated: result.edits.length },
-        warnings: orderWarnings([...ws.warnings, ...result.warnings]),
+        warnings: orderWarnings([...ws.warnings, ...(await configFor(ws.repo, {})).warnings, ...result.warnings]),
       };
     } catch (error) {
       if (error instanceof TugError) error.snapshotId ??= snapshot.tree;

@@ -10,6 +10,7 @@ import { resolvePython } from '../verify/python.js';
 import { buildModuleMap, sourceRoots } from './modules.js';
 import { Project } from './project.js';
 import { Resolver } from './references.js';
+import { selects, type FileSelection } from '../core/globs.js';
 import { FactsCache } from './facts-cache.js';
 import { cachedFacts, factsFor, prestartWorkers, type SourceText, type WorkerPlaces } from './worker-pool.js';
 import { countWarm } from '../ops/resources.js';
@@ -62,21 +63,24 @@ export async function loadPythonProject(
   session: PythonSession,
   tree: string,
   python: string | undefined,
+  selection: FileSelection = { include: [], exclude: [] },
 ): Promise<LoadedProject> {
-  const key = [repo.commonDir, tree, repo.prefix, session.paths.facts].join('\0');
+  const key = [repo.commonDir, tree, repo.prefix, session.paths.facts, JSON.stringify(selection)].join('\0');
   const known = recent.get(key);
   if (known) return { ...(await known), parsed: 0 };
-  const loading = loadAfresh(repo, session, tree, python);
+  const loading = loadAfresh(repo, session, tree, python, selection);
   recent.set(key, loading);
   loading.catch(() => recent.drop(key, loading));
   return loading;
 }
 
-async function loadAfresh(repo: Repo, session: PythonSession, tree: string, python: string | undefined): Promise<LoadedProject> {
+async function loadAfresh(repo: Repo, session: PythonSession, tree: string, python: string | undefined, selection: FileSelection): Promise<LoadedProject> {
   const [everything] = await Promise.all([listTreePaths(repo, tree), startPythonEarly(session, python)]);
   mark('python: files listed');
   const allPaths = new Set(everything.map((e) => e.path));
-  const entries = everything.filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path));
+  // include/exclude globs are relative to the workspace, which may be a directory inside the repository.
+  const inWorkspace = (file: string) => (repo.prefix && file.startsWith(`${repo.prefix}/`) ? file.slice(repo.prefix.length + 1) : file);
+  const entries = everything.filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path) && selects(selection, inWorkspace(e.path)));
   const cached = cachedFacts(session.paths.facts, entries.map((e) => e.oid));
   const blobs = await readBlobs(repo, entries.map((e) => e.oid));
   mark('python: files read');

@@ -1,5 +1,6 @@
 // Python rename, start to finish on a snapshot: facts for every module, the symbol under the cursor, its occurrences, the edits.
 import { TugError } from '../core/errors.js';
+import { selects, type FileSelection } from '../core/globs.js';
 import { sha256 } from '../core/hash.js';
 import type { EditRequest, FileMove } from '../core/patchset.js';
 import type { WarningJSON } from '../core/schemas.js';
@@ -49,14 +50,20 @@ export async function planPythonRename(
   tree: string,
   target: RenameTarget,
   newName: string,
-  options: { python?: string | undefined; renameStrings?: boolean | undefined; renameComments?: boolean | undefined },
+  options: { python?: string | undefined; renameStrings?: boolean | undefined; renameComments?: boolean | undefined; selection?: FileSelection | undefined },
 ): Promise<RenamePlan> {
   assertPythonIdentifier(newName);
-  const loaded = await loadPythonProject(repo, session, tree, options.python);
+  const loaded = await loadPythonProject(repo, session, tree, options.python, options.selection);
   const { project, resolver, bytesOf, allPaths, parsed } = loaded;
   const warnings = [...loaded.warnings];
   if (!bytesOf.has(target.file)) {
     if (loaded.skipped.has(target.file)) throw new TugError('UnsupportedFile', `${target.file} is not UTF-8 text`, { details: { path: target.file, reason: loaded.skipped.get(target.file) } });
+    const relative = repo.prefix && target.file.startsWith(`${repo.prefix}/`) ? target.file.slice(repo.prefix.length + 1) : target.file;
+    if (options.selection && loaded.allPaths.has(target.file) && !selects(options.selection, relative)) {
+      throw new TugError('InvalidArgument', `${target.file} is left out by the include/exclude globs, so tug does not analyse it`, {
+        details: { argument: 'at', reason: 'file not selected', include: options.selection.include, exclude: options.selection.exclude },
+      });
+    }
     throw new TugError('FileNotFound', `${target.file} is not a Python file in the workspace`, { details: { path: target.file } });
   }
   const entries = [...bytesOf.keys()].map((p) => ({ path: p }));
