@@ -54,3 +54,32 @@ test('an unknown config key is a warning naming the closest known key; the comma
   t.is(rename.json.warnings.filter((w: { code: string }) => w.code === 'UnknownConfigKey').length, 3);
   await repo.cleanup();
 });
+
+test('safety_mode: strict refuses an ambiguous position, normal takes the name before it with a warning, aggressive renames strings too', async (t) => {
+  const source = 'def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ny = a if b else 0\nname = "a"  # a\n';
+  const repo = await makeRepo({ 'm.py': source, 'lib.rs': 'pub fn a() {}\n' });
+  const at = ['analyze-impact', 'rename-symbol', '--at', 'm.py:9:6', '--to', 'c'];
+  t.is((await tug(repo.root, at)).json.error.code, 'AmbiguousSymbol', 'strict is the default');
+  const normal = await tug(repo.root, [...at, '--safety', 'normal']);
+  t.is(normal.exitCode, 0, normal.stdout);
+  t.is(normal.json.symbol.name, 'a');
+  t.regex(normal.json.warnings.find((w: { code: string }) => w.code === 'AmbiguousSymbol').message, /renamed a, the name before it/);
+  const viaEnv = await tug(repo.root, at, { env: { TUG_SAFETY: 'normal' } });
+  t.is(viaEnv.json.symbol.name, 'a');
+  t.is((await tug(repo.root, [...at, '--safety', 'strict'], { env: { TUG_SAFETY: 'normal' } })).json.error.code, 'AmbiguousSymbol', 'the flag beats the environment');
+
+  const plain = await tug(repo.root, ['rename', 'm.py:1:5', 'c']);
+  t.is(plain.json.summary.edits_count, 2);
+  await repo.write('tug.toml', 'safety_mode = "aggressive"\n');
+  const aggressive = await tug(repo.root, ['rename', 'm.py:1:5', 'c']);
+  t.is(aggressive.exitCode, 0, aggressive.stdout);
+  t.is(aggressive.json.summary.edits_count, 4, 'the string and the comment too');
+  t.true(aggressive.json.warnings.some((w: { code: string }) => w.code === 'StringRenamed'));
+  const optedOut = await tug(repo.root, ['rename', 'm.py:1:5', 'c', '--no-rename-strings', '--no-rename-comments']);
+  t.is(optedOut.json.summary.edits_count, 2, 'explicit flags beat the configured mode');
+
+  const rust = await tug(repo.root, ['rename', 'lib.rs:1:8', 'c', '--safety', 'normal']);
+  t.is(rust.json.error.code, 'InvalidArgument');
+  t.regex(rust.json.error.message, /applies to Python renames/);
+  await repo.cleanup();
+});

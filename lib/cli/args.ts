@@ -19,12 +19,13 @@ export function commonInput(args: Args, io: CliIO) {
 
 export function textFlags(args: Args) {
   const globs = (name: string) => (Array.isArray(args[name]) ? (args[name] as unknown[]).map(String) : undefined);
-  return { rename_strings: args['rename-strings'], rename_comments: args['rename-comments'], rust_analyzer: args['rust-analyzer'], include: globs('include'), exclude: globs('exclude') };
+  return { rename_strings: args['rename-strings'], rename_comments: args['rename-comments'], rust_analyzer: args['rust-analyzer'], include: globs('include'), exclude: globs('exclude'), safety: args['safety'] };
 }
 
 /** --include/--exclude, repeatable: which Python files analysis considers (relative to the workspace). */
 export function selectionOptions(y: Argv) {
   return y
+    .option('safety', { choices: ['strict', 'normal', 'aggressive'] as const, describe: 'Python: strict refuses an ambiguous position; normal takes the name before it (warned); aggressive also renames equal strings and comments (default: config safety_mode, $TUG_SAFETY, strict)' })
     .option('include', { type: 'string', array: true, describe: 'Analyse only files matching this glob (repeatable; default: config include, $TUG_INCLUDE)' })
     .option('exclude', { type: 'string', array: true, describe: 'Leave files matching this glob out of the analysis (repeatable; default: config exclude, $TUG_EXCLUDE)' });
 }

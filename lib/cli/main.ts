@@ -65,6 +65,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .option('rename-strings', { type: 'boolean', describe: 'Also rename string literals equal to the old name' })
           .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments' })
           .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets' })
+          .option('safety', { choices: ['strict', 'normal', 'aggressive'] as const, describe: 'Python: how an ambiguous position and strings/comments are treated (see tug rename -h)' })
           .option('include', { type: 'string', array: true, describe: 'Analyse only files matching this glob (repeatable)' })
           .option('exclude', { type: 'string', array: true, describe: 'Leave files matching this glob out (repeatable)' })
           .example('tug analyze-impact rename-symbol --at src/app.py:12:5 --to transform_data', '')

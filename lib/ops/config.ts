@@ -19,6 +19,7 @@ const ConfigSchema = z
     run_command: z.object({ allow_env: z.array(z.string().min(1)) }).partial().strict(),
     include: z.array(z.string().min(1)),
     exclude: z.array(z.string().min(1)),
+    safety_mode: z.enum(['strict', 'normal', 'aggressive']),
   })
   .partial()
   .strict();
@@ -36,6 +37,12 @@ export interface ResolvedConfig {
   /** Globs (relative to the workspace) restricting which files analysis considers; empty include = every file. */
   include: string[];
   exclude: string[];
+  /**
+   * strict (default): an ambiguous position is an error, strings and comments are renamed only when asked. normal: an
+   * ambiguous position takes the name before it, with a warning. aggressive: as normal, and strings and comments equal
+   * to the old name are renamed too (each reported) unless a flag says otherwise.
+   */
+  safety_mode: 'strict' | 'normal' | 'aggressive';
   /** Where each value came from, for error messages and `session status`. */
   sources: Record<string, string>;
   /** Keys the files had that tug does not know (each named with the closest known key); they were ignored. */
@@ -119,6 +126,7 @@ function fromEnv(env: NodeJS.ProcessEnv): TugConfig {
   if (env['TUG_TYPECHECK_COMMAND']) raw['typecheck_command'] = json('TUG_TYPECHECK_COMMAND');
   if (env['TUG_TEST_TIMEOUT']) raw['test_timeout'] = Number(env['TUG_TEST_TIMEOUT']);
   const globs = (name: string) => env[name]!.split(',').map((g) => g.trim()).filter(Boolean);
+  if (env['TUG_SAFETY']) raw['safety_mode'] = env['TUG_SAFETY'];
   if (env['TUG_INCLUDE']) raw['include'] = globs('TUG_INCLUDE');
   if (env['TUG_EXCLUDE']) raw['exclude'] = globs('TUG_EXCLUDE');
   return validate(raw, 'environment (TUG_*)');
@@ -135,6 +143,7 @@ export async function resolveConfig(
     python?: string | undefined;
     include?: string[] | undefined;
     exclude?: string[] | undefined;
+    safety?: string | undefined;
   },
 ): Promise<ResolvedConfig> {
   const pyproject = await readToml(path.join(root, 'pyproject.toml'));
@@ -145,7 +154,7 @@ export async function resolveConfig(
     ['tug.toml', validate(dropUnknown(await readToml(path.join(root, 'tug.toml')), 'tug.toml', warnings), 'tug.toml')],
     ['environment', fromEnv(process.env)],
   ];
-  const out: ResolvedConfig = { verify: DEFAULT_VERIFY, allow_env: [], include: [], exclude: [], sources: { verify: 'default' }, warnings };
+  const out: ResolvedConfig = { verify: DEFAULT_VERIFY, allow_env: [], include: [], exclude: [], safety_mode: 'strict', sources: { verify: 'default', safety_mode: 'default' }, warnings };
   for (const [source, layer] of layers) {
     if (layer.verify) (out.verify = layer.verify), (out.sources['verify'] = source);
     if (layer.test_command) (out.test_command = layer.test_command), (out.sources['test_command'] = source);
@@ -155,6 +164,7 @@ export async function resolveConfig(
     if (layer.python?.python_path) (out.python_path = path.resolve(root, layer.python.python_path)), (out.sources['python_path'] = source);
     if (layer.include) (out.include = layer.include), (out.sources['include'] = source);
     if (layer.exclude) (out.exclude = layer.exclude), (out.sources['exclude'] = source);
+    if (layer.safety_mode) (out.safety_mode = layer.safety_mode), (out.sources['safety_mode'] = source);
   }
   if (flags.verify) (out.verify = flags.verify as ResolvedConfig['verify']), (out.sources['verify'] = 'flag');
   if (flags.test_command) (out.test_command = flags.test_command), (out.sources['test_command'] = 'flag');
@@ -163,6 +173,7 @@ export async function resolveConfig(
   if (flags.python) (out.python_path = flags.python), (out.sources['python_path'] = 'flag');
   if (flags.include?.length) (out.include = flags.include), (out.sources['include'] = 'flag');
   if (flags.exclude?.length) (out.exclude = flags.exclude), (out.sources['exclude'] = 'flag');
+  if (flags.safety) (out.safety_mode = flags.safety as ResolvedConfig['safety_mode']), (out.sources['safety_mode'] = 'flag');
   return out;
 }
 

@@ -41,11 +41,13 @@ type RenameOptions = {
   rename_comments?: boolean | undefined;
   include?: string[] | undefined;
   exclude?: string[] | undefined;
+  safety?: 'strict' | 'normal' | 'aggressive' | undefined;
 };
 
 /** The language adapter's plan for a rename; Python is tug's own analyzer, Rust is rust-analyzer. */
 async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { language: Language }, input: RenameOptions): Promise<LanguagePlan> {
-  const config = await configFor(ws.repo, { python: input.python, include: input.include, exclude: input.exclude });
+  const config = await configFor(ws.repo, { python: input.python, include: input.include, exclude: input.exclude, safety: input.safety });
+  const aggressive = config.safety_mode === 'aggressive';
   if (at.language === 'rust') {
     if (config.include.length > 0 || config.exclude.length > 0) {
       // rust-analyzer renames every reference the compiler sees; leaving some out would break the build.
@@ -56,6 +58,9 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
     const { planRustRename } = await import('../rust/rename-plan.js');
     if (input.rename_strings || input.rename_comments) {
       throw new TugError('InvalidArgument', '--rename-strings and --rename-comments apply to Python renames', { details: { argument: input.rename_strings ? 'rename_strings' : 'rename_comments', reason: 'Python only' } });
+    }
+    if (input.safety && input.safety !== 'strict') {
+      throw new TugError('InvalidArgument', `--safety ${input.safety} applies to Python renames; rust-analyzer decides what a Rust position means`, { details: { argument: 'safety', reason: 'Python only' } });
     }
     return planRustRename({
       repo: ws.repo,
@@ -71,8 +76,9 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
   return planPythonRename(ws.repo, ws.session, snapshot.tree, at, input.to, {
     python: configuredPython(config),
     selection: { include: config.include, exclude: config.exclude },
-    renameStrings: input.rename_strings,
-    renameComments: input.rename_comments,
+    renameStrings: input.rename_strings ?? aggressive,
+    renameComments: input.rename_comments ?? aggressive,
+    proceedOnAmbiguity: config.safety_mode !== 'strict',
   });
 }
 

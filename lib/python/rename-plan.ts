@@ -50,7 +50,14 @@ export async function planPythonRename(
   tree: string,
   target: RenameTarget,
   newName: string,
-  options: { python?: string | undefined; renameStrings?: boolean | undefined; renameComments?: boolean | undefined; selection?: FileSelection | undefined },
+  options: {
+    python?: string | undefined;
+    renameStrings?: boolean | undefined;
+    renameComments?: boolean | undefined;
+    selection?: FileSelection | undefined;
+    /** safety_mode normal/aggressive: an ambiguous position takes the name before it, with a warning. */
+    proceedOnAmbiguity?: boolean | undefined;
+  },
 ): Promise<RenamePlan> {
   assertPythonIdentifier(newName);
   const loaded = await loadPythonProject(repo, session, tree, options.python, options.selection);
@@ -77,8 +84,9 @@ export async function planPythonRename(
     throw new TugError('InvalidPosition', `${where} is outside the file`, { details: { location: where, file_lines: starts.length }, location: target });
   }
   if (!info) throw new TugError('SymbolNotFound', `${target.file} is not importable as a module, so tug cannot resolve names in it`, { details: { location: where } });
-  refuseAmbiguousPosition(resolver, info, bytes, offset, target);
-  const entity = requireRenamable(resolver.entityAt(info, offset), where);
+  const ambiguous = refuseAmbiguousPosition(resolver, info, bytes, offset, target, options.proceedOnAmbiguity);
+  if (ambiguous) warnings.push(ambiguous.warning);
+  const entity = requireRenamable(resolver.entityAt(info, ambiguous?.offset ?? offset), where);
   const oldName = nameOf(entity);
   const occurrences = resolver.occurrences(entity);
   mark('python: occurrences found');
