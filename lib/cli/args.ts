@@ -7,12 +7,16 @@ import type { CliIO } from './io.js';
 
 export type Args = Record<string, unknown>;
 
-/** Paths on the command line are relative to the caller's directory (which a daemon does not share). */
+/**
+ * Paths on the command line are relative to the caller's directory (which a daemon does not share), or with
+ * `-C DIR` to DIR, as with git: positions, --session-dir and --file alike.
+ */
 export function commonInput(args: Args, io: CliIO) {
   const sessionDir = args['session-dir'];
+  const workspace = baseDir(args, io);
   return {
-    workspace: path.resolve(io.cwd, typeof args['workspace'] === 'string' ? args['workspace'] : '.'),
-    session_dir: typeof sessionDir === 'string' ? path.resolve(io.cwd, sessionDir) : undefined,
+    workspace,
+    session_dir: typeof sessionDir === 'string' ? path.resolve(workspace, sessionDir) : undefined,
     no_wait: args['wait'] === false ? true : undefined,
   };
 }
@@ -91,10 +95,15 @@ function parseArgvJson(value: string, argument: string): string[] {
   return parsed as string[];
 }
 
-export function readPatchset(file: string, io: CliIO): unknown {
+/** The directory relative paths start from: -C DIR, else where tug was started. */
+export function baseDir(args: Args, io: CliIO): string {
+  return path.resolve(io.cwd, typeof args['workspace'] === 'string' ? args['workspace'] : '.');
+}
+
+export function readPatchset(file: string, base: string): unknown {
   let text: string;
   try {
-    text = readFileSync(file === '-' ? 0 : path.resolve(io.cwd, file), 'utf8');
+    text = readFileSync(file === '-' ? 0 : path.resolve(base, file), 'utf8');
   } catch (error) {
     throw new TugError('FileNotFound', `cannot read patchset ${file}`, { details: { path: file, reason: String(error) } });
   }

@@ -15,7 +15,7 @@ import { summarizeDaemon } from './summary-status.js';
 import { sessionFlags } from './session-flags.js';
 import { createLogger, LOG_LEVELS, logSettings, type Logger } from './logging.js';
 import { processIO, type AnalysisTarget, type CliIO } from './io.js';
-import { changeInputOf, changeOptions, commonInput, joinDashValues, pick, readPatchset, renameOptions, textFlags, verifyOptions, type Args } from './args.js';
+import { baseDir, changeInputOf, changeOptions, commonInput, joinDashValues, pick, readPatchset, renameOptions, textFlags, verifyOptions, type Args } from './args.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -99,7 +99,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .option('file', { alias: 'f', type: 'string', demandOption: true, describe: 'Patchset JSON file, or - for stdin' })
           .example('tug apply-patchset --file edits.json --verify syntax --apply', '')
           .example(`echo '{"edits":[{"file":"a.py","line":1,"col":5,"old_text":"f","new_text":"g"}]}' | tug apply-patchset -f -`, ''),
-      run('apply-patchset', (a) => ({ ...changeInput(a), patchset: readPatchset(String(a['file']), io) })),
+      run('apply-patchset', (a) => ({ ...changeInput(a), patchset: readPatchset(String(a['file']), baseDir(a, io)) })),
     )
     .command(
       'apply <branch>',
