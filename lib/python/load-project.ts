@@ -10,7 +10,7 @@ import { resolvePython } from '../verify/python.js';
 import { buildModuleMap, sourceRoots } from './modules.js';
 import { Project } from './project.js';
 import { Resolver } from './references.js';
-import { selects, type FileSelection } from '../core/globs.js';
+import { selects, type FileSelection } from '../core/file-selection.js';
 import { FactsCache } from './facts-cache.js';
 import { cachedFacts, factsFor, prestartWorkers, type SourceText, type WorkerPlaces } from './worker-pool.js';
 import { countWarm } from '../ops/resources.js';

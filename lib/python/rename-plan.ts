@@ -1,6 +1,6 @@
 // Python rename, start to finish on a snapshot: facts for every module, the symbol under the cursor, its occurrences, the edits.
 import { TugError } from '../core/errors.js';
-import { selects, type FileSelection } from '../core/globs.js';
+import { selects, type FileSelection } from '../core/file-selection.js';
 import { sha256 } from '../core/hash.js';
 import type { EditRequest, FileMove } from '../core/patchset.js';
 import type { WarningJSON } from '../core/schemas.js';
