@@ -4,6 +4,7 @@ import { TugError } from '../core/errors.js';
 import { discoverRepo } from '../git/repo.js';
 import { parseInput } from '../ops/operation.js';
 import { findOperation } from '../ops/registry.js';
+import { releaseResources } from '../ops/resources.js';
 import { commonInput, type Args } from './args.js';
 import type { CliIO } from './io.js';
 
@@ -30,6 +31,8 @@ export function sessionFlags(io: CliIO) {
       args['sessionDir'] = args['session-dir'];
     }
     if (args['fresh']) {
+      // Warm helpers of this process first (a daemon's workers), so nothing keeps using what clean stops.
+      await releaseResources();
       const clean = findOperation('clean')!;
       const { workspace, session_dir } = commonInput(args, io);
       await clean.execute(parseInput(clean.input, { workspace, session_dir, workers: true, cache: true, sandboxes: true }, 'fresh'), {});
