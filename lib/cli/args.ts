@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Argv } from 'yargs';
 import { TugError } from '../core/errors.js';
 import type { CliIO } from './io.js';
+import { LOG_LEVELS } from './logging.js';
 
 export type Args = Record<string, unknown>;
 
@@ -128,4 +129,20 @@ export function joinDashValues(argv: readonly string[]): string[] {
 
 export function pick(source: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]));
+}
+
+/** Options every command takes: where (-C, the session), how to print (--json) and log, and how to wait. */
+export function globalOptions(y: Argv) {
+  return y
+    .option('workspace', { alias: 'C', type: 'string', describe: 'Directory inside the git working tree (default: current directory)', global: true })
+    .option('session-dir', { type: 'string', describe: 'Session directory (default: $TUG_SESSION_DIR, else <git-common-dir>/tug)', global: true })
+    .option('json', { type: 'boolean', describe: 'Print JSON (the default when stdout is not a terminal)', global: true })
+    .option('wait', { type: 'boolean', default: true, describe: 'Wait up to 30 s for another tug (--no-wait fails at once)', global: true })
+    .option('verbose', { alias: 'v', type: 'boolean', describe: 'Log debug lines on stderr too (the input, how long it took)', global: true })
+    .option('quiet', { alias: 'q', type: 'boolean', describe: 'Log only errors on stderr (no progress)', global: true })
+    .option('log-level', { choices: LOG_LEVELS, describe: 'Lowest level logged on stderr (default: info on a terminal, else warn)', global: true })
+    .option('log-format', { choices: ['text', 'json'] as const, describe: 'Log lines as text or as one JSON object each', global: true })
+    .conflicts('verbose', 'quiet')
+    .option('session-name', { type: 'string', describe: 'Use the named session <session dir>/sessions/NAME (parallel experiments keep apart)', global: true })
+    .option('fresh', { type: 'boolean', describe: "Start the session fresh: stop its workers, drop its caches and sandboxes (undo points and the log stay)", global: true });
 }

@@ -9,13 +9,13 @@ import { discoverRepoEarly } from '../git/repo.js';
 import { findOperation } from '../ops/registry.js';
 import { releaseResources } from '../ops/resources.js';
 import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
-import { SUPPORTED_OPERATIONS, supportedOperation, usageError, type FailingParser } from './usage-errors.js';
+import { HelpInstead, NO_COMMAND, SUPPORTED_OPERATIONS, supportedOperation, TOP_COMMANDS, usageError, type FailingParser } from './usage-errors.js';
 import { summarize } from './summary.js';
 import { summarizeDaemon } from './summary-status.js';
 import { sessionFlags } from './session-flags.js';
-import { createLogger, LOG_LEVELS, logSettings, type Logger } from './logging.js';
+import { createLogger, logSettings, type Logger } from './logging.js';
 import { processIO, type AnalysisTarget, type CliIO } from './io.js';
-import { baseDir, changeInputOf, changeOptions, commonInput, joinDashValues, pick, readPatchset, renameOptions, textFlags, verifyOptions, type Args } from './args.js';
+import { baseDir, changeInputOf, globalOptions, changeOptions, commonInput, joinDashValues, pick, readPatchset, renameOptions, textFlags, verifyOptions, type Args } from './args.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -37,20 +37,11 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     if (name === 'analyze-impact' || name === 'rename-symbol') io.analysing?.(analysisTarget(input as Record<string, unknown>));
     exitCode = await execute(findOperation(name)!, input, mode, name, io, createLogger(logSettings(args, io), io));
   };
-  const cli = yargs(joinDashValues(argv))
-    .scriptName('tug')
-    .usage('tug <command> [options]\n\nVerified, deterministic refactors that land as commits on tug/ branches.')
-    .option('workspace', { alias: 'C', type: 'string', describe: 'Directory inside the git working tree (default: current directory)', global: true })
-    .option('session-dir', { type: 'string', describe: 'Session directory (default: <git-common-dir>/tug)', global: true })
-    .option('json', { type: 'boolean', describe: 'Print JSON (the default when stdout is not a terminal)', global: true })
-    .option('wait', { type: 'boolean', default: true, describe: 'Wait up to 30 s for another tug (--no-wait fails at once)', global: true })
-    .option('verbose', { alias: 'v', type: 'boolean', describe: 'Log debug lines on stderr too (the input, how long it took)', global: true })
-    .option('quiet', { alias: 'q', type: 'boolean', describe: 'Log only errors on stderr (no progress)', global: true })
-    .option('log-level', { choices: LOG_LEVELS, describe: 'Lowest level logged on stderr (default: info on a terminal, else warn)', global: true })
-    .option('log-format', { choices: ['text', 'json'] as const, describe: 'Log lines as text or as one JSON object each', global: true })
-    .conflicts('verbose', 'quiet')
-    .option('session-name', { type: 'string', describe: 'Use the named session <session dir>/sessions/NAME (parallel experiments keep apart)', global: true })
-    .option('fresh', { type: 'boolean', describe: "Start the session fresh: stop its workers, drop its caches and sandboxes (undo points and the log stay)", global: true })
+  const cli = globalOptions(
+    yargs(joinDashValues(argv))
+      .scriptName('tug')
+      .usage('tug <command> [options]\n\nVerified, deterministic refactors that land as commits on tug/ branches.'),
+  )
     .middleware(sessionFlags(io))
     .command('snapshot', 'Print the snapshot id (git tree) of the workspace as it is on disk', (y) => y.example('tug snapshot --json', ''), run('snapshot', common))
     .command(
@@ -282,11 +273,6 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   }
   return exitCode;
 }
-
-const NO_COMMAND = 'name a command; see tug --help';
-const TOP_COMMANDS = ['apply', 'doctor', 'snapshot', 'analyze-impact', 'run', 'rename', 'apply-patchset', 'verify', 'undo', 'session', 'clean', 'toolchain', 'review', 'tool', 'log', 'show', 'mcp', 'daemon', 'completion', 'help'];
-
-class HelpInstead extends Error {}
 
 /** Commands that work on the repository of the current directory; help, version and the long-lived servers do not. */
 function opensRepoInCwd(argv: readonly string[]): boolean {
