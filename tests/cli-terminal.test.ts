@@ -81,3 +81,24 @@ test('NameConflict says where the clash is, in the message and on the terminal',
   t.regex(run.screen, /clash at app\.py:5:5: already defined \(other\)/);
   await repo.cleanup();
 });
+
+test('tug tool on a terminal shows what the tool read, ran or changed; a failure as error[Code] with its hint', async (t) => {
+  const repo = await makeRepo({ 'app.py': APP, 'main.py': MAIN });
+  const read = await tugOnTerminal(repo.root, ['tool', 'read_file', '--args', '{"path":"app.py","line_start":1,"line_end":2}']);
+  t.is(read.screen, 'app.py (lines 1-2 of 7)\n     1\tdef process_data(x):\n     2\t    return x');
+  const grep = await tugOnTerminal(repo.root, ['tool', 'grep_file', '--args', '{"pattern":"process_data[(]"}']);
+  t.regex(grep.screen, /^app\.py:1:5: def process_data\(x\):\napp\.py:7:12: {5}return process_data\(1\)\nmain\.py:3:7: print\(process_data\(2\)\)$/m);
+  const ran = await tugOnTerminal(repo.root, ['tool', 'run_command', '--args', '{"command":"echo hi; echo oops >&2; exit 3"}']);
+  t.is(ran.exitCode, 1);
+  t.regex(ran.screen, /^hi\nstderr: oops\nexit code 3$/m);
+  const edit = await tugOnTerminal(repo.root, ['tool', 'edit_file', '--args', '{"path":"main.py","old_text":"(2)","new_text":"(3)","apply":false}']);
+  t.regex(edit.screen, /^edit-file: 1 edit\(s\) in 1 file\(s\)/m);
+  t.regex(edit.screen, /git merge tug\/edit\//);
+  const missing = await tugOnTerminal(repo.root, ['tool', 'read_file', '--args', '{"path":"nope.py"}']);
+  t.is(missing.exitCode, 3);
+  t.regex(missing.screen, /^error\[FileNotFound\]: nope\.py is not in the workspace/m);
+  t.notRegex(`${read.screen}${ran.screen}${edit.screen}${missing.screen}`, looksLikeJson);
+  const piped = await tug(repo.root, ['tool', 'read_file', '--args', '{"path":"app.py"}']);
+  t.is(piped.json.path, 'app.py', 'a program still gets the JSON result');
+  await repo.cleanup();
+});
