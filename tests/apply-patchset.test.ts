@@ -266,7 +266,7 @@ test('a human summary on a terminal names the branch and the merge and undo comm
   t.regex(text, new RegExp(`git merge ${run.json.git.branch}`));
   t.regex(text, new RegExp(`tug undo ${run.json.undo_token}`));
   t.regex(text, /verification passed \(syntax\)/);
-  t.regex(text, /files {3}app\.py, lib\/util\.py/);
+  t.regex(text, /^ {2}app\.py {6}\| +\d+ [+-]+\n {2}lib\/util\.py \| +\d+ [+-]+$/m, 'a diff stat of the files');
   await repo.cleanup();
 });
 

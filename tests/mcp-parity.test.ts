@@ -53,6 +53,7 @@ const STEPS: Step[] = [
   agentStep('run_command', { command: 'cat use.py; ls' }),
   { tool: 'tug_log', cli: () => ['log', '-n', '3'], mcp: () => ({ n: 3 }) },
   { tool: 'tug_show', cli: () => ['show', LOG.id], mcp: () => ({ id: LOG.id }) },
+  { tool: 'tug_doctor', cli: () => ['doctor'], mcp: () => ({}) },
 ];
 
 /** Paths, times and (for session status) the warm workers a long-lived MCP server keeps by design. */
@@ -61,6 +62,9 @@ function normalize(value: unknown, repo: TestRepo): string {
   if ('workers' in copy && 'lock' in copy) copy['workers'] = '<warm in long-lived servers>';
   const python = copy['python'] as Record<string, unknown> | undefined;
   if (python && Array.isArray(python['searched'])) python['searched'] = '<depends on PATH>';
+  // What doctor finds (versions, paths, which toolchains exist) is the machine's; the checks it makes are not.
+  if (Array.isArray(copy['checks'])) copy['checks'] = (copy['checks'] as Array<{ name: string }>).map((c) => c.name);
+  if (Array.isArray(copy['missing'])) copy['missing'] = '<depends on the machine>';
   const removed = copy['removed'] as Record<string, unknown> | undefined;
   if (removed && 'workers' in removed) removed['workers'] = '<warm in long-lived servers>';
   return JSON.stringify(copy, null, 2)

@@ -30,13 +30,17 @@ test('a set seen before is one pack; a changed set reuses the newest pack for wh
   await rm(dir, { recursive: true, force: true });
 });
 
-test('a torn line is a miss, not an error', async (t) => {
+test('a torn line is no error: lookup hands it on with its blob id, so the reader reports CacheCorrupt and parses again', async (t) => {
   const dir = await cacheDir();
   const cache = new FactsCache(dir);
   const key = FactsCache.key([oid(1), oid(2)]);
   await cache.store(key, new Map([[oid(1), facts(1)]]));
   await appendFile(path.join(dir, FACTS_SCHEMA, 'packs', `${key}.jsonl`), `${oid(2)} {"n": 2`);
-  t.deepEqual([...(await cache.lookup(key)).keys()], [oid(1)]);
+  const lines = await cache.lookup(key);
+  t.deepEqual([...lines.keys()], [oid(1), oid(2)]);
+  t.is(lines.get(oid(2)), '{"n": 2');
+  await appendFile(path.join(dir, FACTS_SCHEMA, 'packs', `${key}.jsonl`), `\nnot-a-blob-id {}\n`);
+  t.deepEqual([...(await cache.lookup(key)).keys()], [oid(1), oid(2)], 'a line without a blob id cannot be attributed and is skipped');
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -4,25 +4,39 @@ import type { Argv } from 'yargs';
 import { TugError } from '../core/errors.js';
 import { readInputText } from './input-file.js';
 import type { CliIO } from './io.js';
+import { LOG_LEVELS } from './logging.js';
 
 export type Args = Record<string, unknown>;
 
-/** Paths on the command line are relative to the caller's directory (which a daemon does not share). */
+/**
+ * Paths on the command line are relative to the caller's directory (which a daemon does not share), or with
+ * `-C DIR` to DIR, as with git: positions, --session-dir and --file alike.
+ */
 export function commonInput(args: Args, io: CliIO) {
   const sessionDir = args['session-dir'];
+  const workspace = baseDir(args, io);
   return {
-    workspace: path.resolve(io.cwd, typeof args['workspace'] === 'string' ? args['workspace'] : '.'),
-    session_dir: typeof sessionDir === 'string' ? path.resolve(io.cwd, sessionDir) : undefined,
+    workspace,
+    session_dir: typeof sessionDir === 'string' ? path.resolve(workspace, sessionDir) : undefined,
     no_wait: args['wait'] === false ? true : undefined,
   };
 }
 
 export function textFlags(args: Args) {
-  return { rename_strings: args['rename-strings'], rename_comments: args['rename-comments'], rust_analyzer: args['rust-analyzer'], include_unsure: args['include-unsure'], keep_alias: args['keep-alias'] };
+  const globs = (name: string) => (Array.isArray(args[name]) ? (args[name] as unknown[]).map(String) : undefined);
+  return { rename_strings: args['rename-strings'], rename_comments: args['rename-comments'], rust_analyzer: args['rust-analyzer'], include: globs('include'), exclude: globs('exclude'), safety: args['safety'], include_unsure: args['include-unsure'], keep_alias: args['keep-alias'] };
+}
+
+/** --include/--exclude, repeatable: which Python files analysis considers (relative to the workspace). */
+export function selectionOptions(y: Argv) {
+  return y
+    .option('safety', { choices: ['strict', 'normal', 'aggressive'] as const, describe: 'Python: strict refuses an ambiguous position; normal takes the name before it (warned); aggressive also renames equal strings and comments (default: config safety_mode, $TUG_SAFETY, strict)' })
+    .option('include', { type: 'string', array: true, describe: 'Analyse only files matching this glob (repeatable; default: config include, $TUG_INCLUDE)' })
+    .option('exclude', { type: 'string', array: true, describe: 'Leave files matching this glob out of the analysis (repeatable; default: config exclude, $TUG_EXCLUDE)' });
 }
 
 export function renameOptions(y: Argv) {
-  return y
+  return selectionOptions(y)
     .option('rename-strings', { type: 'boolean', describe: 'Also rename string literals equal to the old name (each reported)' })
     .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments (each reported)' })
     .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets (default: $TUG_RA_PATH, PATH, tug setup)' })
@@ -84,8 +98,13 @@ function parseArgvJson(value: string, argument: string): string[] {
   return parsed as string[];
 }
 
-export function readPatchset(file: string, io: CliIO): unknown {
-  const text = readInputText(file, io.cwd, 'file');
+/** The directory relative paths start from: -C DIR, else where tug was started. */
+export function baseDir(args: Args, io: CliIO): string {
+  return path.resolve(io.cwd, typeof args['workspace'] === 'string' ? args['workspace'] : '.');
+}
+
+export function readPatchset(file: string, base: string): unknown {
+  const text = readInputText(file, base, 'file');
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -107,4 +126,20 @@ export function joinDashValues(argv: readonly string[]): string[] {
 
 export function pick(source: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]));
+}
+
+/** Options every command takes: where (-C, the session), how to print (--json) and log, and how to wait. */
+export function globalOptions(y: Argv) {
+  return y
+    .option('workspace', { alias: 'C', type: 'string', describe: 'Directory inside the git working tree (default: current directory)', global: true })
+    .option('session-dir', { type: 'string', describe: 'Session directory (default: $TUG_SESSION_DIR, else <git-common-dir>/tug)', global: true })
+    .option('json', { type: 'boolean', describe: 'Print JSON (the default when stdout is not a terminal)', global: true })
+    .option('wait', { type: 'boolean', default: true, describe: 'Wait up to 30 s for another tug (--no-wait fails at once)', global: true })
+    .option('verbose', { alias: 'v', type: 'boolean', describe: 'Log debug lines on stderr too (the input, how long it took)', global: true })
+    .option('quiet', { alias: 'q', type: 'boolean', describe: 'Log only errors on stderr (no progress)', global: true })
+    .option('log-level', { choices: LOG_LEVELS, describe: 'Lowest level logged on stderr (default: info on a terminal, else warn)', global: true })
+    .option('log-format', { choices: ['text', 'json'] as const, describe: 'Log lines as text or as one JSON object each', global: true })
+    .conflicts('verbose', 'quiet')
+    .option('session-name', { type: 'string', describe: 'Use the named session <session dir>/sessions/NAME (parallel experiments keep apart)', global: true })
+    .option('fresh', { type: 'boolean', describe: "Start the session fresh: stop its workers, drop its caches and sandboxes (undo points and the log stay)", global: true });
 }

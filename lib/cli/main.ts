@@ -2,16 +2,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import yargs from 'yargs';
-import { asTugError, TugError } from '../core/errors.js';
+import { asTugError, ERROR_CODES, TugError } from '../core/errors.js';
 import type { Operation } from '../ops/operation.js';
 import { parseInput, positionFromAt } from '../ops/operation.js';
 import { discoverRepoEarly } from '../git/repo.js';
 import { findOperation, findUserOperation } from '../ops/registry.js';
 import { releaseResources } from '../ops/resources.js';
 import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
+import { HelpInstead, NO_COMMAND, SUPPORTED_OPERATIONS, supportedOperation, TOP_COMMANDS, usageError, type FailingParser } from './usage-errors.js';
 import { summarize } from './summary.js';
+import { summarizeDaemon } from './summary-status.js';
+import { sessionFlags } from './session-flags.js';
+import { createLogger, logSettings, type Logger } from './logging.js';
 import { processIO, type AnalysisTarget, type CliIO } from './io.js';
-import { changeInputOf, changeOptions, commonInput, joinDashValues, pick, readPatchset, renameOptions, textFlags, verifyOptions, type Args } from './args.js';
+import { baseDir, changeInputOf, globalOptions, changeOptions, commonInput, joinDashValues, pick, readPatchset, renameOptions, textFlags, verifyOptions, type Args } from './args.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -31,22 +35,21 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     }
     const input = await toInput(args);
     if (name === 'analyze-impact' || name === 'rename-symbol') io.analysing?.(analysisTarget(input as Record<string, unknown>));
-    exitCode = await execute(findOperation(name)!, input, mode, name, io);
+    exitCode = await execute(findOperation(name)!, input, mode, name, io, createLogger(logSettings(args, io), io));
   };
-  const cli = yargs(joinDashValues(argv))
-    .scriptName('tug')
-    .usage('tug <command> [options]\n\nVerified, deterministic refactors that land as commits on tug/ branches.')
-    .option('workspace', { alias: 'C', type: 'string', describe: 'Directory inside the git working tree (default: current directory)', global: true })
-    .option('session-dir', { type: 'string', describe: 'Session directory (default: <git-common-dir>/tug)', global: true })
-    .option('json', { type: 'boolean', describe: 'Print JSON (the default when stdout is not a terminal)', global: true })
-    .option('wait', { type: 'boolean', default: true, describe: 'Wait up to 30 s for another tug (--no-wait fails at once)', global: true })
+  const cli = globalOptions(
+    yargs(joinDashValues(argv))
+      .scriptName('tug')
+      .usage('tug <command> [options]\n\nVerified, deterministic refactors that land as commits on tug/ branches.'),
+  )
+    .middleware(sessionFlags(io))
     .command('snapshot', 'Print the snapshot id (git tree) of the workspace as it is on disk', (y) => y.example('tug snapshot --json', ''), run('snapshot', common))
     .command(
       'analyze-impact <operation>',
       'Show what a refactor would touch, without changing anything',
       (y) =>
         y
-          .positional('operation', { choices: ['rename-symbol'] as const, describe: 'The refactor to analyse' })
+          .positional('operation', { type: 'string', describe: `The refactor to analyse: ${SUPPORTED_OPERATIONS.join(', ')}` })
           .option('at', { type: 'string', demandOption: true, describe: 'FILE:LINE:COL of the symbol (1-based)' })
           .option('to', { type: 'string', demandOption: true, describe: 'The new name' })
           .option('python', { type: 'string', describe: 'Python interpreter' })
@@ -55,18 +58,21 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .option('include-unsure', { type: 'boolean', describe: 'Python: count occurrences tug cannot prove as edits too' })
           .option('keep-alias', { type: 'boolean', describe: 'Python: count the deprecated alias of the old name as edits too' })
           .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets' })
+          .option('safety', { choices: ['strict', 'normal', 'aggressive'] as const, describe: 'Python: how an ambiguous position and strings/comments are treated (see tug rename -h)' })
+          .option('include', { type: 'string', array: true, describe: 'Analyse only files matching this glob (repeatable)' })
+          .option('exclude', { type: 'string', array: true, describe: 'Leave files matching this glob out (repeatable)' })
           .example('tug analyze-impact rename-symbol --at src/app.py:12:5 --to transform_data', '')
           .example('tug analyze-impact rename-symbol --at src/lib.rs:3:8 --to parse_config', ''),
-      run('analyze-impact', (a) => ({ ...common(a), operation: String(a['operation']).replace(/-/g, '_'), ...renameTarget(a), python: a['python'], ...textFlags(a) })),
+      run('analyze-impact', (a) => ({ ...common(a), operation: supportedOperation(a['operation'], 'analyze-impact').replace(/-/g, '_'), ...renameTarget(a), python: a['python'], ...textFlags(a) })),
     )
     .command('run <operation>', 'Run a refactor: verify it in a sandbox and commit it on a tug/ branch', (y) =>
       changeOptions(
         renameOptions(y)
-          .positional('operation', { choices: ['rename-symbol'] as const, describe: 'The refactor to run' })
+          .positional('operation', { type: 'string', describe: `The refactor to run: ${SUPPORTED_OPERATIONS.join(', ')}` })
           .option('at', { type: 'string', demandOption: true, describe: 'FILE:LINE:COL of the symbol (1-based)' })
           .option('to', { type: 'string', demandOption: true, describe: 'The new name' }),
       ).example('tug run rename-symbol --at src/app.py:12:5 --to transform_data --verify tests --apply', ''),
-      run('rename-symbol', (a) => ({ ...changeInput(a), ...renameTarget(a), ...textFlags(a) })),
+      run('rename-symbol', (a) => (supportedOperation(a['operation'], 'run'), { ...changeInput(a), ...renameTarget(a), ...textFlags(a) })),
     )
     .command(
       'rename <at> <to>',
@@ -86,7 +92,22 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .option('file', { alias: 'f', type: 'string', demandOption: true, describe: 'Patchset JSON file, or - for stdin' })
           .example('tug apply-patchset --file edits.json --verify syntax --apply', '')
           .example(`echo '{"edits":[{"file":"a.py","line":1,"col":5,"old_text":"f","new_text":"g"}]}' | tug apply-patchset -f -`, ''),
-      run('apply-patchset', (a) => ({ ...changeInput(a), patchset: readPatchset(String(a['file']), io) })),
+      run('apply-patchset', (a) => ({ ...changeInput(a), patchset: readPatchset(String(a['file']), baseDir(a, io)) })),
+    )
+    .command(
+      'apply <branch>',
+      "Write a tug/ branch's change into the working tree (all files or none), next to your uncommitted changes",
+      (y) =>
+        y
+          .positional('branch', { type: 'string', describe: 'The tug/ branch a run made' })
+          .example('tug apply tug/rename/process_data-to-transform_data', ''),
+      async (a) => {
+        mode = outputMode(Boolean(a['json']), io);
+        const { applyBranch, summarizeApply } = await import('./apply-command.js');
+        const result = await applyBranch(common(a), String(a['branch']));
+        if (mode.json) writeJson(result, io);
+        else io.out(`${summarizeApply(result)}\n`);
+      },
     )
     .command(
       'verify',
@@ -160,7 +181,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     )
     .command(
       'tool [name]',
-      'List the agent tools (--list) or run one with JSON arguments (seed tool registries)',
+      'List the agent tools (--list) or run one with JSON arguments',
       (y) =>
         y
           .positional('name', { type: 'string', describe: 'Tool name (read_file, edit_file, run_command, tug_rename_symbol, …)' })
@@ -199,7 +220,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .example('tug trust --revoke', ''),
       async (a) => {
         mode = outputMode(Boolean(a['json']), io);
-        exitCode = await execute(findUserOperation('trust')!, { workspace: common(a).workspace, ...pick(a, ['revoke', 'status']) }, mode, 'trust', io);
+        exitCode = await execute(findUserOperation('trust')!, { workspace: common(a).workspace, ...pick(a, ['revoke', 'status']) }, mode, 'trust', io, createLogger(logSettings(a, io), io));
       },
     )
     .command(
@@ -228,22 +249,42 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           warmUp: a['warm-up'] as string | undefined,
         });
         if (mode.json) writeJson(result, io);
-        else io.out(`${JSON.stringify(result['daemon'])}\n`);
+        else io.out(`${summarizeDaemon(result['daemon'] as Record<string, unknown>)}\n`);
       },
     )
+    .command(
+      'doctor',
+      'Check git, Node, Python (and its features), pytest, rust-analyzer, cargo, the session dir and the daemon; say how to fix what is missing',
+      (y) =>
+        y
+          .option('python', { type: 'string', describe: 'Check this interpreter instead of the one tug resolves' })
+          .option('rust-analyzer', { type: 'string', describe: 'Check this rust-analyzer instead of the discovered one' })
+          .example('tug doctor', '')
+          .example('tug doctor --json', ''),
+      run('doctor', (a) => ({ workspace: common(a).workspace, session_dir: common(a).session_dir, python: a['python'], rust_analyzer: a['rust-analyzer'] })),
+    )
     .completion('completion', 'Print a bash/zsh completion script (add `source <(tug completion)` to your shell rc)')
-    .demandCommand(1, 'name a command; see tug --help')
+    .demandCommand(1, NO_COMMAND)
     .strict()
+    .recommendCommands()
     .version(VERSION)
     .help()
+    .alias('h', 'help')
     .wrap(argv.includes("--help") || argv.includes("-h") ? Math.min(100, io.columns || 100) : null)
     .fail((message, error) => {
-      throw error instanceof TugError ? error : new TugError('InvalidArgument', message || String(error), { details: { argument: 'argv', reason: message || String(error) } });
+      if (error instanceof TugError) throw error;
+      if (message === NO_COMMAND && !mode.json) throw new HelpInstead();
+      throw usageError(message || String(error), argv, cli as unknown as FailingParser, TOP_COMMANDS);
     });
   skipHelpCache(cli);
   try {
     await cli.parseAsync();
   } catch (error) {
+    if (error instanceof HelpInstead) {
+      // Bare `tug` on a terminal: the person wants to know what to type; a program gets the JSON error below.
+      io.out(`${await cli.getHelp()}\n`);
+      return ERROR_CODES.InvalidArgument.exit;
+    }
     const tugError = asTugError(error);
     writeError(tugError, mode, io);
     return tugError.exitCode;
@@ -286,14 +327,14 @@ function renameTarget(args: Args) {
   return { ...positionFromAt(String(args['at'])), new_name: args['to'] };
 }
 
-async function execute(operation: Operation, rawInput: unknown, mode: OutputMode, command: string, io: CliIO): Promise<number> {
+async function execute(operation: Operation, rawInput: unknown, mode: OutputMode, command: string, io: CliIO, logger: Logger): Promise<number> {
   const input = parseInput(operation.input, rawInput, `${command} arguments`);
-  const progress = (message: string) => {
-    if (io.stderrIsTTY || process.env['TUG_PROGRESS'] === '1') io.err(`tug: ${message}\n`);
-  };
-  const result = await operation.execute(input, { progress });
+  logger.log('debug', `${command}: ${JSON.stringify(input)}`, { operation: operation.name });
+  const started = performance.now();
+  const result = await operation.execute(input, { progress: (message) => logger.log('info', message, { operation: operation.name }) });
+  logger.log('debug', `${command} finished in ${Math.round(performance.now() - started)} ms`, { operation: operation.name });
   if (mode.json) writeJson(result, io);
-  else io.out(`${summarize(command, result as Record<string, unknown>)}\n`);
+  else io.out(`${summarize(command, result as Record<string, unknown>, rawInput as Record<string, unknown>)}\n`);
   return 0;
 }
 

@@ -35,6 +35,9 @@ export function writeError(error: TugError, mode: OutputMode, io: CliIO): void {
     const files = details[key];
     if (Array.isArray(files) && files.length > 0) lines.push(`  ${key.replace('_', ' ')}: ${files.join(', ')}`);
   }
+  for (const conflict of (details['conflicts'] as Array<Record<string, unknown>> | undefined) ?? []) {
+    lines.push(`  clash at ${conflict['file']}:${conflict['line']}:${conflict['col']}: ${String(conflict['reason']).replace(/_/g, ' ')}${conflict['name'] ? ` (${conflict['name']})` : ''}`);
+  }
   const verification = details['verification'] as { checks?: Array<{ name: string; status: string; output?: string }> } | undefined;
   for (const check of verification?.checks ?? []) {
     if (check.status !== 'failed') continue;

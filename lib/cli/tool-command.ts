@@ -1,10 +1,11 @@
-// `tug tool --list` and `tug tool NAME --args JSON|-`: the agent tool registry (seed 000's available_tools / execute_tool) on the command line.
+// `tug tool --list` and `tug tool NAME --args JSON|-`: the agent tool registry (available_tools / execute_tool) on the command line; JSON for programs, text on a terminal.
 import { readInputText } from './input-file.js';
 import { TugError } from '../core/errors.js';
 import { SCHEMA_VERSION } from '../core/schemas.js';
 import { agentTools, executeTool, isToolSuccess, type ToolOptions } from '../tools.js';
 import type { CliIO } from './io.js';
 import { writeJson, type OutputMode } from './output.js';
+import { summarizeTool, summarizeToolError } from './summary-tool.js';
 
 export async function toolCommand(args: Record<string, unknown>, options: ToolOptions, io: CliIO, mode: OutputMode): Promise<number> {
   const name = typeof args['name'] === 'string' ? args['name'] : undefined;
@@ -15,7 +16,12 @@ export async function toolCommand(args: Record<string, unknown>, options: ToolOp
     return 0;
   }
   const result = await executeTool(name, readArgs(args['args'], io), options);
-  writeJson(result, io);
+  if (mode.json) writeJson(result, io);
+  else {
+    const failure = summarizeToolError(result);
+    if (failure) io.err(`${failure}\n`);
+    else io.out(`${summarizeTool(result)}\n`);
+  }
   if (isToolSuccess(result)) return 0;
   // A tug failure exits with its code (2–10); a command that ran and failed exits 1.
   return typeof result['code'] === 'string' && typeof result['exit_code'] === 'number' ? result['exit_code'] : 1;

@@ -10,7 +10,7 @@ export const deleteFileInput = z
     confirm: z
       .boolean()
       .optional()
-      .describe('The seeds\' confirmation flag: false refuses the delete (nothing happens); true or absent deletes, since the undo_token brings the file back.'),
+      .describe('Confirmation flag: false refuses the delete (nothing happens); true or absent deletes, since the undo_token brings the file back.'),
   })
   .strict();
 

@@ -3,6 +3,7 @@ import { applyPatchOperation } from './apply-patch-op.js';
 import { applyPatchsetOperation } from './apply-patchset-op.js';
 import { createFileOperation } from './create-file-op.js';
 import { deleteFileOperation } from './delete-file-op.js';
+import { doctorOperation } from './doctor-op.js';
 import { editFileOperation } from './edit-file-op.js';
 import { grepFileOperation } from './grep-file-op.js';
 import { listDirectoryOperation } from './list-directory-op.js';
@@ -44,6 +45,7 @@ export const operations: readonly Operation[] = [
   runCommandOperation,
   logOperation,
   showOperation,
+  doctorOperation,
 ] as readonly Operation[];
 
 /** Seed 000's name for the shell tool; `tug tool run_pty_cmd` and agentTools() accept it too. */

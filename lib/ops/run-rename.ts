@@ -36,15 +36,38 @@ type Position = { file: string; line: number; column: number };
 /** What both adapters answer with. */
 type LanguagePlan = Pick<RenamePlan, 'symbol' | 'references' | 'edits' | 'moves' | 'warnings' | 'oldName'> & { unsure?: RenamePlan['unsure'] };
 
-type RenameOptions = { new_name: string; python?: string | undefined; rust_analyzer?: string | undefined; no_wait?: boolean | undefined; rename_strings?: boolean | undefined; rename_comments?: boolean | undefined; include_unsure?: boolean | undefined; keep_alias?: boolean | undefined };
+type RenameOptions = {
+  new_name: string;
+  python?: string | undefined;
+  rust_analyzer?: string | undefined;
+  no_wait?: boolean | undefined;
+  rename_strings?: boolean | undefined;
+  rename_comments?: boolean | undefined;
+  include_unsure?: boolean | undefined;
+  keep_alias?: boolean | undefined;
+  include?: string[] | undefined;
+  exclude?: string[] | undefined;
+  safety?: 'strict' | 'normal' | 'aggressive' | undefined;
+};
 
 /** The language adapter's plan for a rename; Python is tug's own analyzer, Rust is rust-analyzer. */
 async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { language: Language }, input: RenameOptions, check = false): Promise<LanguagePlan> {
+  const config = await configFor(ws.repo, { python: input.python, include: input.include, exclude: input.exclude, safety: input.safety });
+  const aggressive = config.safety_mode === 'aggressive';
   if (at.language === 'rust') {
+    if (config.include.length > 0 || config.exclude.length > 0) {
+      // rust-analyzer renames every reference the compiler sees; leaving some out would break the build.
+      throw new TugError('InvalidArgument', 'include/exclude globs apply to Python analysis; a Rust rename changes every reference rust-analyzer finds', {
+        details: { argument: input.include?.length ? 'include' : input.exclude?.length ? 'exclude' : config.sources['include'] ?? config.sources['exclude'] ?? 'include', reason: 'Python only' },
+      });
+    }
     const { planRustRename } = await import('../rust/rename-plan.js');
     if (input.rename_strings || input.rename_comments || input.include_unsure || input.keep_alias) {
       const argument = input.rename_strings ? 'rename_strings' : input.rename_comments ? 'rename_comments' : input.include_unsure ? 'include_unsure' : 'keep_alias';
       throw new TugError('InvalidArgument', `${argument} applies to Python renames only`, { details: { argument, reason: 'Python only' } });
+    }
+    if (input.safety && input.safety !== 'strict') {
+      throw new TugError('InvalidArgument', `--safety ${input.safety} applies to Python renames; rust-analyzer decides what a Rust position means`, { details: { argument: 'safety', reason: 'Python only' } });
     }
     return planRustRename({
       repo: ws.repo,
@@ -58,9 +81,11 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
     });
   }
   return planPythonRename(ws.repo, ws.session, snapshot.tree, at, input.new_name, {
-    python: configuredPython(await configFor(ws.repo, { python: input.python })),
-    renameStrings: input.rename_strings,
-    renameComments: input.rename_comments,
+    python: configuredPython(config),
+    selection: { include: config.include, exclude: config.exclude },
+    renameStrings: input.rename_strings ?? aggressive,
+    renameComments: input.rename_comments ?? aggressive,
+    proceedOnAmbiguity: config.safety_mode !== 'strict',
     check,
     includeUnsure: input.include_unsure,
     keepAlias: input.keep_alias,
@@ -112,7 +137,7 @@ export async function runAnalyzeImpact(input: z.infer<typeof analyzeImpactInput>
         symbol: result.symbol,
         references,
         impact: { files_affected: new Set(references.map((r) => r.location.file)).size, references_count: references.length, edits_estimated: result.edits.length },
-        warnings: orderWarnings([...ws.warnings, ...result.warnings]),
+        warnings: orderWarnings([...ws.warnings, ...(await configFor(ws.repo, {})).warnings, ...result.warnings]),
         ...(result.unsure && result.unsure.length > 0 ? { unsure: result.unsure } : {}),
       };
     } catch (error) {

@@ -37,7 +37,7 @@ export const toolchainOperation = defineOperation({
   tool: 'tug_toolchain',
   lockFree: true,
   description:
-    "Toolchains. Python: `info` shows the interpreter tug resolves (and everything it looked at), `check` fails with PythonNotFound or LibCSTNotAvailable when it is unusable, `setup` makes a managed venv in the session dir that reuses the base interpreter's site packages and pins it for the session. Rust: `info` shows the rust-analyzer (and the search) and cargo, `check` fails with RustAnalyzerNotFound, `setup` installs Debian's rust-analyzer into the project's .toolchains/ when none works.",
+    "Toolchains. Python: `info` shows the interpreter tug resolves (and everything it looked at), `check` fails with PythonNotFound when there is none (LibCST is optional: `info` says whether it is there), `setup` makes a managed venv in the session dir that reuses the base interpreter's site packages and pins it for the session. Rust: `info` shows the rust-analyzer (and the search) and cargo, `check` fails with RustAnalyzerNotFound, `setup` installs Debian's rust-analyzer into the project's .toolchains/ when none works.",
   input: z.object({
     ...CommonFields,
     language: z.enum(['python', 'rust']).describe('The language whose toolchain to inspect.'),

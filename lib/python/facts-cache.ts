@@ -15,7 +15,7 @@ type Lines = Map<string, string>;
 /**
  * A pack holds the facts of every Python blob of one set (its name is a hash of the sorted blob ids), as JSON
  * lines. `latest` names the pack written last, so a run after an edit reuses it for the unchanged files and
- * parses only the rest. Reads never fail: a missing or torn pack is a miss and gets parsed again.
+ * parses only the rest. Reads never fail: a missing pack is a miss, a damaged entry is reported and parsed again.
  */
 export class FactsCache {
   private readonly root: string;
@@ -99,9 +99,11 @@ export class FactsCache {
     if (!handle) return undefined;
     const lines: Lines = new Map();
     const take = (line: Buffer) => {
-      // A torn last line (a crash mid-write cannot happen with rename, but a full disk can): skip it.
-      if (line[40] !== 0x20 || line[line.length - 1] !== 0x7d) return;
+      // A line without its blob id cannot be attributed: skip it. One with an id but a damaged body is kept, so the
+      // reader notices it (CacheCorrupt) and parses that file again.
+      if (line.length < 41 || line[40] !== 0x20) return;
       const oid = line.toString('latin1', 0, 40);
+      if (!/^[0-9a-f]{40}$/.test(oid)) return;
       if (!wanted || wanted(oid)) lines.set(oid, line.toString('utf8', 41));
     };
     try {

@@ -23,6 +23,8 @@ export class FactsSource {
   private readonly failed = new Map<string, Failure>();
   /** Files parsed (not found in the cache) so far. */
   parsed = 0;
+  /** Files whose cached entry was damaged: dropped and parsed again (reported as CacheCorrupt). */
+  readonly corrupt: string[] = [];
 
   /** `keyOids` name the pack: the blobs that decide which files a load reads (all of them, or a rename's candidates). */
   constructor(
@@ -62,7 +64,13 @@ export class FactsSource {
       // Two paths with the same content share one entry; each gets its own objects all the same.
       const twin = this.fresh.get(file.oid);
       const text = lines.get(file.oid);
-      const hit = twin !== undefined ? (this.failed.get(twin) ?? structuredClone(this.facts.get(twin))) : text === undefined ? undefined : parseOrMiss(text);
+      let hit = twin !== undefined ? (this.failed.get(twin) ?? structuredClone(this.facts.get(twin))) : text === undefined ? undefined : parseOrMiss(text);
+      if (twin === undefined && text !== undefined && !looksLikeEntry(hit)) {
+        // A damaged line (a full disk, a foreign write): drop it and parse the file again, and say so.
+        hit = undefined;
+        lines.delete(file.oid);
+        this.corrupt.push(file.path);
+      }
       const failure = (hit as { unparsable?: Failure } | undefined)?.unparsable;
       if (failure && this.options.skipUnparsable) this.failed.set(file.path, failure);
       else if (hit && !failure) this.facts.set(file.path, hit as Facts);
@@ -115,6 +123,14 @@ export class FactsSource {
     this.draft = undefined;
     await draft?.discard();
   }
+}
+
+/** A cache entry is the worker's facts object or a recorded parse failure; anything else is damage. */
+function looksLikeEntry(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Record<string, unknown>;
+  if ('unparsable' in entry) return typeof entry['unparsable'] === 'object' && entry['unparsable'] !== null;
+  return ['scopes', 'bindings', 'references', 'params', 'imports', 'attributes', 'calls', 'classes', 'functions'].every((k) => Array.isArray(entry[k]));
 }
 
 function parseOrMiss(text: string): Facts | undefined {

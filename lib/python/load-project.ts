@@ -12,6 +12,7 @@ import { FactsSource } from './facts-source.js';
 import { buildModuleMap, sourceRoots, type ModuleMap } from './modules.js';
 import { Project } from './project.js';
 import { nameOf, Resolver } from './references.js';
+import { selects, type FileSelection } from '../core/file-selection.js';
 import { FactsCache } from './facts-cache.js';
 import { prestartWorkers, type SourceText, type Unparsable, type WorkerPlaces } from './worker-pool.js';
 import { countWarm } from '../ops/resources.js';
@@ -53,6 +54,8 @@ interface Sources {
 export interface RenameFocus {
   at: { file: string; line: number; col: number };
   newName: string;
+  /** include/exclude globs: files left out are never read. */
+  selection?: FileSelection | undefined;
 }
 
 function workerPlaces(session: PythonSession): WorkerPlaces {
@@ -85,15 +88,23 @@ const recentSources = new Recent<Promise<Sources>>(2);
 const recentScans = new Recent<Set<string>>(8);
 countWarm('python_projects', () => recent.size + recentFocus.size);
 
-const treeKey = (repo: Repo, session: PythonSession, tree: string) => [repo.commonDir, tree, repo.prefix, session.paths.facts].join('\0');
+const ALL: FileSelection = { include: [], exclude: [] };
+const treeKey = (repo: Repo, session: PythonSession, tree: string, selection: FileSelection = ALL) =>
+  [repo.commonDir, tree, repo.prefix, session.paths.facts, JSON.stringify(selection)].join('\0');
 
 /** Every Python file of the snapshot, parsed and resolved (symbol listings, and renames that need the whole repository). */
-export async function loadPythonProject(repo: Repo, session: PythonSession, tree: string, python: string | undefined): Promise<LoadedProject> {
-  const key = treeKey(repo, session, tree);
+export async function loadPythonProject(
+  repo: Repo,
+  session: PythonSession,
+  tree: string,
+  python: string | undefined,
+  selection: FileSelection = ALL,
+): Promise<LoadedProject> {
+  const key = treeKey(repo, session, tree, selection);
   const known = recent.get(key);
   if (known) return reused(await known);
   const loading = (async () => {
-    const sources = await sourcesOf(repo, session, tree, python);
+    const sources = await sourcesOf(repo, session, tree, python, selection);
     const facts = factsSource(session, python, sources.files);
     await facts.load(sources.files);
     mark(`python: facts ready (${facts.parsed} parsed)`);
@@ -122,10 +133,10 @@ export async function withPythonProject<T, R = T>(
   probe: (loaded: LoadedProject) => T | Promise<T>,
   finish: (loaded: LoadedProject, value: T) => R | Promise<R> = (_loaded, value) => value as unknown as R,
 ): Promise<R> {
-  const whole = () => loadPythonProject(repo, session, tree, python).then(async (loaded) => finish(loaded, await probe(loaded)));
-  const base = treeKey(repo, session, tree);
+  const whole = () => loadPythonProject(repo, session, tree, python, focus.selection).then(async (loaded) => finish(loaded, await probe(loaded)));
+  const base = treeKey(repo, session, tree, focus.selection);
   if (recent.get(base)) return whole();
-  const sources = await sourcesOf(repo, session, tree, python);
+  const sources = await sourcesOf(repo, session, tree, python, focus.selection);
   const bytes = sources.bytesOf.get(focus.at.file);
   const offset = bytes && offsetOf(bytes, lineStarts(bytes), focus.at.line, focus.at.col);
   const oldName = bytes && offset !== null && offset !== undefined ? identifierAt(bytes, offset) : null;
@@ -211,6 +222,9 @@ function assemble(sources: Sources, files: readonly SourceText[], facts: FactsSo
   const project = new Project(sources.modules, byPath);
   const { bytesOf, allPaths, skipped } = sources;
   const warnings = [...sources.warnings];
+  for (const file of facts.corrupt.filter((f) => files.some((g) => g.path === f))) {
+    warnings.push({ code: 'CacheCorrupt', message: `the cached facts of ${file} were damaged; tug dropped them and analysed the file again`, location: { file, line: 1, col: 1 } });
+  }
   for (const u of [...unparsable.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     warnings.push({ code: 'FileSkipped', message: `${u.path}:${u.line ?? '?'} does not parse (${u.message}); it was not analysed`, location: { file: u.path, line: u.line ?? 1, col: u.col ?? 1 } });
   }
@@ -219,21 +233,25 @@ function assemble(sources: Sources, files: readonly SourceText[], facts: FactsSo
   return loaded;
 }
 
-async function sourcesOf(repo: Repo, session: PythonSession, tree: string, python: string | undefined): Promise<Sources> {
-  const key = treeKey(repo, session, tree);
+async function sourcesOf(repo: Repo, session: PythonSession, tree: string, python: string | undefined, selection: FileSelection = ALL): Promise<Sources> {
+  const key = treeKey(repo, session, tree, selection);
   const known = recentSources.get(key);
   if (known) return known;
-  const reading = readSources(repo, session, tree, python);
+  const reading = readSources(repo, session, tree, python, selection);
   recentSources.set(key, reading);
   reading.catch(() => recentSources.drop(key, reading));
   return reading;
 }
 
-async function readSources(repo: Repo, session: PythonSession, tree: string, python: string | undefined): Promise<Sources> {
+async function readSources(repo: Repo, session: PythonSession, tree: string, python: string | undefined, selection: FileSelection): Promise<Sources> {
   const [everything] = await Promise.all([listTreePaths(repo, tree), startPythonEarly(session, python)]);
   mark('python: files listed');
   const allPaths = new Set(everything.map((e) => e.path));
-  const entries = everything.filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path));
+  // include/exclude globs are relative to the workspace, which may be a directory inside the repository.
+  const inWorkspace = (file: string) => (repo.prefix && file.startsWith(`${repo.prefix}/`) ? file.slice(repo.prefix.length + 1) : file);
+  const entries = everything.filter(
+    (e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path) && selects(selection, inWorkspace(e.path)),
+  );
   const blobs = await readBlobs(repo, entries.map((e) => e.oid));
   mark('python: files read');
   const files: SourceText[] = [];

@@ -5,6 +5,8 @@ import type { EditRequest, FileMove } from '../core/patchset.js';
 import type { WarningJSON } from '../core/schemas.js';
 import { lineStarts, offsetOf, positionOf } from '../core/text.js';
 import type { Repo } from '../git/repo.js';
+import { selects, type FileSelection } from '../core/file-selection.js';
+import { refuseAmbiguousPosition } from './ambiguous-position.js';
 import { resolutionWarnings } from './resolution-warnings.js';
 import { findConflicts } from './conflicts.js';
 import { assertPythonIdentifier } from './identifiers.js';
@@ -55,7 +57,16 @@ export interface RenamePlan {
 /** A plan before doctests and the completeness check: also the symbol and its stub twins, as the resolver knows them. */
 export type CorePlan = RenamePlan & { entities: Entity[] };
 
-type PlanOptions = { renameStrings?: boolean | undefined; renameComments?: boolean | undefined; includeUnsure?: boolean | undefined; keepAlias?: boolean | undefined };
+type PlanOptions = {
+  renameStrings?: boolean | undefined;
+  renameComments?: boolean | undefined;
+  includeUnsure?: boolean | undefined;
+  keepAlias?: boolean | undefined;
+  /** include/exclude globs (relative to the workspace): files left out are not analysed. */
+  selection?: FileSelection | undefined;
+  /** safety_mode normal/aggressive: an ambiguous position takes the name before it, with a warning. */
+  proceedOnAmbiguity?: boolean | undefined;
+};
 
 export async function planPythonRename(
   repo: Repo,
@@ -73,17 +84,23 @@ export async function planPythonRename(
     session,
     tree,
     options.python,
-    { at: target, newName },
-    (loaded) => planOn(loaded, target, newName, options),
+    { at: target, newName, selection: options.selection },
+    (loaded) => planOn(loaded, target, newName, { ...options, prefix: repo.prefix }),
     (loaded, core) => completePlan({ repo, session, tree, python: options.python, check: options.check }, loaded, core, newName),
   );
 }
 
 /** The plan on a loaded project: the symbol, its occurrences and their edits, unsure places, aliases, warnings. */
-function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, options: PlanOptions): CorePlan {
+function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, options: PlanOptions & { prefix: string }): CorePlan {
   const { project, resolver, bytesOf, allPaths, parsed } = loaded;
   if (!bytesOf.has(target.file)) {
     if (loaded.skipped.has(target.file)) throw new TugError('UnsupportedFile', `${target.file} is not UTF-8 text`, { details: { path: target.file, reason: loaded.skipped.get(target.file) } });
+    const relative = options.prefix && target.file.startsWith(`${options.prefix}/`) ? target.file.slice(options.prefix.length + 1) : target.file;
+    if (options.selection && allPaths.has(target.file) && !selects(options.selection, relative)) {
+      throw new TugError('InvalidArgument', `${target.file} is left out by the include/exclude globs, so tug does not analyse it`, {
+        details: { argument: 'at', reason: 'file not selected', include: options.selection.include, exclude: options.selection.exclude },
+      });
+    }
     throw new TugError('FileNotFound', `${target.file} is not a Python file in the workspace`, { details: { path: target.file } });
   }
   const entries = [...bytesOf.keys()].map((p) => ({ path: p }));
@@ -99,7 +116,8 @@ function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, op
   const broken = loaded.unparsable.get(target.file);
   if (broken) throw unparsableError([broken], `${target.file} does not parse, so tug cannot resolve names in it`);
   if (!info) throw new TugError('SymbolNotFound', `${target.file} is not importable as a module, so tug cannot resolve names in it`, { details: { location: where } });
-  const found = resolver.entityAt(info, offset);
+  const ambiguous = refuseAmbiguousPosition(resolver, info, bytes, offset, target, options.proceedOnAmbiguity);
+  const found = resolver.entityAt(info, ambiguous?.offset ?? offset);
   if (!found) {
     const unresolved = unresolvedAt(resolver, info, offset, { file: target.file, line: target.line, col: target.col });
     if (unresolved) throw unresolved;
@@ -109,12 +127,15 @@ function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, op
   const blocking = [...loaded.unparsable.values()].filter((u) => mentions(bytesOf.get(u.path), oldName));
   if (blocking.length > 0) throw unparsableError(blocking, `${blocking.map((u) => `${u.path}:${u.line ?? '?'}`).join(', ')} do(es) not parse and mention ${oldName}; tug cannot tell whether they use the symbol`);
   const warnings = loaded.warnings.filter(readFor(loaded, target.file, [oldName, newName]));
+  if (ambiguous) warnings.push(ambiguous.warning);
   const twins = stubTwins(project, entity, (e) => resolver.key(e));
   const occurrences = mergeOccurrences([entity, ...twins].map((e) => resolver.occurrences(e)));
   mark('python: occurrences found');
   const conflicts = findConflicts(resolver, entity, occurrences, newName);
   if (newName !== oldName && conflicts.length > 0) {
-    throw new TugError('NameConflict', `renaming ${oldName} to ${newName} would change what ${conflicts.length} name(s) refer to`, {
+    const first = conflicts[0]!;
+    const more = conflicts.length > 1 ? ` and ${conflicts.length - 1} more place(s)` : '';
+    throw new TugError('NameConflict', `renaming ${oldName} to ${newName} would change what names refer to: ${newName} ${CLASH[first.reason]} at ${first.file}:${first.line}:${first.col}${more}`, {
       details: { conflicts },
       location: { file: conflicts[0]!.file, line: conflicts[0]!.line, col: conflicts[0]!.col },
     });
@@ -208,3 +229,10 @@ function mergeOccurrences(lists: Occurrence[][]): Occurrence[] {
     .filter((o) => (seen.has(`${o.file}:${o.span[0]}`) ? false : seen.add(`${o.file}:${o.span[0]}`)))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.span[0] - b.span[0]));
 }
+
+/** How each kind of clash reads in the error message (details.conflicts keeps the codes). */
+const CLASH: Record<string, string> = {
+  already_defined: 'is already defined',
+  captures_reference: 'would capture a reference to another binding',
+  shadowed_by: 'would be shadowed by another binding',
+};

@@ -27,6 +27,27 @@ except Exception:
 print(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "libcst": cst}))
 `;
 
+const FEATURES = `
+import json, sys
+from importlib.util import find_spec
+def version(name):
+    if find_spec(name) is None:
+        return None
+    try:
+        from importlib.metadata import version as v
+        return v(name)
+    except Exception:
+        return "unknown version"
+print(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "libcst": version("libcst"), "pytest": version("pytest")}))
+`;
+
+/** What an interpreter offers tug: its version, and LibCST and pytest when importable (null when missing or not runnable). */
+export async function pythonFeatures(python: string): Promise<{ version: string | null; libcst: string | null; pytest: string | null }> {
+  const run = await execa(python, ['-c', FEATURES], { reject: false, timeout: 30_000, stdin: 'ignore' });
+  if (run.exitCode !== 0) return { version: null, libcst: null, pytest: null };
+  return JSON.parse(String(run.stdout).trim().split('\n').pop() ?? '{}');
+}
+
 async function probe(python: string): Promise<{ version: string | null; libcst: string | null }> {
   const run = await execa(python, ['-c', PROBE], { reject: false, timeout: 30_000 });
   if (run.exitCode !== 0) return { version: null, libcst: null };
@@ -46,16 +67,15 @@ export async function pythonInfo(sessionDir: string, explicit?: string): Promise
   return { found: facts.version !== null, interpreter: choice.path, source: choice.source, ...facts, searched: choice.searched, managed_venv: managed };
 }
 
-/** PythonNotFound or LibCSTNotAvailable, with the resolution trace and what to do, when tug cannot use the interpreter. */
+/**
+ * PythonNotFound, with the resolution trace and what to do, when tug cannot use the interpreter. LibCST is optional:
+ * facts and renames use the standard library's `ast`; only a worker request that rewrites structure asks for LibCST
+ * (the worker answers LibCSTNotAvailable then), so `info` reports it and `check` does not require it.
+ */
 export function assertUsable(info: PythonInfo): void {
   if (!info.found) {
     throw new TugError('PythonNotFound', 'no usable Python interpreter', {
       details: { searched_paths: info.searched, remedy: 'pass --python PATH, set TUG_PYTHON, or activate a virtualenv' },
-    });
-  }
-  if (!info.libcst) {
-    throw new TugError('LibCSTNotAvailable', `LibCST is not importable by ${info.interpreter}`, {
-      details: { python_path: info.interpreter, searched_paths: info.searched, remedy: `${info.interpreter} -m pip install libcst, or run \`tug toolchain python setup\` with a Python that has it` },
     });
   }
 }

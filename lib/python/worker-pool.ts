@@ -162,12 +162,6 @@ export async function parseFacts(request: ParseRequest, onFacts: (file: SourceTe
       return;
     }
     mark('python: worker ready');
-    if (!worker.ready.libcst) {
-      // Facts alone would not need it, but the Python adapter's structural rewrites do: say so up front.
-      throw new TugError('LibCSTNotAvailable', `LibCST is not importable by ${python}`, {
-        details: { python_path: python, remedy: `${python} -m pip install libcst, or pass --python / run \`tug toolchain python setup\` with an interpreter that has it` },
-      });
-    }
     // Two requests in flight, so the worker starts on the next batch while this process reads the last reply.
     const lane = async () => {
       for (let batch = queue.splice(0, BATCH); batch.length > 0; batch = queue.splice(0, BATCH)) {

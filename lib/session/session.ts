@@ -38,8 +38,11 @@ export interface Session {
 
 export const DEFAULT_LOCK_WAIT_MS = 30_000;
 
+/** --session-dir, else $TUG_SESSION_DIR (relative to the repository root, whoever's cwd), else <git-common-dir>/tug. */
 export function sessionDirFor(repo: Repo, override?: string): string {
-  return override ? path.resolve(override) : path.join(repo.commonDir, 'tug');
+  if (override) return path.resolve(override);
+  const env = process.env['TUG_SESSION_DIR'];
+  return env ? path.resolve(repo.root, env) : path.join(repo.commonDir, 'tug');
 }
 
 /** `refresh: false` opens a session without writing to it (tug clean on a read-only session dir). */

@@ -1,0 +1,100 @@
+// What a person reads after a rename, a patchset or an impact analysis: the symbol, a diff stat, references and warnings
+// with file:line:col, the branch, and the exact next command.
+
+type Json = Record<string, any>;
+
+/** `file:line:col` — the form terminals and editors turn into links. */
+export function where(location: { file: string; line: number; col: number } | undefined): string {
+  return location ? `${location.file}:${location.line}:${location.col}` : '';
+}
+
+export function warningLines(warnings: Json[] | undefined, indent = '  '): string[] {
+  return (warnings ?? []).map((w) => `${indent}warning[${w.code}]${w.location ? ` ${where(w.location)}` : ''}: ${w.message}${w.suggestion ? ` (${w.suggestion})` : ''}`);
+}
+
+/** Lines added and removed per file, from the unified diff (moves shown as `old -> new`). */
+export function diffStat(result: Json): string[] {
+  const stats = new Map<string, { added: number; removed: number }>();
+  let current: { added: number; removed: number } | undefined;
+  for (const line of String(result['patch']?.['unified_diff'] ?? '').split('\n')) {
+    const header = /^diff --git a\/(.+) b\/(.+)$/.exec(line);
+    if (header) {
+      const name = header[1] === header[2] ? header[1]! : `${header[1]} -> ${header[2]}`;
+      current = { added: 0, removed: 0 };
+      stats.set(name, current);
+    } else if (current && line.startsWith('+') && !line.startsWith('+++ ')) current.added += 1;
+    else if (current && line.startsWith('-') && !line.startsWith('--- ')) current.removed += 1;
+  }
+  if (stats.size === 0) return [];
+  const width = Math.max(...[...stats.keys()].map((f) => f.length));
+  return [...stats.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([file, s]) => `  ${file.padEnd(width)} | ${String(s.added + s.removed).padStart(3)} ${'+'.repeat(Math.min(s.added, 20))}${'-'.repeat(Math.min(s.removed, 20))}`);
+}
+
+/** For a rename, `old -> new` from its edits; for other changes, the commit subject's gist is the operation name. */
+function headline(result: Json): string {
+  const edits: Json[] = result['patch']?.['edits'] ?? [];
+  const first = edits[0];
+  const what = result['operation'] === 'rename-symbol' && first ? ` ${first['old_text']} -> ${first['new_text']}` : '';
+  const summary = result['summary'];
+  const verification = result['verification'];
+  return `${result['operation']}${what}: ${summary.edits_count} edit(s) in ${summary.files_changed} file(s), verification ${verification.status} (${verification.mode})`;
+}
+
+export function summarizeChange(result: Json): string {
+  const git = result['git'];
+  const lines = [headline(result), ...diffStat(result), ...warningLines(result['warnings'])];
+  lines.push(`  branch  ${git.branch}  ${String(git.commit).slice(0, 12)}`);
+  if (result['applied']) lines.push(`  applied ${result['files_written'].join(', ')}`);
+  else if (result['committed']) lines.push(`  committed on the current branch (${result['files_written'].length} file(s) updated)`);
+  else lines.push(...nextStep(result));
+  lines.push(`  undo    tug undo ${result['undo_token']}`);
+  lines.push(...unsureLines(result['unsure'] ?? []));
+  return lines.join('\n');
+}
+
+/** How many occurrences tug could not prove, and the first few of them. */
+export function unsureLines(unsure: Json[], shown = 3): string[] {
+  if (unsure.length === 0) return [];
+  const renamed = unsure.every((u) => u['renamed']);
+  const head = renamed
+    ? `  unsure  ${unsure.length} occurrence(s) tug could not prove, renamed too (--include-unsure):`
+    : `  unsure  ${unsure.length} occurrence(s) tug could not prove, left unchanged (--include-unsure renames them):`;
+  const lines = [head, ...unsure.slice(0, shown).map((u) => `    ${u['file']}:${u['line']}:${u['col']}  ${u['text']}  (${String(u['reason']).replaceAll('_', ' ')})`)];
+  if (unsure.length > shown) lines.push(`    … and ${unsure.length - shown} more (see unsure in --json)`);
+  return lines;
+}
+
+/**
+ * The command that brings the branch into the user's tree as it is now. On a dirty tree the branch starts from a
+ * snapshot commit holding the user's uncommitted and untracked files, so `git merge` would refuse (or drag that
+ * snapshot into history); `tug apply` writes just the refactor's files, checked against that snapshot.
+ */
+function nextStep(result: Json): string[] {
+  const git = result['git'];
+  if (git.dirty) return [`  next    tug apply ${git.branch}   (your uncommitted changes stay; git merge would refuse on this tree)`];
+  return [`  merge   git merge ${git.branch}`];
+}
+
+export function summarizeImpact(result: Json, input: Json): string {
+  const symbol = result['symbol'];
+  const impact = result['impact'];
+  const lines = [
+    `${symbol.kind} ${symbol.name} at ${where(symbol.location)}${input['new_name'] ?? input['to'] ? ` -> ${input['new_name'] ?? input['to']}` : ''}`,
+    `  ${impact.references_count} reference(s) in ${impact.files_affected} file(s), ${impact.edits_estimated} edit(s) estimated`,
+  ];
+  const byFile = new Map<string, Json[]>();
+  for (const reference of result['references'] as Json[]) {
+    const file = reference['location'].file as string;
+    byFile.set(file, [...(byFile.get(file) ?? []), reference]);
+  }
+  for (const [file, references] of byFile) {
+    lines.push(`  ${file}`);
+    for (const reference of references) lines.push(`    ${where(reference['location'])}  ${reference['kind']}`);
+  }
+  lines.push(...warningLines(result['warnings']));
+  lines.push(...unsureLines(result['unsure'] ?? []));
+  if (typeof input['at'] === 'string' && typeof input['to'] === 'string') lines.push(`  next    tug rename ${input['at']} ${input['to']}`);
+  return lines.join('\n');
+}
