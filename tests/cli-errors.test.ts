@@ -3,6 +3,7 @@ import test from 'ava';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tug } from './helpers/cli.js';
+import { FACTS_SCHEMA } from '../lib/python/facts-cache.js';
 import { makeRepo } from './helpers/repo.js';
 
 const SOURCE = 'def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ny = a if b else 0\n';
@@ -49,7 +50,7 @@ test('a damaged facts cache entry is dropped and rebuilt with a CacheCorrupt war
   const args = ['analyze-impact', 'rename-symbol', '--at', 'm.py:1:5', '--to', 'c'];
   const first = await tug(repo.root, args);
   t.is(first.exitCode, 0, first.stdout);
-  const packs = path.join(repo.root, '.git', 'tug', 'facts', 'facts-v3', 'packs');
+  const packs = path.join(repo.root, '.git', 'tug', 'facts', FACTS_SCHEMA, 'packs');
   const [pack] = (await readdir(packs)).filter((n) => n.endsWith('.jsonl'));
   const file = path.join(packs, pack!);
   const lines = (await readFile(file, 'utf8')).split('\n');

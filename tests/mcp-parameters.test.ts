@@ -1,6 +1,9 @@
 // Every parameter of every tool either changes what the call does (shown here by two calls that differ only in it, each
 // on a fresh repository) or is documented as informational; required ones are refused when missing. No silent drops.
 import test from 'ava';
+import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { executeTool, operations } from '../lib/index.js';
 import { toolParameters } from '../lib/tools.js';
 import { makeRepo, type TestRepo } from './helpers/repo.js';
@@ -50,6 +53,17 @@ const untypedUse = async (repo: TestRepo) => {
   await repo.git('add', 'c.py');
   await repo.git('commit', '-q', '-m', 'an untyped use');
 };
+/** A second file that uses `total`: include/exclude globs decide whether the analysis sees it. */
+const secondUse = async (repo: TestRepo) => {
+  await repo.write('c.py', 'from app import total\n\ntotal([3])\n');
+  await repo.git('add', 'c.py');
+  await repo.git('commit', '-q', '-m', 'a second use');
+};
+/** A program that answers `--version` as rust-analyzer does: doctor reports the one it is given. */
+const FAKE_RA = path.join(os.tmpdir(), `tug-fake-ra-${process.pid}`);
+const fakeRustAnalyzer = async () => {
+  await writeFile(FAKE_RA, '#!/bin/sh\necho rust-analyzer 0.0.0-test\n', { mode: 0o755 });
+};
 const TOKENS = new Map<string, string>();
 const token = { toString: () => '' };
 
@@ -81,6 +95,13 @@ const EFFECTS: Record<string, Effect> = {
   'tug_rename_symbol.include_unsure': { tool: 'tug_rename_symbol', a: { ...AT, include_unsure: true }, b: AT, setup: untypedUse, probe: (r) => (r['summary'] as Args)['edits_count'] },
   'tug_rename_symbol.keep_alias': { tool: 'tug_rename_symbol', a: { ...AT, keep_alias: true }, b: AT, probe: (r) => (r['summary'] as Args)['edits_count'] },
   'tug_rename_symbol.rename_comments': { tool: 'tug_rename_symbol', a: { ...AT, rename_comments: true }, b: AT, probe: (r) => (r['summary'] as Args)['edits_count'] },
+  'tug_analyze_impact.include': { tool: 'tug_analyze_impact', a: { ...AT, include: ['app.py'] }, b: AT, setup: secondUse },
+  'tug_analyze_impact.exclude': { tool: 'tug_analyze_impact', a: { ...AT, exclude: ['c.py'] }, b: AT, setup: secondUse },
+  'tug_analyze_impact.safety': { tool: 'tug_analyze_impact', a: { ...AT, safety: 'aggressive' }, b: AT },
+  'tug_rename_symbol.include': { tool: 'tug_rename_symbol', a: { ...AT, include: ['app.py'] }, b: AT, setup: secondUse, probe: (r) => (r['summary'] as Args)?.['edits_count'] ?? r['code'] },
+  'tug_rename_symbol.exclude': { tool: 'tug_rename_symbol', a: { ...AT, exclude: ['c.py'] }, b: AT, setup: secondUse, probe: (r) => (r['summary'] as Args)?.['edits_count'] ?? r['code'] },
+  'tug_rename_symbol.safety': { tool: 'tug_rename_symbol', a: { ...AT, safety: 'aggressive' }, b: AT, probe: (r) => (r['summary'] as Args)['edits_count'] },
+  'tug_doctor.rust_analyzer': { tool: 'tug_doctor', a: { rust_analyzer: FAKE_RA }, b: {}, setup: fakeRustAnalyzer, probe: (r) => (r['checks'] as Args[]).find((c) => c['name'] === 'rust-analyzer') },
   'tug_verify.mode': { tool: 'tug_verify', a: { mode: 'tests', test_command: FAIL }, b: { mode: 'syntax', test_command: FAIL }, probe: (r) => r['code'] ?? 'ok' },
   'tug_verify.snapshot': { tool: 'tug_verify', a: { snapshot: ZERO }, b: {}, probe: (r) => r['code'] ?? 'ok' },
   'tug_verify.python': { tool: 'tug_verify', a: { python: NOWHERE }, b: {}, probe: (r) => r['code'] ?? 'ok' },

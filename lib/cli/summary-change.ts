@@ -81,7 +81,7 @@ export function summarizeImpact(result: Json, input: Json): string {
   const symbol = result['symbol'];
   const impact = result['impact'];
   const lines = [
-    `${symbol.kind} ${symbol.name} at ${where(symbol.location)}${input['new_name'] ?? input['to'] ? ` -> ${input['new_name'] ?? input['to']}` : ''}`,
+    `${symbol.kind} ${symbol.name} at ${where(symbol.location)}${input['new_name'] ? ` -> ${input['new_name']}` : ''}`,
     `  ${impact.references_count} reference(s) in ${impact.files_affected} file(s), ${impact.edits_estimated} edit(s) estimated`,
   ];
   const byFile = new Map<string, Json[]>();
@@ -95,6 +95,6 @@ export function summarizeImpact(result: Json, input: Json): string {
   }
   lines.push(...warningLines(result['warnings']));
   lines.push(...unsureLines(result['unsure'] ?? []));
-  if (typeof input['at'] === 'string' && typeof input['to'] === 'string') lines.push(`  next    tug rename ${input['at']} ${input['to']}`);
+  if (typeof input['file'] === 'string' && typeof input['new_name'] === 'string') lines.push(`  next    tug rename ${input['file']}:${input['line']}:${input['column']} ${input['new_name']}`);
   return lines.join('\n');
 }

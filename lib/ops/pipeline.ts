@@ -188,7 +188,7 @@ async function runOnSnapshot(
     },
     summary: summarize(proposal.patch),
     verification: presentVerification(verification),
-    warnings: orderWarnings([...ws.warnings, ...config.warnings, ...proposal.warnings]),
+    warnings: orderWarnings([...ws.warnings, ...proposal.warnings]),
     git: { head: snapshot.head.oid, snapshot_commit: base, branch, commit, dirty: snapshot.dirty },
     undo_token: token,
     applied: false, // present either way, so a caller never has to guess whether the files changed
