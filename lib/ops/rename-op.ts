@@ -1,6 +1,6 @@
 // `rename-symbol` and `analyze-impact rename-symbol`: Python and Rust symbols renamed across the workspace, verified and committed.
 import { z } from 'zod';
-import { Location, RunResponse, SCHEMA_VERSION, Warning } from '../core/schemas.js';
+import { Location, RunResponse, SCHEMA_VERSION, Unsure, Warning } from '../core/schemas.js';
 import { ChangeFields, CommonFields, defineOperation } from './operation.js';
 
 export const At = z
@@ -13,6 +13,10 @@ const renameFields = {
   to: z.string().min(1).describe('The new name.'),
   rename_strings: z.boolean().optional().describe('Also rename string literals equal to the old name (each reported as a warning).'),
   rename_comments: z.boolean().optional().describe('Also rename whole-word mentions in comments (each reported as a warning).'),
+  include_unsure: z
+    .boolean()
+    .optional()
+    .describe('Also rename the occurrences tug could not prove (Rust: names in macro calls rust-analyzer cannot expand, macro_rules! bodies, cfg\'d-out code); each is listed in `unsure` with renamed: true.'),
   rust_analyzer: z.string().optional().describe('rust-analyzer binary for Rust targets (default: $TUG_RA_PATH, PATH, then the one `tug toolchain rust setup` installed).'),
 };
 
@@ -42,6 +46,7 @@ export const AnalyzeImpactResponse = z.object({
   references: z.array(Reference),
   impact: z.object({ files_affected: z.number().int(), references_count: z.number().int(), edits_estimated: z.number().int() }),
   warnings: z.array(Warning),
+  unsure: z.array(Unsure).optional().describe('Places tug could not prove name the symbol (not counted in references); omitted when there are none.'),
 });
 
 export const analyzeImpactInput = z.object({

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { TugError } from '../core/errors.js';
 import { buildPatchSet } from '../core/patchset.js';
-import { SCHEMA_VERSION, type RunResponseJSON } from '../core/schemas.js';
+import { RunResponse, SCHEMA_VERSION, type RunResponseJSON } from '../core/schemas.js';
 import { startPythonEarly } from '../python/load-project.js';
 import { planPythonRename, type RenamePlan, type RenameTarget } from '../python/rename-plan.js';
 import { resolveUserPath } from '../workspace/paths.js';
@@ -30,9 +30,9 @@ async function target(ws: Workspace, at: string): Promise<RenameTarget & { langu
 }
 
 /** What both adapters answer with. */
-type LanguagePlan = Pick<RenamePlan, 'symbol' | 'references' | 'edits' | 'moves' | 'warnings' | 'oldName'>;
+type LanguagePlan = Pick<RenamePlan, 'symbol' | 'references' | 'edits' | 'moves' | 'warnings' | 'oldName'> & { unsure?: RunResponseJSON['unsure'] };
 
-type RenameOptions = { to: string; python?: string | undefined; rust_analyzer?: string | undefined; no_wait?: boolean | undefined; rename_strings?: boolean | undefined; rename_comments?: boolean | undefined };
+type RenameOptions = { to: string; python?: string | undefined; rust_analyzer?: string | undefined; no_wait?: boolean | undefined; rename_strings?: boolean | undefined; rename_comments?: boolean | undefined; include_unsure?: boolean | undefined };
 
 /** The language adapter's plan for a rename; Python is tug's own analyzer, Rust is rust-analyzer. */
 async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { language: Language }, input: RenameOptions): Promise<LanguagePlan> {
@@ -50,6 +50,7 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
       newName: input.to,
       rustAnalyzer: input.rust_analyzer,
       noWait: input.no_wait,
+      includeUnsure: input.include_unsure,
     });
   }
   return planPythonRename(ws.repo, ws.session, snapshot.tree, at, input.to, {
@@ -70,14 +71,17 @@ function warmUp(ws: Workspace, input: RenameOptions & { at: string }): void {
 }
 
 export async function runRename(input: z.infer<typeof renameInput>, context: OperationContext): Promise<RunResponseJSON> {
-  return runChange(input, { operation: 'rename-symbol', scope: 'rename', warmUp: (ws) => warmUp(ws, input) }, async (ws, snapshot) => {
+  let unsure: NonNullable<LanguagePlan['unsure']> = [];
+  const response = await runChange(input, { operation: 'rename-symbol', scope: 'rename', warmUp: (ws) => warmUp(ws, input) }, async (ws, snapshot) => {
     const at = await target(ws, input.at);
     context.progress?.(at.language === 'rust' ? 'asking rust-analyzer' : 'analysing Python files');
     const proposal = await plan(ws, snapshot, at, input);
+    unsure = proposal.unsure ?? [];
     const files = await loadSourceFiles(ws.repo, snapshot.tree, [...proposal.edits.map((e) => e.file), ...proposal.moves.map((m) => m.from)]);
     const patch = buildPatchSet(proposal.edits, files, proposal.moves);
     return { patch, warnings: proposal.warnings, subject: `${proposal.oldName} -> ${input.to}`, slug: `${proposal.oldName}-to-${input.to}` };
   }, context);
+  return unsure.length > 0 ? RunResponse.parse({ ...response, unsure }) : response;
 }
 
 export async function runAnalyzeImpact(input: z.infer<typeof analyzeImpactInput>): Promise<z.infer<typeof AnalyzeImpactResponse>> {
@@ -101,6 +105,7 @@ export async function runAnalyzeImpact(input: z.infer<typeof analyzeImpactInput>
         references,
         impact: { files_affected: new Set(references.map((r) => r.location.file)).size, references_count: references.length, edits_estimated: result.edits.length },
         warnings: orderWarnings([...ws.warnings, ...result.warnings]),
+        ...(result.unsure && result.unsure.length > 0 ? { unsure: result.unsure } : {}),
       };
     } catch (error) {
       if (error instanceof TugError) error.snapshotId ??= snapshot.tree;
