@@ -18,14 +18,15 @@ export function commonInput(args: Args, io: CliIO) {
 }
 
 export function textFlags(args: Args) {
-  return { rename_strings: args['rename-strings'], rename_comments: args['rename-comments'], rust_analyzer: args['rust-analyzer'] };
+  return { rename_strings: args['rename-strings'], rename_comments: args['rename-comments'], rust_analyzer: args['rust-analyzer'], include_unsure: args['include-unsure'] };
 }
 
 export function renameOptions(y: Argv) {
   return y
     .option('rename-strings', { type: 'boolean', describe: 'Also rename string literals equal to the old name (each reported)' })
     .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments (each reported)' })
-    .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets (default: $TUG_RA_PATH, PATH, tug setup)' });
+    .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets (default: $TUG_RA_PATH, PATH, tug setup)' })
+    .option('include-unsure', { type: 'boolean', describe: 'Also rename occurrences tug cannot prove (listed in unsure, renamed: true)' });
 }
 
 export function changeOptions(y: Argv) {

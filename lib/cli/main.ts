@@ -52,6 +52,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .option('python', { type: 'string', describe: 'Python interpreter' })
           .option('rename-strings', { type: 'boolean', describe: 'Also rename string literals equal to the old name' })
           .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments' })
+          .option('include-unsure', { type: 'boolean', describe: 'Count occurrences tug cannot prove as edits too' })
           .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets' })
           .example('tug analyze-impact rename-symbol --at src/app.py:12:5 --to transform_data', '')
           .example('tug analyze-impact rename-symbol --at src/lib.rs:3:8 --to parse_config', ''),

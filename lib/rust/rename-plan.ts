@@ -17,6 +17,7 @@ import { scanRust } from './macro-calls.js';
 import { lspPositionOfOffset, offsetOfLspPosition } from './positions.js';
 import { withRustAnalyzer, type ServerUse } from './servers.js';
 import { findUnsure, type RustUnsure } from './unsure.js';
+import { withDocTests } from './doctests.js';
 import { convertWorkspaceEdit } from './workspace-edit.js';
 
 export interface RustTarget {
@@ -89,6 +90,14 @@ export async function planRustRename(input: RustPlanInput): Promise<RustRenamePl
         const rel = path.relative(treeRoot, absolute);
         return rel.startsWith('..') || path.isAbsolute(rel) ? null : rel.split(path.sep).join('/');
       };
+      return withDocTests(server, { root, dir: cargoRoot, files: bytesOf }, (word ?? '').replace(/^r#/, ''), async (overlay) => {
+      // With doc tests shown to rust-analyzer, the crate root it sees is longer; spans there are mapped back to the comments.
+      const seen = (file: string) => (overlay && file === overlay.file ? overlay.text : bytesOf.get(file));
+      const back = <E extends { file: string; start: number; end: number }>(e: E): E | null => {
+        if (!overlay || e.file !== overlay.file) return e;
+        const at = overlay.locate(e.start, e.end);
+        return at ? { ...e, ...at } : null;
+      };
       const textDocument = { uri: uriOf(target.file) };
       const position = lspPositionOfOffset(bytes, offset, server.encoding, starts);
       const prepared = await ask<Range | { range: Range; placeholder: string } | { defaultBehavior: boolean } | null>(server, 'textDocument/prepareRename', { textDocument, position });
@@ -108,8 +117,12 @@ export async function planRustRename(input: RustPlanInput): Promise<RustRenamePl
           if (inTargetDir(file, cargoRoot)) return { skip: 'target-dir', where: file };
           return { path: file };
         },
-        bytes: (file) => bytesOf.get(file),
+        bytes: seen,
         filesUnder: (dir) => [...bytesOf.keys()].filter((f) => f.startsWith(`${dir}/`)).sort(),
+      });
+      converted.edits = converted.edits.flatMap((e) => {
+        const at = back({ file: e.file, start: e.span!.start, end: e.span!.end });
+        return at ? [{ ...e, file: at.file, span: { start: at.start, end: at.end } }] : [];
       });
       const locations = await ask<LspLocation[] | null>(server, 'textDocument/references', { textDocument, position, context: { includeDeclaration: true } });
       const definitions = await ask<LspLocation[] | null>(server, 'textDocument/definition', { textDocument, position });
@@ -118,9 +131,9 @@ export async function planRustRename(input: RustPlanInput): Promise<RustRenamePl
       const toJSON = (file: string, start: number, end: number): LocationJSON => ({ file, ...positionOf(lineStarts(bytesOf.get(file)!), start), byte_start: start, byte_end: end });
       const spanOf = (loc: LspLocation) => {
         const file = fileOf(loc.uri);
-        const b = file === null ? undefined : bytesOf.get(file);
+        const b = file === null ? undefined : seen(file);
         if (!b) return null;
-        return { file: file!, start: offsetOfLspPosition(b, loc.range.start, server.encoding), end: offsetOfLspPosition(b, loc.range.end, server.encoding) };
+        return back({ file: file!, start: offsetOfLspPosition(b, loc.range.start, server.encoding), end: offsetOfLspPosition(b, loc.range.end, server.encoding) });
       };
       const definition = definitions?.map(spanOf).find((s) => s !== null) ?? { file: target.file, start: offset, end: offset + oldName.length };
       const references = (locations ?? [])
@@ -154,6 +167,7 @@ export async function planRustRename(input: RustPlanInput): Promise<RustRenamePl
         oldName,
         server: use,
       };
+      });
     },
   );
 }
