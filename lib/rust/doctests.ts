@@ -117,10 +117,10 @@ export async function withDocTests<T>(
   const overlay = rootBytes && name ? docTestOverlay(rootFile, rootBytes, own, name, word) : null;
   if (!overlay) return body(null);
   const onDisk = path.join(crate.root, 'src', 'lib.rs');
-  await server.syncFiles([{ path: onDisk, text: decoder.decode(overlay.text) }]);
+  await server.showText(onDisk, decoder.decode(overlay.text));
   try {
     return await body({ ...overlay, file: rootFile });
   } finally {
-    if (server.alive) await server.syncFiles([{ path: onDisk, text: decoder.decode(rootBytes) }]);
+    if (server.alive) await server.showText(onDisk, decoder.decode(rootBytes));
   }
 }

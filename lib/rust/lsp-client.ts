@@ -240,6 +240,18 @@ export class RustAnalyzer {
     await this.waitUntilIndexed(Number(process.env['TUG_RA_INDEX_TIMEOUT_MS'] ?? 300_000));
   }
 
+  /**
+   * Shows the server a file's text in memory without waiting for it to settle: requests sent after this see the text
+   * (the server applies notifications in order). The file on disk is not touched.
+   */
+  async showText(file: string, text: string): Promise<void> {
+    const uri = pathToFileURL(file).href;
+    const version = (this.open.get(uri) ?? 0) + 1;
+    if (version === 1) await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'rust', version, text } });
+    else await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    this.open.set(uri, version);
+  }
+
   async shutdown(): Promise<void> {
     if (this.alive) {
       try {
