@@ -60,3 +60,15 @@ test('an assist rust-analyzer does not offer there is UnsupportedByAdapter namin
     await repo.cleanup();
   }
 });
+
+test('organize-imports removes the use nothing needs from --file', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  const repo = await fixtureRepo('rust', 'sound');
+  const run = await tug(repo.root, ['run', 'organize-imports', '--file', 'src/describe.rs', '--verify', 'tests', '--json']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.verification.status, 'passed');
+  const describe = await repo.git('show', `${run.json.git.commit}:src/describe.rs`);
+  t.false(describe.includes('HashMap'), describe);
+  t.true(describe.startsWith('use crate::shapes::{Label, Span};\n'), 'used imports stay');
+  await repo.cleanup();
+});

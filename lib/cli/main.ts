@@ -61,11 +61,12 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .command('run <operation>', 'Run a refactor: verify it in a sandbox and commit it on a tug/ branch', (y) =>
       changeOptions(
         renameOptions(y)
-          .positional('operation', { choices: ['rename-symbol', 'extract-variable', 'extract-function', 'inline'] as const, describe: 'The refactor to run' })
+          .positional('operation', { choices: ['rename-symbol', 'extract-variable', 'extract-function', 'inline', 'organize-imports'] as const, describe: 'The refactor to run' })
           .option('at', { type: 'string', describe: 'FILE:LINE:COL of the symbol (1-based; rename-symbol, inline)' })
           .option('to', { type: 'string', describe: 'The new name (rename-symbol)' })
           .option('range', { type: 'string', describe: 'FILE:L1:C1-L2:C2, end exclusive (extract-variable, extract-function; Rust)' })
-          .option('name', { type: 'string', describe: 'Name of the extracted variable or function (Rust)' }),
+          .option('name', { type: 'string', describe: 'Name of the extracted variable or function (Rust)' })
+          .option('file', { type: 'string', describe: 'The .rs file (organize-imports)' }),
       )
         .example('tug run rename-symbol --at src/app.py:12:5 --to transform_data --verify tests --apply', '')
         .example('tug run extract-variable --range src/lib.rs:4:13-4:30 --name total --verify tests', ''),
@@ -73,7 +74,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
         const operation = String(args['operation']);
         if (operation === 'rename-symbol') return run('rename-symbol', (a) => ({ ...changeInput(a), at: a['at'], to: a['to'], ...textFlags(a) }))(args);
         const pick = (a: Args, keys: string[]) => Object.fromEntries(keys.filter((k) => a[k] !== undefined).map((k) => [k, a[k]]));
-        return run(operation, (a) => ({ ...changeInput(a), ...pick(a, ['at', 'to', 'range', 'name']), ...(a['rust-analyzer'] !== undefined ? { rust_analyzer: a['rust-analyzer'] } : {}) }))(args);
+        return run(operation, (a) => ({ ...changeInput(a), ...pick(a, ['at', 'to', 'range', 'name', 'file']), ...(a['rust-analyzer'] !== undefined ? { rust_analyzer: a['rust-analyzer'] } : {}) }))(args);
       },
     )
     .command(

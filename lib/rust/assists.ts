@@ -28,6 +28,8 @@ export interface AssistInput {
   /** 1-based, end exclusive; a point when start equals end. */
   start: { line: number; col: number };
   end: { line: number; col: number };
+  /** The whole file instead of start/end (organize-imports). */
+  wholeFile?: boolean | undefined;
   /** The name of what the assist creates (a variable, a function), replacing the one rust-analyzer picked. */
   name?: string | undefined;
   rustAnalyzer?: string | undefined;
@@ -52,8 +54,8 @@ export async function planRustAssist(input: AssistInput): Promise<AssistPlan> {
   const bytes = bytesOf.get(input.file);
   if (!bytes) throw new TugError('FileNotFound', `${input.file} is not a Rust file of the workspace`, { details: { path: input.file } });
   const starts = lineStarts(bytes);
-  const from = offsetOf(bytes, starts, input.start.line, input.start.col);
-  const to = offsetOf(bytes, starts, input.end.line, input.end.col);
+  const from = input.wholeFile ? 0 : offsetOf(bytes, starts, input.start.line, input.start.col);
+  const to = input.wholeFile ? bytes.length : offsetOf(bytes, starts, input.end.line, input.end.col);
   const where = `${input.file}:${input.start.line}:${input.start.col}`;
   if (from === null || to === null || to < from) throw new TugError('InvalidPosition', `${where} is not a range inside the file`, { details: { location: where, file_lines: starts.length }, location: { file: input.file, line: input.start.line, col: input.start.col } });
   if (input.name !== undefined) assertRustIdentifier(input.name, undefined);
