@@ -40,7 +40,7 @@ export function renameOptions(y: Argv) {
     .option('rename-strings', { type: 'boolean', describe: 'Also rename string literals equal to the old name (each reported)' })
     .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments (each reported)' })
     .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets (default: $TUG_RA_PATH, PATH, tug setup)' })
-    .option('include-unsure', { type: 'boolean', describe: 'Python: also rename occurrences tug cannot prove (listed in unsure, renamed: true)' })
+    .option('include-unsure', { type: 'boolean', describe: 'Also rename occurrences tug cannot prove (listed in unsure, renamed: true)' })
     .option('keep-alias', { type: 'boolean', describe: 'Python: keep the old name as a deprecated alias (old = new), reported as AliasKept' });
 }
 

@@ -9,7 +9,7 @@ import { discoverRepoEarly } from '../git/repo.js';
 import { findOperation, findUserOperation } from '../ops/registry.js';
 import { releaseResources } from '../ops/resources.js';
 import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
-import { HelpInstead, NO_COMMAND, SUPPORTED_OPERATIONS, supportedOperation, TOP_COMMANDS, usageError, type FailingParser } from './usage-errors.js';
+import { HelpInstead, NO_COMMAND, RUN_OPERATIONS, SUPPORTED_OPERATIONS, supportedOperation, TOP_COMMANDS, usageError, type FailingParser } from './usage-errors.js';
 import { summarize } from './summary.js';
 import { summarizeDaemon } from './summary-status.js';
 import { sessionFlags } from './session-flags.js';
@@ -55,7 +55,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .option('python', { type: 'string', describe: 'Python interpreter' })
           .option('rename-strings', { type: 'boolean', describe: 'Also rename string literals equal to the old name' })
           .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments' })
-          .option('include-unsure', { type: 'boolean', describe: 'Python: count occurrences tug cannot prove as edits too' })
+          .option('include-unsure', { type: 'boolean', describe: 'Count occurrences tug cannot prove as edits too' })
           .option('keep-alias', { type: 'boolean', describe: 'Python: count the deprecated alias of the old name as edits too' })
           .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets' })
           .option('safety', { choices: ['strict', 'normal', 'aggressive'] as const, describe: 'Python: how an ambiguous position and strings/comments are treated (see tug rename -h)' })
@@ -68,11 +68,27 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .command('run <operation>', 'Run a refactor: verify it in a sandbox and commit it on a tug/ branch', (y) =>
       changeOptions(
         renameOptions(y)
-          .positional('operation', { type: 'string', describe: `The refactor to run: ${SUPPORTED_OPERATIONS.join(', ')}` })
-          .option('at', { type: 'string', demandOption: true, describe: 'FILE:LINE:COL of the symbol (1-based)' })
-          .option('to', { type: 'string', demandOption: true, describe: 'The new name' }),
-      ).example('tug run rename-symbol --at src/app.py:12:5 --to transform_data --verify tests --apply', ''),
-      run('rename-symbol', (a) => (supportedOperation(a['operation'], 'run'), { ...changeInput(a), ...renameTarget(a), ...textFlags(a) })),
+          .positional('operation', { type: 'string', describe: `The refactor to run: ${RUN_OPERATIONS.join(', ')}` })
+          .option('at', { type: 'string', describe: 'FILE:LINE:COL of the symbol (1-based; rename-symbol, inline)' })
+          .option('to', { type: 'string', describe: 'The new name (rename-symbol)' })
+          .option('range', { type: 'string', describe: 'FILE:L1:C1-L2:C2, end exclusive (extract-variable, extract-function; Rust)' })
+          .option('name', { type: 'string', describe: 'Name of the extracted variable or function (Rust)' })
+          .option('file', { type: 'string', describe: 'The .rs file (organize-imports)' }),
+      )
+        .example('tug run rename-symbol --at src/app.py:12:5 --to transform_data --verify tests --apply', '')
+        .example('tug run extract-variable --range src/lib.rs:4:13-4:30 --name total --verify tests', ''),
+      (args: Args) => {
+        const operation = supportedOperation(args['operation'], 'run', RUN_OPERATIONS);
+        if (operation === 'rename-symbol') {
+          if (typeof args['at'] !== 'string' || typeof args['to'] !== 'string') {
+            const missing = typeof args['at'] !== 'string' ? 'at' : 'to';
+            throw new TugError('InvalidArgument', `run rename-symbol needs --${missing}`, { details: { argument: missing, reason: 'required' } });
+          }
+          return run('rename-symbol', (a) => ({ ...changeInput(a), ...renameTarget(a), ...textFlags(a) }))(args);
+        }
+        const pick = (a: Args, keys: string[]) => Object.fromEntries(keys.filter((k) => a[k] !== undefined).map((k) => [k, a[k]]));
+        return run(operation, (a) => ({ ...changeInput(a), ...pick(a, ['at', 'range', 'name', 'file']), ...(a['rust-analyzer'] !== undefined ? { rust_analyzer: a['rust-analyzer'] } : {}) }))(args);
+      },
     )
     .command(
       'rename <at> <to>',

@@ -55,16 +55,19 @@ function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-/** The refactors `run` and `analyze-impact` accept, each also spelled with underscores as MCP names them. */
+/** The refactors `analyze-impact` accepts, each also spelled with underscores as MCP names them. */
 export const SUPPORTED_OPERATIONS = ['rename-symbol'] as const;
 
+/** The refactors `run` accepts: rename for Python and Rust, and rust-analyzer's assists for Rust files. */
+export const RUN_OPERATIONS = ['rename-symbol', 'extract-variable', 'extract-function', 'inline', 'organize-imports'] as const;
+
 /** The operation named on the command line, or UnsupportedOperation listing what tug supports (closest first). */
-export function supportedOperation(value: unknown, command: string): (typeof SUPPORTED_OPERATIONS)[number] {
+export function supportedOperation<T extends string>(value: unknown, command: string, supported: readonly T[] = SUPPORTED_OPERATIONS as unknown as readonly T[]): T {
   const name = String(value).replace(/_/g, '-');
-  const known = SUPPORTED_OPERATIONS.find((o) => o === name);
+  const known = supported.find((o) => o === name);
   if (known) return known;
-  const guess = didYouMean(name, SUPPORTED_OPERATIONS);
-  throw new TugError('UnsupportedOperation', `${command} does not support ${String(value)}${guess ? `; did you mean ${guess}?` : ''} (supported: ${SUPPORTED_OPERATIONS.join(', ')})`, {
-    details: { operation: String(value), reason: 'unknown operation', supported: [...SUPPORTED_OPERATIONS] },
+  const guess = didYouMean(name, supported);
+  throw new TugError('UnsupportedOperation', `${command} does not support ${String(value)}${guess ? `; did you mean ${guess}?` : ''} (supported: ${supported.join(', ')})`, {
+    details: { operation: String(value), reason: 'unknown operation', supported: [...supported] },
   });
 }

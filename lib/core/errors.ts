@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   RustAnalyzerTimeout: { exit: 10, title: 'rust-analyzer did not answer in time', hint: 'Rerun, or raise TUG_RA_TIMEOUT_MS; the server was restarted.' },
   IndexingTimeout: { exit: 10, title: 'rust-analyzer did not finish indexing in time', hint: 'Large workspaces take a while the first time; raise TUG_RA_INDEX_TIMEOUT_MS or keep one warm with `tug daemon start`.' },
   InternalError: { exit: 10, title: 'Internal error', hint: 'This is a bug in tug; please report it with the command line.' },
+  UnsupportedByAdapter: { exit: 2, title: 'The language server offers no such refactoring here', hint: 'details.offered lists what rust-analyzer offers at that position; adjust --range/--at.' },
 } as const satisfies Record<string, { exit: number; title: string; hint: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

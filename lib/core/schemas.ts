@@ -35,16 +35,17 @@ export const Warning = z.object({
 });
 export type WarningJSON = z.infer<typeof Warning>;
 
-/** A place that may name the renamed symbol but that tug could not prove does (Python renames). */
+/** A place that may name the renamed symbol but that tug could not prove does. */
 export const Unsure = z
   .object({
     file: z.string(),
     line: z.number().int(),
     col: z.number().int(),
-    text: z.string().describe('The source around the name, e.g. `task.run` or `getattr(…, "run")`.'),
+    text: z.string().describe('The source around the name, e.g. `task.run`, `getattr(…, "run")` or `write!(f, "{}", self.pre)`.'),
     reason: z
-      .enum(['untyped_receiver', 'dynamic_getattr', 'decorator'])
-      .describe('untyped_receiver: the receiver\'s type is unknown; dynamic_getattr: a getattr/setattr/hasattr/delattr string; decorator: the receiver is a decorated function that may be another object now.'),
+      .enum(['untyped_receiver', 'dynamic_getattr', 'decorator', 'macro_unexpanded', 'macro_definition', 'cfg_inactive', 'unresolved'])
+      .describe('Python: untyped_receiver: the receiver\'s type is unknown; dynamic_getattr: a getattr/setattr/hasattr/delattr string; decorator: the receiver is a decorated function that may be another object now. Rust: macro_unexpanded: in a macro call rust-analyzer could not expand (proc macro, unmatched macro_rules!); macro_definition: in a macro_rules! body; cfg_inactive: in code a #[cfg] switches off; unresolved: rust-analyzer resolves nothing there.'),
+    macro: z.string().optional().describe('Rust: the macro the name is in, without `!`.'),
     renamed: z.boolean().describe('True when include_unsure renamed it; false when it was left as it was.'),
   })
   .describe('A place that may name the renamed symbol but that tug could not prove does.');
@@ -114,8 +115,7 @@ export const RunResponse = z.object({
   }),
   verification: VerificationSchema,
   warnings: z.array(Warning),
-  /** Python renames: occurrences tug could not prove, omitted when there are none. */
-  unsure: z.array(Unsure).optional().describe('Python renames: places tug could not prove name the symbol, in file and position order; omitted when there are none.'),
+  unsure: z.array(Unsure).optional().describe('Renames: places tug could not prove name the symbol, in file and position order; omitted when there are none.'),
   git: GitBlock,
   undo_token: z.string(),
   applied: z.boolean().optional(),

@@ -14,6 +14,7 @@ import { readFileOperation } from './read-file-op.js';
 import { runCommandOperation } from './run-command-op.js';
 import { writeFileOperation } from './write-file-op.js';
 import type { Operation } from './operation.js';
+import { extractFunctionOperation, extractVariableOperation, inlineOperation, organizeImportsOperation } from './assist-op.js';
 import { analyzeImpactOperation, renameOperation } from './rename-op.js';
 import { cleanOperation, sessionStatusOperation } from './session-ops.js';
 import { snapshotOperation } from './snapshot-op.js';
@@ -46,6 +47,10 @@ export const operations: readonly Operation[] = [
   logOperation,
   showOperation,
   doctorOperation,
+  extractVariableOperation,
+  extractFunctionOperation,
+  inlineOperation,
+  organizeImportsOperation,
 ] as readonly Operation[];
 
 /** Seed 000's name for the shell tool; `tug tool run_pty_cmd` and agentTools() accept it too. */

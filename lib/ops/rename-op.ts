@@ -13,7 +13,7 @@ const renameFields = {
   include_unsure: z
     .boolean()
     .optional()
-    .describe('Python: also rename the occurrences tug could not prove (receivers of unknown type, getattr strings, decorated objects); each is listed in `unsure` with renamed: true.'),
+    .describe('Also rename the occurrences tug could not prove (Python: receivers of unknown type, getattr strings, decorated objects; Rust: names in macro calls rust-analyzer cannot expand, macro_rules! bodies, cfg\'d-out code); each is listed in `unsure` with renamed: true.'),
   keep_alias: z
     .boolean()
     .optional()
@@ -55,8 +55,7 @@ export const AnalyzeImpactResponse = z.object({
   references: z.array(Reference),
   impact: z.object({ files_affected: z.number().int(), references_count: z.number().int(), edits_estimated: z.number().int() }),
   warnings: z.array(Warning),
-  /** Python: occurrences tug could not prove, omitted when there are none. */
-  unsure: z.array(Unsure).optional().describe('Python: places tug could not prove name the symbol (not counted in references); omitted when there are none.'),
+  unsure: z.array(Unsure).optional().describe('Places tug could not prove name the symbol (not counted in references); omitted when there are none.'),
 });
 
 export const analyzeImpactInput = z.object({

@@ -34,7 +34,7 @@ async function target(ws: Workspace, at: Position): Promise<RenameTarget & { lan
 type Position = { file: string; line: number; column: number };
 
 /** What both adapters answer with. */
-type LanguagePlan = Pick<RenamePlan, 'symbol' | 'references' | 'edits' | 'moves' | 'warnings' | 'oldName'> & { unsure?: RenamePlan['unsure'] };
+type LanguagePlan = Pick<RenamePlan, 'symbol' | 'references' | 'edits' | 'moves' | 'warnings' | 'oldName'> & { unsure?: RunResponseJSON['unsure'] };
 
 type RenameOptions = {
   new_name: string;
@@ -62,8 +62,8 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
       });
     }
     const { planRustRename } = await import('../rust/rename-plan.js');
-    if (input.rename_strings || input.rename_comments || input.include_unsure || input.keep_alias) {
-      const argument = input.rename_strings ? 'rename_strings' : input.rename_comments ? 'rename_comments' : input.include_unsure ? 'include_unsure' : 'keep_alias';
+    if (input.rename_strings || input.rename_comments || input.keep_alias) {
+      const argument = input.rename_strings ? 'rename_strings' : input.rename_comments ? 'rename_comments' : 'keep_alias';
       throw new TugError('InvalidArgument', `${argument} applies to Python renames only`, { details: { argument, reason: 'Python only' } });
     }
     if (input.safety && input.safety !== 'strict') {
@@ -78,6 +78,7 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
       newName: input.new_name,
       rustAnalyzer: input.rust_analyzer,
       noWait: input.no_wait,
+      includeUnsure: input.include_unsure,
     });
   }
   return planPythonRename(ws.repo, ws.session, snapshot.tree, at, input.new_name, {
@@ -103,7 +104,7 @@ function warmUp(ws: Workspace, input: RenameOptions & Position): void {
 }
 
 export async function runRename(input: z.infer<typeof renameInput>, context: OperationContext): Promise<RunResponseJSON> {
-  let unsure: RenamePlan['unsure'] = [];
+  let unsure: NonNullable<LanguagePlan['unsure']> = [];
   const response = await runChange(input, { operation: 'rename-symbol', scope: 'rename', warmUp: (ws) => warmUp(ws, input) }, async (ws, snapshot) => {
     const at = await target(ws, input);
     context.progress?.(at.language === 'rust' ? 'asking rust-analyzer' : 'analysing Python files');

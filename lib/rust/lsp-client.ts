@@ -29,17 +29,27 @@ export interface StartOptions {
   pidFile?: string;
   indexTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** std sources (library/) for `cargo.sysrootSrc`; without them std macros are not expanded. */
+  sysrootSrc?: string | null;
 }
 
-/** rust-analyzer settings for a refactoring client: no build scripts, proc macros or cargo check, and never the network. */
-const SETTINGS = {
-  checkOnSave: false,
-  cargo: { buildScripts: { enable: false }, sysrootQueryMetadata: 'none' },
-  procMacro: { enable: false },
-  cachePriming: { enable: true },
-  files: { watcher: 'client' },
-  diagnostics: { enable: false },
-};
+/**
+ * rust-analyzer settings for a refactoring client: no build scripts, proc macros or cargo check, and never the network.
+ * The std sources are named explicitly, so std macros expand whichever toolchain is active (see docs/TOOLCHAINS.md).
+ */
+function settingsFor(sysrootSrc: string | null | undefined) {
+  return {
+    checkOnSave: false,
+    cargo: { buildScripts: { enable: false }, sysrootQueryMetadata: 'none', ...(sysrootSrc ? { sysrootSrc } : {}) },
+    procMacro: { enable: false },
+    cachePriming: { enable: true },
+    files: { watcher: 'client' },
+    diagnostics: { enable: false },
+  };
+}
+
+/** What rust-analyzer logs (at error level) when it has no std sources. */
+const NO_STD = /can't load standard library|failed to find sysroot|sysroot.*(not found|missing)/i;
 
 const STDERR_LIMIT = 8_000;
 
@@ -56,15 +66,21 @@ export class RustAnalyzer {
   private waiters: Array<() => void> = [];
   private readonly open = new Map<string, number>();
   private readonly pidFile: string | undefined;
+  private readonly settings: ReturnType<typeof settingsFor>;
+  /** True once rust-analyzer said it could not load std: std macros (write!, format!, …) are then not expanded. */
+  stdMissing = false;
 
   private constructor(child: ChildProcess, root: string, options: StartOptions) {
     this.child = child;
     this.root = root;
     this.pidFile = options.pidFile;
+    this.settings = settingsFor(options.sysrootSrc);
     this.requestTimeoutMs = options.requestTimeoutMs ?? Number(process.env['TUG_RA_TIMEOUT_MS'] ?? 60_000);
     this.connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     child.stderr!.on('data', (chunk: Buffer) => {
-      this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_LIMIT);
+      const text = chunk.toString('utf8');
+      if (NO_STD.test(text)) this.stdMissing = true;
+      this.stderr = (this.stderr + text).slice(-STDERR_LIMIT);
     });
     child.on('exit', (code, signal) => {
       this.exit = { code, signal };
@@ -74,7 +90,7 @@ export class RustAnalyzer {
     child.stdin!.on('error', () => undefined);
     this.connection.onRequest('window/workDoneProgress/create', () => null);
     this.connection.onRequest('client/registerCapability', () => null);
-    this.connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => SETTINGS));
+    this.connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => this.settings));
     this.connection.onNotification('$/progress', (params: { token: string | number; value: { kind: string } }) => {
       if (params.value.kind === 'begin') this.activeProgress.add(params.token);
       if (params.value.kind === 'end') this.activeProgress.delete(params.token);
@@ -129,6 +145,7 @@ export class RustAnalyzer {
         window: { workDoneProgress: true },
         textDocument: {
           rename: { prepareSupport: true },
+          codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['', 'quickfix', 'refactor', 'refactor.extract', 'refactor.inline', 'refactor.rewrite', 'source', 'source.organizeImports'] } }, resolveSupport: { properties: ['edit'] }, dataSupport: true },
           references: {},
           definition: {},
           documentSymbol: { hierarchicalDocumentSymbolSupport: true },
@@ -141,7 +158,7 @@ export class RustAnalyzer {
         },
         experimental: { serverStatusNotification: true },
       },
-      initializationOptions: SETTINGS,
+      initializationOptions: this.settings,
     };
     const result = await this.request<{ capabilities: { positionEncoding?: string } }>(InitializeRequest.method, params, this.requestTimeoutMs);
     if (result.capabilities.positionEncoding === 'utf-8') this.encoding = 'utf-8';
@@ -221,6 +238,18 @@ export class RustAnalyzer {
     while (!this.quiescent && Date.now() < settle) await new Promise((r) => setTimeout(r, 10));
     this.quiescent = true;
     await this.waitUntilIndexed(Number(process.env['TUG_RA_INDEX_TIMEOUT_MS'] ?? 300_000));
+  }
+
+  /**
+   * Shows the server a file's text in memory without waiting for it to settle: requests sent after this see the text
+   * (the server applies notifications in order). The file on disk is not touched.
+   */
+  async showText(file: string, text: string): Promise<void> {
+    const uri = pathToFileURL(file).href;
+    const version = (this.open.get(uri) ?? 0) + 1;
+    if (version === 1) await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'rust', version, text } });
+    else await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    this.open.set(uri, version);
   }
 
   async shutdown(): Promise<void> {

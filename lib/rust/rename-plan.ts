@@ -16,6 +16,8 @@ import type { RustAnalyzer } from './lsp-client.js';
 import { scanRust } from './macro-calls.js';
 import { lspPositionOfOffset, offsetOfLspPosition } from './positions.js';
 import { withRustAnalyzer, type ServerUse } from './servers.js';
+import { findUnsure, type RustUnsure } from './unsure.js';
+import { withDocTests } from './doctests.js';
 import { convertWorkspaceEdit } from './workspace-edit.js';
 
 export interface RustTarget {
@@ -32,6 +34,8 @@ export interface RustRenamePlan {
   edits: EditRequest[];
   moves: FileMove[];
   warnings: WarningJSON[];
+  /** Occurrences rust-analyzer could not see; renamed only with includeUnsure. */
+  unsure: RustUnsure[];
   oldName: string;
   server: ServerUse;
 }
@@ -46,7 +50,14 @@ export interface RustPlanInput {
   newName: string;
   rustAnalyzer?: string | undefined;
   noWait?: boolean | undefined;
+  /** Also rename the unsure occurrences (each is still listed, with renamed: true). */
+  includeUnsure?: boolean | undefined;
 }
+
+const STD_MISSING: WarningJSON = {
+  code: 'StdSourcesMissing',
+  message: 'rust-analyzer could not load the std sources, so std macro calls (write!, format!, vec!, …) are not expanded; names inside them are listed as unsure (run `tug toolchain rust setup`)',
+};
 
 const decoder = new TextDecoder();
 
@@ -79,6 +90,14 @@ export async function planRustRename(input: RustPlanInput): Promise<RustRenamePl
         const rel = path.relative(treeRoot, absolute);
         return rel.startsWith('..') || path.isAbsolute(rel) ? null : rel.split(path.sep).join('/');
       };
+      return withDocTests(server, { root, dir: cargoRoot, files: bytesOf }, (word ?? '').replace(/^r#/, ''), async (overlay) => {
+      // With doc tests shown to rust-analyzer, the crate root it sees is longer; spans there are mapped back to the comments.
+      const seen = (file: string) => (overlay && file === overlay.file ? overlay.text : bytesOf.get(file));
+      const back = <E extends { file: string; start: number; end: number }>(e: E): E | null => {
+        if (!overlay || e.file !== overlay.file) return e;
+        const at = overlay.locate(e.start, e.end);
+        return at ? { ...e, ...at } : null;
+      };
       const textDocument = { uri: uriOf(target.file) };
       const position = lspPositionOfOffset(bytes, offset, server.encoding, starts);
       const prepared = await ask<Range | { range: Range; placeholder: string } | { defaultBehavior: boolean } | null>(server, 'textDocument/prepareRename', { textDocument, position });
@@ -98,8 +117,12 @@ export async function planRustRename(input: RustPlanInput): Promise<RustRenamePl
           if (inTargetDir(file, cargoRoot)) return { skip: 'target-dir', where: file };
           return { path: file };
         },
-        bytes: (file) => bytesOf.get(file),
+        bytes: seen,
         filesUnder: (dir) => [...bytesOf.keys()].filter((f) => f.startsWith(`${dir}/`)).sort(),
+      });
+      converted.edits = converted.edits.flatMap((e) => {
+        const at = back({ file: e.file, start: e.span!.start, end: e.span!.end });
+        return at ? [{ ...e, file: at.file, span: { start: at.start, end: at.end } }] : [];
       });
       const locations = await ask<LspLocation[] | null>(server, 'textDocument/references', { textDocument, position, context: { includeDeclaration: true } });
       const definitions = await ask<LspLocation[] | null>(server, 'textDocument/definition', { textDocument, position });
@@ -108,9 +131,9 @@ export async function planRustRename(input: RustPlanInput): Promise<RustRenamePl
       const toJSON = (file: string, start: number, end: number): LocationJSON => ({ file, ...positionOf(lineStarts(bytesOf.get(file)!), start), byte_start: start, byte_end: end });
       const spanOf = (loc: LspLocation) => {
         const file = fileOf(loc.uri);
-        const b = file === null ? undefined : bytesOf.get(file);
+        const b = file === null ? undefined : seen(file);
         if (!b) return null;
-        return { file: file!, start: offsetOfLspPosition(b, loc.range.start, server.encoding), end: offsetOfLspPosition(b, loc.range.end, server.encoding) };
+        return back({ file: file!, start: offsetOfLspPosition(b, loc.range.start, server.encoding), end: offsetOfLspPosition(b, loc.range.end, server.encoding) });
       };
       const definition = definitions?.map(spanOf).find((s) => s !== null) ?? { file: target.file, start: offset, end: offset + oldName.length };
       const references = (locations ?? [])
@@ -118,7 +141,16 @@ export async function planRustRename(input: RustPlanInput): Promise<RustRenamePl
         .filter((s): s is NonNullable<typeof s> => s !== null)
         .map((s) => ({ location: toJSON(s.file, s.start, s.end), kind: s.file === definition.file && s.start === definition.start ? ('definition' as const) : ('reference' as const) }));
 
-      const macroCheck = occurrencesInMacros(bytesOf, oldName, input.newName, converted.edits);
+      const check = await findUnsure({
+        server,
+        bytesOf,
+        uriOf,
+        oldName,
+        newName: input.newName,
+        renamed: new Set(converted.edits.map((e) => `${e.file}\0${e.span!.start}`)),
+        includeUnsure: input.includeUnsure ?? false,
+      });
+      const noStd = server.stdMissing ? [STD_MISSING] : [];
       const symbol = {
         id: `sym_${sha256(`rust\0${definition.file}\0${definition.start}\0${oldName}`).slice(0, 12)}`,
         name: oldName,
@@ -128,12 +160,14 @@ export async function planRustRename(input: RustPlanInput): Promise<RustRenamePl
       return {
         symbol,
         references,
-        edits: [...converted.edits, ...macroCheck.edits],
+        edits: [...converted.edits, ...check.edits],
         moves: converted.moves,
-        warnings: [...(stale ? [stale] : []), ...converted.warnings, ...macroCheck.warnings],
+        warnings: [...(stale ? [stale] : []), ...noStd, ...converted.warnings, ...check.warnings],
+        unsure: check.unsure,
         oldName,
         server: use,
       };
+      });
     },
   );
 }
@@ -185,41 +219,6 @@ async function notRenamable(
   const generated = call ?? body;
   if (generated) return inMacro(generated.file, generated.start, 'is defined by a macro', 'Rename the identifier in the macro definition or its invocation by hand.');
   return new TugError('SymbolNotFound', `no renamable symbol at ${where}`, { details: { location: where } });
-}
-
-/**
- * rust-analyzer renames inside macro calls only when it can expand them. An occurrence of the old name in a macro call that
- * it did not touch is renamed too and reported; one in a `macro_rules!` body is left alone and reported.
- */
-function occurrencesInMacros(bytesOf: Map<string, Uint8Array>, oldName: string, newName: string, edits: readonly EditRequest[]): { edits: EditRequest[]; warnings: WarningJSON[] } {
-  const edited = new Set(edits.map((e) => `${e.file}\0${e.span!.start}`));
-  const added: EditRequest[] = [];
-  const warnings: WarningJSON[] = [];
-  const bare = oldName.replace(/^r#/, '');
-  for (const [file, b] of [...bytesOf].sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0))) {
-    const text = decoder.decode(b);
-    if (!text.includes(bare)) continue;
-    const { identifiers, macros } = scanRust(text);
-    const starts = lineStarts(b);
-    for (const token of identifiers) {
-      if (token.text !== oldName && token.text !== bare) continue;
-      if (edited.has(`${file}\0${token.start}`)) continue;
-      const macro = macros.find((m) => m.start < token.start && token.end <= m.end);
-      if (!macro) continue;
-      const location = { file, ...positionOf(starts, token.start) };
-      if (macro.definition) {
-        warnings.push({ code: 'NotRenamedInMacroDefinition', message: `${oldName} in a macro_rules! body was left as it is`, location });
-        continue;
-      }
-      added.push({ file, span: { start: token.start, end: token.end }, old_text: token.text, new_text: newName });
-      warnings.push({
-        code: 'RenamedInMacroCall',
-        message: `${oldName} inside ${macro.name}!(…) renamed by token, since rust-analyzer could not expand the call; verification confirms it`,
-        location,
-      });
-    }
-  }
-  return { edits: added, warnings };
 }
 
 async function symbolKind(server: RustAnalyzer, definition: LspLocation | undefined): Promise<string> {

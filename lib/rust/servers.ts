@@ -7,6 +7,7 @@ import type { Repo } from '../git/repo.js';
 import { countWarm, onRelease, trackHelper } from '../ops/resources.js';
 import { acquireLock } from '../session/lock.js';
 import { RustAnalyzer } from './lsp-client.js';
+import { stdSourcesFor } from './std-sources.js';
 
 export interface ServerRequest {
   repo: Repo;
@@ -74,6 +75,7 @@ async function locked<T>(request: ServerRequest, body: (server: RustAnalyzer, ro
       const server = await RustAnalyzer.start({
         binary: request.binary,
         root,
+        sysrootSrc: await stdSourcesFor(request.binary),
         pidFile: path.join(request.session.paths.workers, `rust-analyzer-${process.pid}-${started++}.pid`),
       });
       warm = { server, commit: request.commit };

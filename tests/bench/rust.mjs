@@ -1,10 +1,24 @@
-// Rust renames through rust-analyzer: cold process vs a warm daemon, on the mini_cli fixture and a generated 120-module crate.
+// Rust renames through rust-analyzer: cold process vs a warm daemon vs rust-analyzer alone, on the sound and mini_cli fixtures and a generated 120-module crate.
 import { spawnSync } from 'node:child_process';
 import { cpSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { cachedRepo, median, ROOT, row, timed, TUG } from './lib.mjs';
 
 const MODULES = 120;
+
+function soundFixture() {
+  return cachedRepo('rust-sound', (dir) => {
+    cpSync(path.join(ROOT, 'fixtures', 'rust', 'sound'), dir, { recursive: true, filter: (src) => !/\/(target|Cargo\.lock)$/.test(src) });
+  });
+}
+
+/** rust-analyzer alone answering the same rename from a fresh start (spawn, index, rename), in ms. */
+function raAlone(repo, at, to, runs) {
+  const [file, line, col] = at.split(':');
+  const times = [];
+  for (let i = 0; i < runs; i++) times.push(Number(timed('node', [path.join(ROOT, 'tests', 'bench', 'ra-alone.mjs'), repo, file, line, col, to]).stdout.trim()));
+  return median(times);
+}
 
 function miniCli() {
   return cachedRepo('rust-mini-cli', (dir) => {
@@ -66,6 +80,7 @@ function subject(name, repo, at, to, runs) {
     coldRename.push(tug(repo, rename, cold).ms);
   }
   const edits = JSON.parse(tug(repo, rename, cold).stdout).summary.edits_count;
+  const raOwn = raAlone(repo, at, to, runs);
   // The default path: the first call starts a daemon that indexes in the background; an agent's next call comes a
   // couple of seconds later (the pause is not timed).
   const auto = { TUG_DAEMON_AUTOSTART: '1' };
@@ -95,6 +110,7 @@ function subject(name, repo, at, to, runs) {
       version: median(version),
       firstCall,
       secondCall,
+      raOwn,
     };
   } finally {
     tug(repo, ['daemon', 'stop']);
@@ -103,6 +119,7 @@ function subject(name, repo, at, to, runs) {
 
 export function rustBench(runs) {
   return [
+    subject('sound fixture (5 files, field in std macros, doc tests)', soundFixture(), 'src/shapes.rs:12:9', 'start', runs),
     subject('mini_cli fixture (9 files)', miniCli(), 'src/store.rs:19:12', 'push_task', runs),
     subject(`generated crate (${MODULES + 2} files)`, generatedCrate(), 'src/core.rs:1:8', 'sum_all', runs),
   ];
@@ -115,10 +132,10 @@ export function rustReport(results) {
     '',
     '`tug run rename-symbol --verify none` and `tug analyze-impact rename-symbol`: cold = a new process that starts and indexes rust-analyzer (`TUG_NO_DAEMON=1`); warm = forwarded to `tug daemon`, whose rust-analyzer is already indexed; default = no daemon running, the first call starts one (it indexes in the background), the second comes 2 s after the first returned. Target of the issue: warm analyze-impact within 2× `tug --version`.',
     '',
-    row(['subject', 'edits', 'cold analyze', 'cold rename', 'warm analyze', 'warm rename', '`tug --version`', 'warm analyze ÷ version', 'default: 1st analyze', 'default: 2nd, 2 s later']),
-    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+    row(['subject', 'edits', 'cold analyze', 'cold rename', 'warm analyze', 'warm rename', '`tug --version`', 'warm analyze ÷ version', 'default: 1st analyze', 'default: 2nd, 2 s later', 'rust-analyzer alone, fresh', 'cold analyze ÷ RA alone']),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
     ...results.map((r) =>
-      row([r.name, r.edits, ms(r.coldAnalyze), ms(r.coldRename), ms(r.warmAnalyze), ms(r.warmRename), ms(r.version), `${(r.warmAnalyze / r.version).toFixed(2)}×`, ms(r.firstCall), ms(r.secondCall)]),
+      row([r.name, r.edits, ms(r.coldAnalyze), ms(r.coldRename), ms(r.warmAnalyze), ms(r.warmRename), ms(r.version), `${(r.warmAnalyze / r.version).toFixed(2)}×`, ms(r.firstCall), ms(r.secondCall), ms(r.raOwn), `${(r.coldAnalyze / r.raOwn).toFixed(2)}×`]),
     ),
     '',
   ].join('\n');

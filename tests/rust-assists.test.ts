@@ -1,0 +1,74 @@
+// rust-analyzer assists as tug operations on fixtures/rust/sound: extract-variable, extract-function, inline, each verified
+// with cargo test and committed; an assist not offered is UnsupportedByAdapter naming what was; the MCP door answers alike.
+import test from 'ava';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { tug, TUG_BIN } from './helpers/cli.js';
+import { fixtureRepo } from './helpers/rename-cases.js';
+import { requireRustToolchain } from './helpers/toolchains.js';
+
+async function assist(args: string[]) {
+  const repo = await fixtureRepo('rust', 'sound');
+  const run = await tug(repo.root, ['run', ...args, '--verify', 'tests', '--json']);
+  const shapes = run.json?.git ? await repo.git('show', `${run.json.git.commit}:src/shapes.rs`) : '';
+  await repo.cleanup();
+  return { run, shapes };
+}
+
+test('extract-variable binds the range to --name and cargo test passes', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  const { run, shapes } = await assist(['extract-variable', '--range', 'src/shapes.rs:28:9-28:18', '--name', 'width']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.verification.status, 'passed');
+  t.regex(run.json.git.branch, /^tug\/extract-variable\//);
+  t.true(shapes.includes('        let width = end - pre;\n        width\n'), shapes);
+});
+
+test('extract-function moves the range into a function called --name', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  const { run, shapes } = await assist(['extract-function', '--range', 'src/shapes.rs:28:9-28:18', '--name', 'width_of']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.verification.status, 'passed');
+  t.true(shapes.includes('        width_of(pre, end)\n') && /\nfn width_of\(pre: &usize, end: &usize\) -> usize \{\n    end - pre\n\}\n/.test(shapes), shapes);
+});
+
+test('inline replaces a local by its value', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  const { run, shapes } = await assist(['inline', '--at', 'src/shapes.rs:62:9']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.verification.status, 'passed');
+  t.true(shapes.includes('pub fn starts(spans: &[Span]) -> Vec<usize> {\n    vec![spans[0].pre, spans[spans.len() - 1].pre]\n}'), shapes);
+  t.false(shapes.includes('let firsts'));
+});
+
+test('an assist rust-analyzer does not offer there is UnsupportedByAdapter naming what it offers, through CLI and MCP alike', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  const repo = await fixtureRepo('rust', 'sound');
+  const run = await tug(repo.root, ['run', 'inline', '--at', 'src/shapes.rs:1:1', '--json']);
+  t.is(run.exitCode, 2, run.stdout);
+  t.is(run.json.error.code, 'UnsupportedByAdapter');
+  t.deepEqual(run.json.error.details.wanted, ['inline_local_variable', 'inline_call']);
+  t.true(Array.isArray(run.json.error.details.offered) && run.json.error.details.offered.length > 0, run.stdout);
+  const client = new Client({ name: 'tug-rust-assists', version: '0.0.0' });
+  await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe' }));
+  try {
+    const mcp = await client.callTool({ name: 'tug_inline', arguments: { at: 'src/shapes.rs:1:1' } });
+    t.true(Boolean(mcp.isError));
+    t.true(JSON.stringify(mcp.content).includes('UnsupportedByAdapter'), JSON.stringify(mcp.content));
+  } finally {
+    await client.close();
+    await repo.cleanup();
+  }
+});
+
+test('organize-imports removes the use nothing needs from --file', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  const repo = await fixtureRepo('rust', 'sound');
+  const run = await tug(repo.root, ['run', 'organize-imports', '--file', 'src/describe.rs', '--verify', 'tests', '--json']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.verification.status, 'passed');
+  const describe = await repo.git('show', `${run.json.git.commit}:src/describe.rs`);
+  t.false(describe.includes('HashMap'), describe);
+  t.true(describe.startsWith('use crate::shapes::{Label, Span};\n'), 'used imports stay');
+  await repo.cleanup();
+});
