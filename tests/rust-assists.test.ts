@@ -50,11 +50,14 @@ test('an assist rust-analyzer does not offer there is UnsupportedByAdapter namin
   t.deepEqual(run.json.error.details.wanted, ['inline_local_variable', 'inline_call']);
   t.true(Array.isArray(run.json.error.details.offered) && run.json.error.details.offered.length > 0, run.stdout);
   const client = new Client({ name: 'tug-rust-assists', version: '0.0.0' });
-  await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe' }));
+  await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe', env: { ...(process.env as Record<string, string>) } }));
   try {
     const mcp = await client.callTool({ name: 'tug_inline', arguments: { at: 'src/shapes.rs:1:1' } });
     t.true(Boolean(mcp.isError));
     t.true(JSON.stringify(mcp.content).includes('UnsupportedByAdapter'), JSON.stringify(mcp.content));
+    // rust_analyzer picks the server: one that does not exist is RustAnalyzerNotFound, not the discovered one.
+    const missing = await client.callTool({ name: 'tug_inline', arguments: { at: 'src/shapes.rs:1:1', rust_analyzer: '/nonexistent/rust-analyzer' } });
+    t.true(JSON.stringify(missing.content).includes('RustAnalyzerNotFound'), JSON.stringify(missing.content));
   } finally {
     await client.close();
     await repo.cleanup();

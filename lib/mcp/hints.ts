@@ -23,6 +23,7 @@ const AGENT_HINTS: Partial<Record<ErrorCode, string>> = {
   RecoveryConflict: 'tug left the files in details.conflicting_files as they are and kept its journal; its intended content is saved under details.saved. Ask the user to make each file match either version, or call tug_clean to drop the interrupted change.',
   SessionNotWritable: 'Ask the user to make details.path writable (permissions, a read-only mount or a full disk); the server cannot move its session dir.',
   OutsideSparseCheckout: 'Ask the user to widen the sparse checkout to those files, or call again without apply: true and merge the tug/ branch.',
+  UnsupportedByAdapter: 'details.offered lists what rust-analyzer offers at that position; call again with another range or position.',
   InternalError: 'This is a bug in tug; please report it with the tool name and arguments.',
   UnresolvedSymbol: 'tug cannot tell what the receiver is (details.receiver); point file, line and column at the definition, or annotate the receiver.',
 };
