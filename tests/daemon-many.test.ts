@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { makeRepo } from './helpers/repo.js';
 import { tug } from './helpers/cli.js';
+import { ownerAlive } from '../lib/session/owner.js';
 
 const SOURCE = { 'pkg/__init__.py': '', 'pkg/core.py': 'def f(x):\n    return x\n', 'main.py': 'from pkg.core import f\nprint(f(1))\n' };
 const ANALYZE = ['analyze-impact', 'rename-symbol', '--at', 'pkg/core.py:1:5', '--to', 'g'];
@@ -26,14 +27,6 @@ async function privateDaemon(config = '', extra: Record<string, string> = {}) {
   return { env, run, status, stop };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
   for (const deadline = Date.now() + ms; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
@@ -128,7 +121,7 @@ test('a killed daemon: the next call still works and starts a new one', async (t
     await daemon.run(repo.root, ['daemon', 'start']);
     const first = await daemon.status();
     process.kill(first.pid, 'SIGKILL');
-    await until(async () => alive(first.pid), (a) => !a, 5_000);
+    await until(async () => ownerAlive({ pid: first.pid }), (a) => !a, 5_000);
     const call = await daemon.run(repo.root, ANALYZE);
     t.is(call.exitCode, 0, call.stderr);
     const next = await until(() => daemon.status(), (s) => s.running, 10_000);
@@ -178,10 +171,10 @@ test('daemon stop leaves no process behind: the daemon and its workers are gone'
     const status = await daemon.status();
     const pids = [status.pid, ...status.memory.worker_pids];
     t.true(pids.length >= 2, 'a worker was running');
-    t.true(pids.every(alive));
+    t.true(pids.every((pid: number) => ownerAlive({ pid })));
     const stop = await daemon.run(a.root, ['daemon', 'stop']);
     t.true(stop.json.daemon.stopped);
-    const left = await until(async () => pids.filter(alive), (l) => l.length === 0, 5_000);
+    const left = await until(async () => pids.filter((pid: number) => ownerAlive({ pid })), (l) => l.length === 0, 5_000);
     t.deepEqual(left, [], 'no process is left');
     t.false((await daemon.status()).running);
   } finally {

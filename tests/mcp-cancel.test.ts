@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { makeRepo, type TestRepo } from './helpers/repo.js';
 import { TUG_BIN } from './helpers/cli.js';
+import { ownerAlive } from '../lib/session/owner.js';
 
 const SOURCE = { 'app.py': 'def f():\n    return 1\n\nprint(f())\n' };
 const EDITS = [
@@ -37,14 +38,6 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 30_000): Pro
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test.serial('a cancelled change stops its test process, commits and writes nothing, and releases the lock', async (t) => {
   const repo = await makeRepo(SOURCE);
@@ -58,11 +51,11 @@ test.serial('a cancelled change stops its test process, commits and writes nothi
     { signal: controller.signal },
   );
   const pid = await waitFor(async () => Number(await readFile(path.join(dir, 'pid'), 'utf8').catch(() => '')) || undefined);
-  t.true(alive(pid));
+  t.true(ownerAlive({ pid: pid }));
   controller.abort('the agent changed its mind');
   await t.throwsAsync(call);
-  await waitFor(async () => (alive(pid) ? undefined : true), 10_000);
-  t.false(alive(pid), 'the test process was killed');
+  await waitFor(async () => (ownerAlive({ pid: pid }) ? undefined : true), 10_000);
+  t.false(ownerAlive({ pid: pid }), 'the test process was killed');
   // The lock is free: a change with no_wait succeeds at once.
   const next = await client.callTool({ name: 'tug_apply_patchset', arguments: { patchset: { edits: EDITS }, verify: 'syntax', apply: false, no_wait: true } });
   t.falsy(next.isError, JSON.stringify(next.structuredContent));
@@ -87,8 +80,8 @@ test.serial('tug_verify holds no lock: a change lands while it runs; cancelling 
   t.falsy(edit.isError, JSON.stringify(edit.structuredContent));
   controller.abort();
   await t.throwsAsync(verifying);
-  await waitFor(async () => (alive(pid) ? undefined : true), 10_000);
-  t.false(alive(pid));
+  await waitFor(async () => (ownerAlive({ pid: pid }) ? undefined : true), 10_000);
+  t.false(ownerAlive({ pid: pid }));
   await client.close();
   await rm(dir, { recursive: true, force: true });
   await repo.cleanup();

@@ -12,6 +12,7 @@ import { resolvePython } from '../verify/python.js';
 import { discardInterruptedApply, recoverInterruptedApply } from '../workspace/recover.js';
 import type { CommonInput, Workspace } from './workspace.js';
 import { withWorkspace } from './workspace.js';
+import { ownerAlive } from '../session/owner.js';
 
 export async function sessionStatus(input: CommonInput) {
   return withWorkspace(input, { lock: false }, async (ws) => {
@@ -45,19 +46,11 @@ async function workers(ws: Workspace) {
   for (const name of names) {
     const pid = Number((await readFile(path.join(ws.session.paths.workers, name), 'utf8').catch(() => '')).trim());
     if (!Number.isInteger(pid) || pid <= 0) continue;
-    out.push({ name: name.replace(/\.pid$/, ''), pid, running: alive(pid) });
+    out.push({ name: name.replace(/\.pid$/, ''), pid, running: ownerAlive({ pid: pid }) });
   }
   return out;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 type CleanInput = CommonInput & { workers?: boolean | undefined; cache?: boolean | undefined; sandboxes?: boolean | undefined; undo?: boolean | undefined };
 
