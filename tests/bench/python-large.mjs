@@ -127,7 +127,7 @@ export function largeBench(runs) {
     timed('node', [TUG, 'daemon', 'stop', '--json'], auto);
   }
   const at = `${LARGE.file}:${LARGE.line}:${LARGE.col}`;
-  const inProcess = median(inProcessTimes('tug_analyze_impact', { workspace: repo, operation: 'rename-symbol', at, to: LARGE.to }, runs));
+  const inProcess = median(inProcessTimes('tug_analyze_impact', { workspace: repo, operation: 'rename_symbol', file: LARGE.file, line: LARGE.line, column: LARGE.col, new_name: LARGE.to }, runs));
   return { name: LARGE.name, modules, lines, cold: median(cold), warm: median(warm), daemon: median(daemon), inProcess, parseAll: median(parseAll), coldRss, warmRss, references };
 }
 
