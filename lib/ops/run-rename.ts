@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { TugError } from '../core/errors.js';
 import { buildPatchSet } from '../core/patchset.js';
-import { RunResponse, SCHEMA_VERSION, type RunResponseJSON } from '../core/schemas.js';
+import { RunResponse, SCHEMA_VERSION, type RunResponseJSON, type WarningJSON } from '../core/schemas.js';
 import { startPythonEarly } from '../python/load-project.js';
 import { planPythonRename, type RenamePlan, type RenameTarget } from '../python/rename-plan.js';
 import { resolveUserPath } from '../workspace/paths.js';
@@ -51,8 +51,8 @@ type RenameOptions = {
 };
 
 /** The language adapter's plan for a rename; Python is tug's own analyzer, Rust is rust-analyzer. */
-async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { language: Language }, input: RenameOptions, check = false): Promise<LanguagePlan> {
-  const config = await configFor(ws.repo, { python: input.python, include: input.include, exclude: input.exclude, safety: input.safety });
+async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { language: Language }, input: RenameOptions, check = false, configWarnings?: WarningJSON[]): Promise<LanguagePlan> {
+  const config = await configFor(ws.repo, { python: input.python, include: input.include, exclude: input.exclude, safety: input.safety }, configWarnings);
   const aggressive = config.safety_mode === 'aggressive';
   if (at.language === 'rust') {
     if (config.include.length > 0 || config.exclude.length > 0) {
@@ -126,7 +126,8 @@ export async function runAnalyzeImpact(input: z.infer<typeof analyzeImpactInput>
     const snapshot = await takeSnapshot(ws);
     mark('snapshot taken');
     try {
-      const result = await plan(ws, snapshot, await target(ws, input), input);
+      // The configuration's warnings (unknown keys, untrusted settings) come from the read the plan makes anyway.
+      const result = await plan(ws, snapshot, await target(ws, input), input, false, ws.warnings);
       mark('rename planned');
       const references = [...result.references].sort((a, b) =>
         a.location.file < b.location.file ? -1 : a.location.file > b.location.file ? 1 : a.location.line - b.location.line || a.location.col - b.location.col,
@@ -138,7 +139,7 @@ export async function runAnalyzeImpact(input: z.infer<typeof analyzeImpactInput>
         symbol: result.symbol,
         references,
         impact: { files_affected: new Set(references.map((r) => r.location.file)).size, references_count: references.length, edits_estimated: result.edits.length },
-        warnings: orderWarnings([...ws.warnings, ...(await configFor(ws.repo, {})).warnings, ...result.warnings]),
+        warnings: orderWarnings([...ws.warnings, ...result.warnings]),
         ...(result.unsure && result.unsure.length > 0 ? { unsure: result.unsure } : {}),
       };
     } catch (error) {
