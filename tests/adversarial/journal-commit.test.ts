@@ -6,17 +6,10 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { patchset, tug, TUG_BIN } from '../helpers/cli.js';
-import { holdRefLock, tugPausedAt } from '../helpers/fault.js';
+import { tug, TUG_BIN } from '../helpers/cli.js';
+import { COMMIT, holdRefLock, RENAME, SOURCE, tugPausedAt } from '../helpers/fault.js';
 import { makeRepo, repoState, type TestRepo } from '../helpers/repo.js';
 
-const SOURCE = { 'a.py': 'def f():\n    return 1\n', 'b.py': 'from a import f\nf()\n' };
-const RENAME = patchset([
-  { file: 'a.py', line: 1, col: 5, old_text: 'f', new_text: 'g' },
-  { file: 'b.py', line: 1, col: 15, old_text: 'f', new_text: 'g' },
-  { file: 'b.py', line: 2, col: 1, old_text: 'f', new_text: 'g' },
-]);
-const COMMIT = ['apply-patchset', '-f', '-', '--commit', '--verify', 'none'];
 
 async function leftovers(repo: TestRepo): Promise<string[]> {
   const temps = (await readdir(repo.root)).filter((n) => n.includes('.tug-'));

@@ -5,21 +5,12 @@ import { execa } from 'execa';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { patchset, tug } from '../helpers/cli.js';
+import { tug } from '../helpers/cli.js';
+import { COMMIT, RENAME, SOURCE } from '../helpers/fault.js';
 import { makeRepo } from '../helpers/repo.js';
+import { processStart } from '../../lib/session/owner.js';
 
-const SOURCE = { 'a.py': 'def f():\n    return 1\n', 'b.py': 'from a import f\nf()\n' };
-const RENAME = patchset([
-  { file: 'a.py', line: 1, col: 5, old_text: 'f', new_text: 'g' },
-  { file: 'b.py', line: 1, col: 15, old_text: 'f', new_text: 'g' },
-  { file: 'b.py', line: 2, col: 1, old_text: 'f', new_text: 'g' },
-]);
-const COMMIT = ['apply-patchset', '-f', '-', '--commit', '--verify', 'none'];
 
-function startTime(pid: number): string {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
-}
 
 const codes = (run: { json: any }) => (run.json.warnings ?? []).map((w: any) => w.code);
 
@@ -48,7 +39,7 @@ test('a lock naming a live pid with another start time (a reused pid) is stale; 
     const reused = await tug(repo.root, ['verify', '--verify', 'none', '--no-wait']);
     t.is(reused.exitCode, 0, reused.stdout);
     t.true(codes(reused).includes('StaleLockCleared'));
-    await writeFile(lockFile, JSON.stringify({ pid: sleeper.pid, started_at: 'now', start: startTime(sleeper.pid!) }));
+    await writeFile(lockFile, JSON.stringify({ pid: sleeper.pid, started_at: 'now', start: processStart(sleeper.pid!) }));
     const held = await tug(repo.root, ['verify', '--verify', 'none', '--no-wait']);
     t.is(held.exitCode, 4, held.stdout);
     t.is(held.json.error.code, 'SessionLocked');

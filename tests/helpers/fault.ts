@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { TUG_BIN, type TugRun } from './cli.js';
+import { patchset, TUG_BIN, type TugRun } from './cli.js';
 
 export interface PausedTug {
   /** Lets tug continue past the point and returns how it ended. */
@@ -61,3 +61,12 @@ export async function holdRefLock(cwd: string, ref: string, oid: string): Promis
     },
   };
 }
+
+/** A two-file rename as a patchset, and the `--commit` call that lands it: the case the commit and lock tests break. */
+export const SOURCE = { 'a.py': 'def f():\n    return 1\n', 'b.py': 'from a import f\nf()\n' };
+export const RENAME = patchset([
+  { file: 'a.py', line: 1, col: 5, old_text: 'f', new_text: 'g' },
+  { file: 'b.py', line: 1, col: 15, old_text: 'f', new_text: 'g' },
+  { file: 'b.py', line: 2, col: 1, old_text: 'f', new_text: 'g' },
+]);
+export const COMMIT = ['apply-patchset', '-f', '-', '--commit', '--verify', 'none'];
