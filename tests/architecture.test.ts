@@ -79,8 +79,8 @@ test('front doors reach operations only through the registry (and the read-only 
         // The review TUI's kernel: the actions behind its keys, which are not registry operations (they need a person).
         ['../review/kernel.js', '../review/types.js'].includes(spec) ||
         // The lean start of a bare `tug snapshot`, which must not load the registry (zod): the same code the operation runs.
-        (file === 'lib/cli/lean-snapshot.ts' && spec === '../ops/snapshot-run.js') ||
-        ['../ops/registry.js', '../ops/operation.js', '../ops/queries.js', '../ops/resources.js', '../git/repo.js', '../tools.js', '../tool-provider.js'].includes(spec);
+        (file === 'lib/cli/lean-snapshot.ts' && spec === '../ops/snapshot/run.js') ||
+        ['../ops/registry.js', '../ops/operation.js', '../ops/workspace/queries.js', '../ops/resources.js', '../git/repo.js', '../tools.js', '../tool-provider.js'].includes(spec);
       t.true(allowed, `${file} imports ${spec}`);
     }
   }
@@ -109,4 +109,40 @@ test('ui/ is ink + react over lib/review types: no kernel code of its own, no co
       t.true(allowed, `${file} imports ${spec}${typeOnly ? ' (type)' : ''}: ui/ uses ink, react, its own files, and only types from lib/review and lib/core`);
     }
   }
+});
+
+/** Every relative import of a source file (static, dynamic and type-only), as repository paths. */
+async function importGraph(dir: string): Promise<Map<string, string[]>> {
+  const graph = new Map<string, string[]>();
+  for (const file of await sources(dir)) {
+    const text = await readFile(path.join(ROOT, file), 'utf8');
+    const targets = imports(text)
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => path.normalize(path.join(path.dirname(file), spec)).replace(/\.js$/, '.ts'));
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+test('lib/ has no import circles, counting type-only and lazy imports', async (t) => {
+  const graph = await importGraph('lib');
+  const state = new Map<string, 'open' | 'done'>();
+  const circles: string[] = [];
+  const visit = (file: string, trail: string[]): void => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') {
+      circles.push([...trail.slice(trail.indexOf(file)), file].join(' -> '));
+      return;
+    }
+    state.set(file, 'open');
+    for (const next of graph.get(file) ?? []) if (graph.has(next)) visit(next, [...trail, file]);
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) visit(file, []);
+  t.deepEqual(circles, []);
+});
+
+test('lib/ops holds the shared parts and one folder per operation, no loose operation files', async (t) => {
+  const loose = (await sources('lib/ops')).filter((file) => path.dirname(file) === 'lib/ops').map((file) => path.basename(file));
+  t.deepEqual(loose, ['operation.ts', 'registry.ts', 'resources.ts']);
 });

@@ -6,7 +6,7 @@ import { forgetRecent } from '../lib/core/memory.js';
 import { loadPythonProject } from '../lib/python/load-project.js';
 import { planPythonRename } from '../lib/python/rename-plan.js';
 import { shutdownWorkers } from '../lib/python/worker-pool.js';
-import { openWorkspace } from '../lib/ops/workspace.js';
+import { openWorkspace } from '../lib/ops/workspace/workspace.js';
 import { PROJECT_ROOT } from './helpers/golden.js';
 import { fixtureRepo, type RenameCase } from './helpers/rename-cases.js';
 import { makeRepo, type TestRepo } from './helpers/repo.js';

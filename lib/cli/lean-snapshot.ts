@@ -11,13 +11,13 @@ export function isLeanSnapshot(argv: readonly string[], io: CliIO): boolean {
 }
 
 /**
- * The JSON the full CLI would print, from the same code (lib/ops/snapshot-run.ts, which the snapshot operation runs
+ * The JSON the full CLI would print, from the same code (lib/ops/snapshot/run.ts, which the snapshot operation runs
  * too), or null when anything failed: the full CLI then runs the command again and reports the error its usual way.
  * Nothing is lost by running twice: a snapshot takes no lock and changes nothing of the user's.
  */
 export async function leanSnapshot(io: CliIO): Promise<string | null> {
   try {
-    const { runSnapshot } = await import('../ops/snapshot-run.js');
+    const { runSnapshot } = await import('../ops/snapshot/run.js');
     return `${JSON.stringify(await runSnapshot({ workspace: io.cwd }), null, 2)}\n`;
   } catch {
     return null;

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { TugError } from '../core/errors.js';
-import { userConfigFile } from '../ops/config.js';
+import { userConfigFile } from '../ops/workspace/config.js';
 
 const DaemonTable = z
   .object({

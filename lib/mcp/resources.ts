@@ -2,7 +2,7 @@
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { asTugError, ERROR_CODES, type ErrorCode as TugCode } from '../core/errors.js';
 import { closestFirst } from '../ops/operation.js';
-import { lastResult, listSnapshotFiles, operationLog, operationLogEntry, referencesQuery, symbolsQuery } from '../ops/queries.js';
+import { lastResult, listSnapshotFiles, operationLog, operationLogEntry, referencesQuery, symbolsQuery } from '../ops/workspace/queries.js';
 import { agentHint } from './hints.js';
 
 /** The MCP spec's code for a resource that does not exist. */

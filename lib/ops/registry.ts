@@ -1,27 +1,30 @@
 // The one list of operations every front door serves; an operation that does not work is not in it.
-import { applyPatchOperation } from './apply-patch-op.js';
-import { applyPatchsetOperation } from './apply-patchset-op.js';
-import { createFileOperation } from './create-file-op.js';
-import { deleteFileOperation } from './delete-file-op.js';
-import { doctorOperation } from './doctor-op.js';
-import { editFileOperation } from './edit-file-op.js';
-import { grepFileOperation } from './grep-file-op.js';
-import { listDirectoryOperation } from './list-directory-op.js';
-import { listFilesOperation } from './list-files-op.js';
-import { logOperation, showOperation } from './log-ops.js';
-import { moveFileOperation } from './move-file-op.js';
-import { readFileOperation } from './read-file-op.js';
-import { runCommandOperation } from './run-command-op.js';
-import { writeFileOperation } from './write-file-op.js';
+import { applyPatchOperation } from './files/apply-patch.js';
+import { applyPatchsetOperation } from './apply-patchset/operation.js';
+import { createFileOperation } from './files/create-file.js';
+import { deleteFileOperation } from './files/delete-file.js';
+import { doctorOperation } from './doctor/operation.js';
+import { editFileOperation } from './files/edit-file.js';
+import { grepFileOperation } from './files/grep-file.js';
+import { listDirectoryOperation } from './files/list-directory.js';
+import { listFilesOperation } from './files/list-files.js';
+import { logOperation, showOperation } from './log/operations.js';
+import { moveFileOperation } from './files/move-file.js';
+import { readFileOperation } from './files/read-file.js';
+import { runCommandOperation } from './run-command/operation.js';
+import { writeFileOperation } from './files/write-file.js';
 import type { Operation } from './operation.js';
-import { extractFunctionOperation, extractVariableOperation, inlineOperation, organizeImportsOperation } from './assist-op.js';
-import { analyzeImpactOperation, renameOperation } from './rename-op.js';
-import { cleanOperation, sessionStatusOperation } from './session-ops.js';
-import { snapshotOperation } from './snapshot-op.js';
-import { toolchainOperation } from './toolchain-op.js';
-import { trustOperation } from './trust-op.js';
-import { undoOperation } from './undo-op.js';
-import { verifyOperation } from './verify-op.js';
+import { extractVariableOperation } from './extract-variable/operation.js';
+import { extractFunctionOperation } from './extract-function/operation.js';
+import { inlineOperation } from './inline/operation.js';
+import { organizeImportsOperation } from './organize-imports/operation.js';
+import { analyzeImpactOperation, renameOperation } from './rename/operation.js';
+import { cleanOperation, sessionStatusOperation } from './session/operations.js';
+import { snapshotOperation } from './snapshot/operation.js';
+import { toolchainOperation } from './toolchain/operation.js';
+import { trustOperation } from './trust/operation.js';
+import { undoOperation } from './undo/operation.js';
+import { verifyOperation } from './verify/operation.js';
 
 export const operations: readonly Operation[] = [
   snapshotOperation,

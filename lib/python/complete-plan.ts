@@ -3,11 +3,11 @@ import path from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { lineStarts, positionOf } from '../core/text.js';
 import { resolvePython } from '../verify/python.js';
-import { mark } from '../ops/timing.js';
+import { mark } from '../ops/change/timing.js';
 import { checkComplete } from './check-rename.js';
 import { doctestOccurrences } from './doctests.js';
 import type { LoadedProject } from './load-project.js';
-import type { CorePlan, RenamePlan } from './rename-plan.js';
+import type { CorePlan, RenamePlan } from './plan-types.js';
 
 export interface CompleteRequest {
   repo: Repo;

@@ -16,7 +16,7 @@ import { selects, type FileSelection } from '../core/file-selection.js';
 import { FactsCache } from './facts-cache.js';
 import { prestartWorkers, type SourceText, type Unparsable, type WorkerPlaces } from './worker-pool.js';
 import { countWarm } from '../ops/resources.js';
-import { mark } from '../ops/timing.js';
+import { mark } from '../ops/change/timing.js';
 
 /** Paths never analysed even when committed: environments and vendored trees. */
 const EXCLUDED = /(^|\/)(\.venv|venv|\.tox|node_modules|site-packages|__pycache__|\.git)\//;

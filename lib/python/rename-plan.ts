@@ -16,46 +16,13 @@ import { withPythonProject, type LoadedProject } from './load-project.js';
 import { mentions, unparsableError } from './parse-errors.js';
 import { filesByModule, filesMentioning, withPackages } from './candidates.js';
 import { textualEdits } from './textual-edits.js';
-import { mark } from '../ops/timing.js';
+import { mark } from '../ops/change/timing.js';
 import { completePlan } from './complete-plan.js';
+import type { CorePlan, ReferenceJSON, RenamePlan, RenameTarget, SymbolJSON } from './plan-types.js';
 import { dynamicWarnings } from './dynamic-warnings.js';
 import { stubTwins } from './stubs.js';
 import { keepAlias } from './keep-alias.js';
-import { findUnsure, unresolvedAt, unsureEdits, unsureJSON, type UnsureJSON } from './unsure.js';
-
-export interface RenameTarget {
-  file: string;
-  line: number;
-  col: number;
-}
-
-export interface SymbolJSON {
-  id: string;
-  name: string;
-  kind: string;
-  location: { file: string; line: number; col: number; byte_start: number; byte_end: number };
-}
-
-export interface ReferenceJSON {
-  location: { file: string; line: number; col: number; byte_start: number; byte_end: number };
-  kind: 'definition' | 'call' | 'reference' | 'import' | 'attribute';
-}
-
-export interface RenamePlan {
-  /** Files that move: a module file, or every file of a package directory. */
-  moves: FileMove[];
-  symbol: SymbolJSON;
-  references: ReferenceJSON[];
-  edits: EditRequest[];
-  warnings: WarningJSON[];
-  oldName: string;
-  filesParsed: number;
-  /** Places that may name the symbol but could not be proven to (left alone unless includeUnsure). */
-  unsure: UnsureJSON[];
-}
-
-/** A plan before doctests and the completeness check: also the symbol and its stub twins, as the resolver knows them. */
-export type CorePlan = RenamePlan & { entities: Entity[] };
+import { findUnsure, unresolvedAt, unsureEdits, unsureJSON } from './unsure.js';
 
 type PlanOptions = {
   renameStrings?: boolean | undefined;

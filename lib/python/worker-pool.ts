@@ -8,7 +8,7 @@ import { FactsCache } from './facts-cache.js';
 import { countWarm, onRelease, trackHelper } from '../ops/resources.js';
 import { launchFor } from './launcher.js';
 import { PythonWorker } from './worker.js';
-import { mark } from '../ops/timing.js';
+import { mark } from '../ops/change/timing.js';
 
 export const WORKER_SCRIPT = fileURLToPath(new URL('../../../python-worker/tug_worker.py', import.meta.url));
 

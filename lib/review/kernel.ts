@@ -2,11 +2,11 @@
 import { TugError } from '../core/errors.js';
 import { mergeIntoHead } from '../git/merge.js';
 import { readRef, updateRef } from '../git/refs.js';
-import { touchedPaths } from '../ops/change-parts.js';
-import { registerUndoPoint, workingTreeWrites } from '../ops/change-steps.js';
-import { appendLog } from '../ops/op-log.js';
-import { runUndo } from '../ops/run-undo.js';
-import { withWorkspace, type CommonInput, type Workspace } from '../ops/workspace.js';
+import { touchedPaths } from '../ops/change/parts.js';
+import { registerUndoPoint, workingTreeWrites } from '../ops/change/steps.js';
+import { appendLog } from '../ops/change/op-log.js';
+import { runUndo } from '../ops/undo/run.js';
+import { withWorkspace, type CommonInput, type Workspace } from '../ops/workspace/workspace.js';
 import { writeWorkingTree } from '../workspace/apply.js';
 import { listResults, openResult } from './results.js';
 import { commitSubset, countGroups, keepsEverything, subsetPatch, verifySubset, type VerifyOverrides } from './subset.js';

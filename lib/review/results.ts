@@ -8,8 +8,8 @@ import type { Repo } from '../git/repo.js';
 import { listResultBranches, readResultBranch, treeChanges, type ResultCommit } from '../git/results.js';
 import { readJson } from '../session/files.js';
 import type { Session } from '../session/session.js';
-import { readLog } from '../ops/op-log.js';
-import { undoTokenFor, type UndoRecord } from '../ops/undo-records.js';
+import { readLog } from '../ops/change/op-log.js';
+import { undoTokenFor, type UndoRecord } from '../ops/change/undo-records.js';
 import type { ReviewFile, ReviewResult, ResultSummary } from './types.js';
 
 /**

@@ -5,11 +5,11 @@ import { buildPatchSet, type EditRequest, type FileMove, type PatchSet } from '.
 import { commitTree, userIdentity } from '../git/objects.js';
 import { updateRef } from '../git/refs.js';
 import { git } from '../git/run-git.js';
-import { registerUndoPoint, verifyInSandbox, type SandboxOutcome } from '../ops/change-steps.js';
-import { configFor, type ResolvedConfig } from '../ops/config.js';
-import { presentVerification } from '../ops/present.js';
-import { loadSourceFiles } from '../ops/source-files.js';
-import type { Workspace } from '../ops/workspace.js';
+import { registerUndoPoint, verifyInSandbox, type SandboxOutcome } from '../ops/change/steps.js';
+import { configFor, type ResolvedConfig } from '../ops/workspace/config.js';
+import { presentVerification } from '../ops/change/present.js';
+import { loadSourceFiles } from '../ops/change/source-files.js';
+import type { Workspace } from '../ops/workspace/workspace.js';
 import type { VerifyMode } from '../verify/verify.js';
 import type { Decisions, ReviewResult } from './types.js';
 

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { symbolsQuery } from '../../lib/ops/queries.js';
+import { symbolsQuery } from '../../lib/ops/workspace/queries.js';
 import { tug } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/repo.js';
 import { call } from '../helpers/tools.js';

@@ -1,0 +1,182 @@
+// The one road every change takes: snapshot → PatchSet → sandbox worktree → verify → commit on tug/… → optional apply or commit.
+import path from 'node:path';
+import { TugError } from '../../core/errors.js';
+import { throwIfCancelled } from '../../core/cancel.js';
+import { fileOperationsOf } from '../../core/file-ops.js';
+import { writeJson } from '../../session/files.js';
+import { LAST_RESULT_FILE } from '../workspace/queries.js';
+import { configFor } from '../workspace/config.js';
+import { summarize, toEditJSON } from '../../core/patchset.js';
+import { RunResponse, SCHEMA_VERSION, type RunResponseJSON } from '../../core/schemas.js';
+import { slugify } from '../../core/slug.js';
+import { unifiedDiff } from '../../core/unified-diff.js';
+import { commitTree, userIdentity } from '../../git/objects.js';
+import { createResultBranch, readRef } from '../../git/refs.js';
+import { assertRefMovable, staleFiles, writeWorkingTree } from '../../workspace/apply.js';
+import { assertCommittable, commitMessage, failedNames, touchedPaths } from './parts.js';
+import { dropNewRefs, refsAt, registerUndoPoint, verifyInSandbox, workingTreeWrites } from './steps.js';
+import { appendLog, loggedArguments } from './op-log.js';
+import { advanceOnto, resolveOnto, rewindOnto, type OntoBranch } from './onto.js';
+import { skipWorktreePaths } from '../../git/snapshot.js';
+import { assertSnapshot, snapshotCommit, takeSnapshot, type Snapshot } from '../workspace/snapshot.js';
+import { orderWarnings, presentVerification } from './present.js';
+import { saveUndoRecord } from './undo-records.js';
+import type { Workspace } from '../workspace/workspace.js';
+import type { ChangeKind, ChangeOptions, Planner, Reporter } from './types.js';
+import { withWorkspace } from '../workspace/workspace.js';
+
+export async function runChange(
+  options: ChangeOptions,
+  kind: ChangeKind,
+  plan: Planner,
+  reporter: Reporter = {},
+): Promise<RunResponseJSON> {
+  if (options.apply && options.commit) {
+    throw new TugError('InvalidArgument', '--apply and --commit cannot be combined', { details: { argument: 'commit', reason: 'conflicts with --apply' } });
+  }
+  if (options.onto && options.commit) {
+    throw new TugError('InvalidArgument', 'onto and commit cannot be combined', { details: { argument: 'commit', reason: 'conflicts with onto' } });
+  }
+  return withWorkspace(options, { lock: true }, async (ws) => {
+    kind.warmUp?.(ws);
+    const snapshot = await takeSnapshot(ws);
+    try {
+      await assertSnapshot(ws, snapshot, options.snapshot);
+      return await runOnSnapshot(ws, snapshot, options, kind, plan, reporter);
+    } catch (error) {
+      if (error instanceof TugError) error.snapshotId ??= snapshot.tree;
+      throw error;
+    }
+  });
+}
+
+/** A file outside the sparse checkout is not on disk: --apply cannot write it, and this says so instead of "stale". */
+async function refuseSparseWrites(ws: Workspace, stale: readonly string[]): Promise<void> {
+  const outside = await skipWorktreePaths(ws.repo, stale);
+  if (outside.length === 0) return;
+  throw new TugError('OutsideSparseCheckout', `--apply would write files outside the sparse checkout: ${outside.join(', ')}`, {
+    details: { paths: outside },
+  });
+}
+
+async function runOnSnapshot(
+  ws: Workspace,
+  snapshot: Snapshot,
+  options: ChangeOptions,
+  kind: ChangeKind,
+  plan: Planner,
+  reporter: Reporter,
+): Promise<RunResponseJSON> {
+  const config = await configFor(ws.repo, options, ws.warnings);
+  const onto: OntoBranch | null = options.onto ? await resolveOnto(ws, options.onto, snapshot.head) : null;
+  const proposal = await plan(ws, snapshot, { tree: onto?.tipTree ?? snapshot.tree, onto: onto?.branch ?? null });
+  if (proposal.patch.files.length === 0) {
+    throw new TugError('InvalidArgument', 'the change leaves every file as it was', { details: { argument: 'edits', reason: 'no-op patch' } });
+  }
+  if (options.commit) await assertCommittable(ws, snapshot);
+  const base = onto?.tip ?? (await snapshotCommit(ws, snapshot));
+  const keep = options.keep_sandbox ?? false;
+  const { tree: resultTree, verification, sandboxPath } = await verifyInSandbox(ws, base, proposal.patch, config, { keep, progress: reporter.progress, signal: reporter.signal });
+  throwIfCancelled(reporter.signal, 'before committing');
+  if (verification.status === 'failed') {
+    throw new TugError('VerificationFailed', `verification (${config.verify}) failed: ${failedNames(verification)}`, {
+      details: { verification: presentVerification(verification), ...(keep ? { sandbox_path: sandboxPath } : {}) },
+    });
+  }
+
+  const commit = await commitTree(ws.repo, {
+    tree: resultTree,
+    parents: [base],
+    message: commitMessage(kind, proposal, snapshot.tree, verification),
+    time: snapshot.head.time ?? 0,
+    author: await userIdentity(ws.repo),
+  });
+  const writes = workingTreeWrites(proposal.patch);
+  if (options.apply) {
+    // Checked before any ref moves, so a refused apply leaves no branch behind that the working tree lacks.
+    const stale = await staleFiles(ws.repo, writes);
+    await refuseSparseWrites(ws, stale);
+    if (stale.length > 0) {
+      const against = onto?.tip ? `the tip of ${onto.branch}` : 'the snapshot';
+      throw new TugError('SnapshotMismatch', `files on disk differ from ${against}: ${stale.join(', ')}`, {
+        details: { changed_files: stale, ...(onto ? { onto: onto.branch, reason: 'pass apply:false to keep editing the branch only' } : {}) },
+      });
+    }
+  }
+  // --commit: refuse a locked or mid-merge repository before anything is created; a later refusal takes back the refs.
+  const refsBefore = options.commit ? await refsAt(ws, commit) : null;
+  if (options.commit) await assertRefMovable(ws.repo, { ref: snapshot.head.ref ?? 'HEAD', from: snapshot.head.oid!, to: commit }, true);
+  let branch: string;
+  if (onto) {
+    await advanceOnto(ws, onto, commit);
+    branch = onto.branch;
+  } else {
+    branch = await createResultBranch(ws.repo, `tug/${kind.scope}/${slugify(proposal.slug)}`, commit);
+  }
+  const undoPoint = {
+    commit,
+    base,
+    branch,
+    operation: kind.operation,
+    ...(onto ? { branch_move: { ref: onto.ref, from: base, to: commit } } : {}),
+  };
+  const token = await registerUndoPoint(ws, { ...undoPoint, mode: 'branch' });
+
+  const response: RunResponseJSON = {
+    status: 'ok',
+    schema_version: SCHEMA_VERSION,
+    snapshot_id: snapshot.tree,
+    operation: kind.operation,
+    patch: {
+      edits: proposal.patch.edits.map(toEditJSON),
+      ...(proposal.patch.moves.length > 0 ? { file_moves: proposal.patch.moves } : {}),
+      ...fileOperationsOf(proposal.patch),
+      unified_diff: unifiedDiff(proposal.patch.files),
+    },
+    summary: summarize(proposal.patch),
+    verification: presentVerification(verification),
+    warnings: orderWarnings([...ws.warnings, ...proposal.warnings]),
+    git: { head: snapshot.head.oid, snapshot_commit: base, branch, commit, dirty: snapshot.dirty },
+    undo_token: token,
+    applied: false, // present either way, so a caller never has to guess whether the files changed
+  };
+  if (options.apply) {
+    reporter.progress?.('applying to the working tree');
+    response.applied = true;
+    try {
+      response.files_written = await writeWorkingTree(ws.repo, ws.session, writes);
+    } catch (error) {
+      if (onto) await rewindOnto(ws, onto, commit);
+      throw error;
+    }
+    await saveUndoRecord(ws.session, { token, ...undoPoint, mode: 'apply', created_at: new Date().toISOString() });
+  } else if (options.commit) {
+    reporter.progress?.('committing on the current branch');
+    const ref = snapshot.head.ref ?? 'HEAD';
+    const refMove = { ref, from: snapshot.head.oid!, to: commit };
+    response.committed = true;
+    try {
+      response.files_written = await writeWorkingTree(ws.repo, ws.session, writes, { refMove, updateIndex: true });
+    } catch (error) {
+      if (refsBefore && (await readRef(ws.repo, ref)) === refMove.from) await dropNewRefs(ws, commit, refsBefore);
+      throw error;
+    }
+    await saveUndoRecord(ws.session, { token, ...undoPoint, mode: 'commit', ref_move: refMove, created_at: new Date().toISOString() });
+  }
+  const parsed = RunResponse.parse(response);
+  await writeJson(path.join(ws.session.dir, LAST_RESULT_FILE), parsed);
+  await appendLog(ws.session, {
+    operation: kind.operation,
+    tool: kind.tool ?? `tug_${kind.operation.replaceAll('-', '_')}`,
+    arguments: loggedArguments(kind.arguments ?? (options as Record<string, unknown>)),
+    snapshot_id: snapshot.tree,
+    branch,
+    commit,
+    parent: base,
+    verification: { status: verification.status, mode: verification.mode },
+    applied: Boolean(response.applied || response.committed),
+    files: touchedPaths(proposal.patch),
+    undo_token: token,
+  });
+  return parsed;
+}

@@ -1,0 +1,100 @@
+// The steps of the change road that more than one caller takes: verify a PatchSet in a sandbox, register a result, write it out.
+import type { PatchSet } from '../../core/patchset.js';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { deleteRef, listRefs, readRef, updateRef } from '../../git/refs.js';
+import { closeSandbox, openSandbox, writeSandboxFiles, type SandboxMode } from '../../git/worktree.js';
+import type { FileWrite } from '../../workspace/apply.js';
+import { verify, type Verification } from '../../verify/verify.js';
+import { verifySettings, type ResolvedConfig } from '../workspace/config.js';
+import { saveUndoRecord, undoTokenFor, type UndoRecord } from './undo-records.js';
+import type { Workspace } from '../workspace/workspace.js';
+
+export interface SandboxOutcome {
+  /** The tree the sandbox holds after the edits: exactly what verification saw. */
+  tree: string;
+  verification: Verification;
+  sandboxPath: string;
+}
+
+/** Checks out `base` in a sandbox, writes the patch there, and runs the configured checks. */
+export async function verifyInSandbox(
+  ws: Workspace,
+  base: string,
+  patch: PatchSet,
+  config: ResolvedConfig,
+  options: { keep?: boolean; progress?: (message: string) => void; signal?: AbortSignal | undefined } = {},
+): Promise<SandboxOutcome> {
+  const keep = options.keep ?? false;
+  const mode: SandboxMode = keep ? 'fresh' : process.env['TUG_SANDBOX_MODE'] === 'fresh' ? 'fresh' : 'reuse';
+  options.progress?.('preparing sandbox');
+  const sandbox = await openSandbox(ws.repo, ws.session.dir, base, mode);
+  let tree: string;
+  let verification: Verification;
+  try {
+    tree = await writeSandboxFiles(sandbox, sandboxWrites(patch));
+    options.progress?.(`verifying (${config.verify})`);
+    verification = await verify({
+      ...verifySettings(config),
+      cwd: sandbox.path,
+      changedFiles: patch.files.filter((f) => f.status !== 'deleted').map((f) => f.newPath ?? f.path),
+      sessionDir: ws.session.dir,
+      signal: options.signal,
+    });
+  } catch (error) {
+    await closeSandbox(ws.repo, sandbox, keep);
+    throw error;
+  }
+  await closeSandbox(ws.repo, sandbox, keep && verification.status === 'failed');
+  return { tree, verification, sandboxPath: sandbox.path };
+}
+
+/** What the sandbox gets: new contents; deletions; for moved files a deletion plus the file at its new path. */
+type SandboxWrite = { path: string; bytes: Uint8Array | null; mode?: string };
+
+function sandboxWrites(patch: PatchSet): SandboxWrite[] {
+  return patch.files.flatMap((f): SandboxWrite[] => {
+    if (f.status === 'deleted') return [{ path: f.path, bytes: null }];
+    if (f.status === 'added') return [{ path: f.path, bytes: f.after, mode: f.mode }];
+    return f.newPath ? [{ path: f.path, bytes: null }, { path: f.newPath, bytes: f.after, mode: f.mode }] : [{ path: f.path, bytes: f.after }];
+  });
+}
+
+/** The same change as preconditioned writes for the apply step: each file must still hold its base content. */
+export function workingTreeWrites(patch: PatchSet): FileWrite[] {
+  return patch.files.flatMap((f): FileWrite[] => {
+    if (f.status === 'deleted') return [{ path: f.path, expectOid: f.oldOid, bytes: null }];
+    if (f.status === 'added') return [{ path: f.path, expectOid: null, bytes: f.after, mode: f.mode }];
+    return f.newPath
+      ? [
+          { path: f.path, expectOid: f.oldOid, bytes: null },
+          { path: f.newPath, expectOid: null, bytes: f.after, mode: f.mode },
+        ]
+      : [{ path: f.path, expectOid: f.oldOid, bytes: f.after }];
+  });
+}
+
+/** Points refs/tug/undo/<token> at the result and remembers how it was used; returns the token. */
+export async function registerUndoPoint(ws: Workspace, record: Omit<UndoRecord, 'token' | 'created_at'>): Promise<string> {
+  const token = undoTokenFor(record.commit);
+  const undoRef = `refs/tug/undo/${token}`;
+  const existing = await readRef(ws.repo, undoRef);
+  if (existing !== record.commit) await updateRef(ws.repo, undoRef, record.commit, existing, 'tug: undo point');
+  await saveUndoRecord(ws.session, { token, ...record, created_at: new Date().toISOString() });
+  return token;
+}
+
+/** Refs already pointing at `commit` (result branches, undo points), so a failed --commit removes only what it added. */
+export async function refsAt(ws: Workspace, commit: string): Promise<Set<string>> {
+  const refs = [...(await listRefs(ws.repo, 'refs/heads/')), ...(await listRefs(ws.repo, 'refs/tug/undo/'))];
+  return new Set(refs.filter((r) => r.oid === commit).map((r) => r.ref));
+}
+
+/** Takes back the result branch and undo point a failed --commit created, leaving the repository as it was. */
+export async function dropNewRefs(ws: Workspace, commit: string, before: Set<string>): Promise<void> {
+  for (const ref of await refsAt(ws, commit)) {
+    if (before.has(ref)) continue;
+    await deleteRef(ws.repo, ref, commit).catch(() => undefined);
+    if (ref.startsWith('refs/tug/undo/')) await rm(path.join(ws.session.paths.undo, `${ref.slice('refs/tug/undo/'.length)}.json`), { force: true });
+  }
+}

@@ -1,0 +1,61 @@
+// `tug log` and `tug show`: the operation log, newest first, and one entry by id or unique prefix.
+import { z } from 'zod';
+import { LogEntry, SCHEMA_VERSION } from '../../core/schemas.js';
+import { CommonFields, defineOperation } from '../operation.js';
+
+export const logInput = z
+  .object({
+    ...CommonFields,
+    n: z.number().int().positive().optional().describe('Show at most this many entries (newest first; default all).'),
+  })
+  .strict();
+
+export const LogResponse = z.object({
+  status: z.literal('ok'),
+  schema_version: z.literal(SCHEMA_VERSION),
+  entries: z.array(LogEntry),
+  total: z.number().int(),
+});
+
+export const logOperation = defineOperation({
+  name: 'log',
+  tool: 'tug_log',
+  lockFree: true,
+  description:
+    'The operation log, newest first: every change tug committed or wrote (edits, renames, patchsets, undos) and every command it ran, with arguments, snapshot, branch, commit, verification, applied and undo token.',
+  input: logInput,
+  output: LogResponse,
+  annotations: { readOnly: true, destructive: false, idempotent: true },
+  async execute(input) {
+    const { withWorkspace } = await import('../workspace/workspace.js');
+    const { readLog } = await import('../change/op-log.js');
+    return withWorkspace(input, { lock: false }, async (ws) => {
+      const entries = (await readLog(ws.session)).reverse();
+      return LogResponse.parse({ status: 'ok', schema_version: SCHEMA_VERSION, entries: entries.slice(0, input.n ?? entries.length), total: entries.length });
+    });
+  },
+});
+
+export const showInput = z
+  .object({
+    ...CommonFields,
+    id: z.string().min(1).describe('A log entry id, or a unique prefix of one.'),
+  })
+  .strict();
+
+export const ShowResponse = z.object({ status: z.literal('ok'), schema_version: z.literal(SCHEMA_VERSION), entry: LogEntry });
+
+export const showOperation = defineOperation({
+  name: 'show',
+  tool: 'tug_show',
+  lockFree: true,
+  description: 'One operation log entry, found by its id or a unique prefix of it (LogEntryNotFound when none matches).',
+  input: showInput,
+  output: ShowResponse,
+  annotations: { readOnly: true, destructive: false, idempotent: true },
+  async execute(input) {
+    const { withWorkspace } = await import('../workspace/workspace.js');
+    const { findLogEntry, readLog } = await import('../change/op-log.js');
+    return withWorkspace(input, { lock: false }, async (ws) => ShowResponse.parse({ status: 'ok', schema_version: SCHEMA_VERSION, entry: findLogEntry(await readLog(ws.session), input.id) }));
+  },
+});
