@@ -36,9 +36,8 @@ test('an unknown operation is UnsupportedOperation (exit 2) listing the supporte
     const run = await tug(repo.root, args);
     t.is(run.exitCode, 2, run.stdout);
     t.is(run.json.error.code, 'UnsupportedOperation');
-    // run also takes rust-analyzer's assists; analyze-impact only renames.
-    const supported = args[0] === 'run' ? ['rename-symbol', 'extract-variable', 'extract-function', 'inline', 'organize-imports'] : ['rename-symbol'];
-    t.deepEqual(run.json.error.details.supported, supported);
+    // run and analyze-impact take the same refactors, listed from the registry.
+    t.deepEqual(run.json.error.details.supported, ['rename-symbol', 'extract-variable', 'extract-function', 'inline', 'organize-imports']);
     t.regex(run.json.error.message, /supported: rename-symbol/);
   }
   const underscores = await tug(repo.root, ['analyze-impact', 'rename_symbol', '--at', 'm.py:1:5', '--to', 'c']);

@@ -52,14 +52,60 @@ test('an assist rust-analyzer does not offer there is UnsupportedByAdapter namin
   const client = new Client({ name: 'tug-rust-assists', version: '0.0.0' });
   await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe', env: { ...(process.env as Record<string, string>) } }));
   try {
-    const mcp = await client.callTool({ name: 'tug_inline', arguments: { at: 'src/shapes.rs:1:1' } });
+    const mcp = await client.callTool({ name: 'tug_inline', arguments: { file: 'src/shapes.rs', line: 1, column: 1 } });
     t.true(Boolean(mcp.isError));
     t.true(JSON.stringify(mcp.content).includes('UnsupportedByAdapter'), JSON.stringify(mcp.content));
     // rust_analyzer picks the server: one that does not exist is RustAnalyzerNotFound, not the discovered one.
-    const missing = await client.callTool({ name: 'tug_inline', arguments: { at: 'src/shapes.rs:1:1', rust_analyzer: '/nonexistent/rust-analyzer' } });
+    const missing = await client.callTool({ name: 'tug_inline', arguments: { file: 'src/shapes.rs', line: 1, column: 1, rust_analyzer: '/nonexistent/rust-analyzer' } });
     t.true(JSON.stringify(missing.content).includes('RustAnalyzerNotFound'), JSON.stringify(missing.content));
   } finally {
     await client.close();
+    await repo.cleanup();
+  }
+});
+
+test('analyze-impact shows an assist\'s patch without writing anything; MCP takes file, line, column, end_line, end_column, new_name', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  const repo = await fixtureRepo('rust', 'sound');
+  try {
+    const cli = await tug(repo.root, ['analyze-impact', 'extract-variable', '--range', 'src/shapes.rs:28:9-28:18', '--name', 'width', '--json']);
+    t.is(cli.exitCode, 0, cli.stdout);
+    t.is(cli.json.operation, 'extract-variable');
+    t.true(cli.json.patch.unified_diff.includes('+        let width = end - pre;'), cli.json.patch.unified_diff);
+    t.is(cli.json.git, undefined, 'nothing is committed');
+    t.is(await repo.git('branch', '--list', 'tug/*'), '');
+    t.is(await repo.git('status', '--porcelain'), '');
+    const client = new Client({ name: 'tug-rust-assists', version: '0.0.0' });
+    await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe', env: { ...(process.env as Record<string, string>) } }));
+    try {
+      const target = { file: 'src/shapes.rs', line: 28, column: 9, end_line: 28, end_column: 18, new_name: 'width' };
+      const mcp = await client.callTool({ name: 'tug_analyze_impact', arguments: { operation: 'extract_variable', ...target } });
+      t.falsy(mcp.isError, JSON.stringify(mcp.content));
+      t.is((mcp.structuredContent as { patch: { unified_diff: string } }).patch.unified_diff, cli.json.patch.unified_diff);
+      // A field the named refactor does not take is refused, not ignored.
+      const stray = await client.callTool({ name: 'tug_analyze_impact', arguments: { operation: 'inline', ...target } });
+      t.true(Boolean(stray.isError));
+      t.true(JSON.stringify(stray.content).includes('end_line'), JSON.stringify(stray.content));
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('the shorthand `tug inline --at` runs inline, and a flag of another refactor is refused', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  const repo = await fixtureRepo('rust', 'sound');
+  try {
+    const stray = await tug(repo.root, ['run', 'inline', '--at', 'src/shapes.rs:62:9', '--name', 'x', '--json']);
+    t.is(stray.exitCode, 2, stray.stdout);
+    t.regex(stray.json.error.message, /--name does not apply to inline/);
+    const run = await tug(repo.root, ['inline', '--at', 'src/shapes.rs:62:9', '--json']);
+    t.is(run.exitCode, 0, run.stdout);
+    t.is(run.json.operation, 'inline');
+    t.regex(run.json.git.branch, /^tug\/inline\//);
+  } finally {
     await repo.cleanup();
   }
 });

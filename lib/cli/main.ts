@@ -1,7 +1,7 @@
 // The `tug` / `git tug` command line: yargs parses, the registry executes, output.ts renders.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { asTugError, ERROR_CODES, TugError } from '../core/errors.js';
 import type { Operation } from '../ops/operation.js';
 import { parseInput, positionFromAt } from '../ops/operation.js';
@@ -9,7 +9,8 @@ import { discoverRepoEarly } from '../git/repo.js';
 import { findOperation, findUserOperation } from '../ops/registry.js';
 import { releaseResources } from '../ops/resources.js';
 import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
-import { HelpInstead, NO_COMMAND, RUN_OPERATIONS, SUPPORTED_OPERATIONS, supportedOperation, TOP_COMMANDS, usageError, type FailingParser } from './usage-errors.js';
+import { HelpInstead, NO_COMMAND, supportedOperation, TOP_COMMANDS, usageError, type FailingParser } from './usage-errors.js';
+import { addOwnFlags, addRefactorFlags, checkRefactorFlags, refactorFields, refactorNames, refactors } from './refactor-flags.js';
 import { summarize } from './summary.js';
 import { summarizeDaemon } from './summary-status.js';
 import { sessionFlags } from './session-flags.js';
@@ -34,7 +35,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       return;
     }
     const input = await toInput(args);
-    if (name === 'analyze-impact' || name === 'rename-symbol') io.analysing?.(analysisTarget(input as Record<string, unknown>));
+    if (typeof (input as Record<string, unknown>)['new_name'] === 'string' && (name === 'analyze-impact' || name === 'rename-symbol')) io.analysing?.(analysisTarget(input as Record<string, unknown>));
     exitCode = await execute(findOperation(name)!, input, mode, name, io, createLogger(logSettings(args, io), io));
   };
   const cli = globalOptions(
@@ -48,46 +49,49 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       'analyze-impact <operation>',
       'Show what a refactor would touch, without changing anything',
       (y) =>
-        y
-          .positional('operation', { type: 'string', describe: `The refactor to analyse: ${SUPPORTED_OPERATIONS.join(', ')}` })
-          .option('at', { type: 'string', demandOption: true, describe: 'FILE:LINE:COL of the symbol (1-based)' })
-          .option('to', { type: 'string', demandOption: true, describe: 'The new name' })
-          .option('python', { type: 'string', describe: 'Python interpreter' })
-          .option('rename-strings', { type: 'boolean', describe: 'Also rename string literals equal to the old name' })
-          .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments' })
-          .option('include-unsure', { type: 'boolean', describe: 'Count occurrences tug cannot prove as edits too' })
-          .option('keep-alias', { type: 'boolean', describe: 'Python: count the deprecated alias of the old name as edits too' })
-          .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets' })
-          .option('safety', { choices: ['strict', 'normal', 'aggressive'] as const, describe: 'Python: how an ambiguous position and strings/comments are treated (see tug rename -h)' })
-          .option('include', { type: 'string', array: true, describe: 'Analyse only files matching this glob (repeatable)' })
-          .option('exclude', { type: 'string', array: true, describe: 'Leave files matching this glob out (repeatable)' })
+        addRefactorFlags(
+          y
+            .positional('operation', { type: 'string', describe: `The refactor to analyse: ${refactorNames().join(', ')}` })
+            .option('at', { type: 'string', describe: 'FILE:LINE:COL of the symbol (1-based)' })
+            .option('to', { type: 'string', describe: 'The new name (rename-symbol)' })
+            .option('python', { type: 'string', describe: 'Python interpreter' })
+            .option('rename-strings', { type: 'boolean', describe: 'Also rename string literals equal to the old name' })
+            .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments' })
+            .option('include-unsure', { type: 'boolean', describe: 'Count occurrences tug cannot prove as edits too' })
+            .option('keep-alias', { type: 'boolean', describe: 'Python: count the deprecated alias of the old name as edits too' })
+            .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets' })
+            .option('safety', { choices: ['strict', 'normal', 'aggressive'] as const, describe: 'Python: how an ambiguous position and strings/comments are treated (see tug rename -h)' })
+            .option('include', { type: 'string', array: true, describe: 'Analyse only files matching this glob (repeatable)' })
+            .option('exclude', { type: 'string', array: true, describe: 'Leave files matching this glob out (repeatable)' }),
+          ['at', 'rust-analyzer'],
+        )
           .example('tug analyze-impact rename-symbol --at src/app.py:12:5 --to transform_data', '')
-          .example('tug analyze-impact rename-symbol --at src/lib.rs:3:8 --to parse_config', ''),
-      run('analyze-impact', (a) => ({ ...common(a), operation: supportedOperation(a['operation'], 'analyze-impact').replace(/-/g, '_'), ...renameTarget(a), python: a['python'], ...textFlags(a) })),
+          .example('tug analyze-impact rename-symbol --at src/lib.rs:3:8 --to parse_config', '')
+          .example('tug analyze-impact extract-variable --range src/lib.rs:4:13-4:30 --name total', ''),
+      (args: Args) => {
+        const operation = supportedOperation(args['operation'], 'analyze-impact', refactorNames());
+        checkRefactorFlags(operation, args);
+        const fields = operation === 'rename-symbol' ? { ...renameTarget(args), ...textFlags(args) } : refactorFields(operation, args);
+        return run('analyze-impact', (a) => ({ ...common(a), operation: operation.replace(/-/g, '_'), ...fields, python: a['python'] }))(args);
+      },
     )
     .command('run <operation>', 'Run a refactor: verify it in a sandbox and commit it on a tug/ branch', (y) =>
       changeOptions(
-        renameOptions(y)
-          .positional('operation', { type: 'string', describe: `The refactor to run: ${RUN_OPERATIONS.join(', ')}` })
-          .option('at', { type: 'string', describe: 'FILE:LINE:COL of the symbol (1-based; rename-symbol, inline)' })
-          .option('to', { type: 'string', describe: 'The new name (rename-symbol)' })
-          .option('range', { type: 'string', describe: 'FILE:L1:C1-L2:C2, end exclusive (extract-variable, extract-function; Rust)' })
-          .option('name', { type: 'string', describe: 'Name of the extracted variable or function (Rust)' })
-          .option('file', { type: 'string', describe: 'The .rs file (organize-imports)' }),
+        addRefactorFlags(
+          renameOptions(y)
+            .positional('operation', { type: 'string', describe: `The refactor to run: ${refactorNames().join(', ')}` })
+            .option('at', { type: 'string', describe: 'FILE:LINE:COL of the target (1-based)' })
+            .option('to', { type: 'string', describe: 'The new name (rename-symbol)' }),
+          ['at', 'rust-analyzer'],
+        ),
       )
         .example('tug run rename-symbol --at src/app.py:12:5 --to transform_data --verify tests --apply', '')
         .example('tug run extract-variable --range src/lib.rs:4:13-4:30 --name total --verify tests', ''),
       (args: Args) => {
-        const operation = supportedOperation(args['operation'], 'run', RUN_OPERATIONS);
-        if (operation === 'rename-symbol') {
-          if (typeof args['at'] !== 'string' || typeof args['to'] !== 'string') {
-            const missing = typeof args['at'] !== 'string' ? 'at' : 'to';
-            throw new TugError('InvalidArgument', `run rename-symbol needs --${missing}`, { details: { argument: missing, reason: 'required' } });
-          }
-          return run('rename-symbol', (a) => ({ ...changeInput(a), ...renameTarget(a), ...textFlags(a) }))(args);
-        }
-        const pick = (a: Args, keys: string[]) => Object.fromEntries(keys.filter((k) => a[k] !== undefined).map((k) => [k, a[k]]));
-        return run(operation, (a) => ({ ...changeInput(a), ...pick(a, ['at', 'range', 'name', 'file']), ...(a['rust-analyzer'] !== undefined ? { rust_analyzer: a['rust-analyzer'] } : {}) }))(args);
+        const operation = supportedOperation(args['operation'], 'run', refactorNames());
+        checkRefactorFlags(operation, args);
+        if (operation === 'rename-symbol') return run('rename-symbol', (a) => ({ ...changeInput(a), ...renameTarget(a), ...textFlags(a) }))(args);
+        return run(operation, (a) => ({ ...changeInput(a), ...refactorFields(operation, a) }))(args);
       },
     )
     .command(
@@ -99,6 +103,16 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .example('git tug rename src/utils.py:42:5 transform_data --apply', '')
           .example('tug rename src/lib.rs:1:8 transform_data --verify tests', ''),
       run('rename-symbol', (a) => ({ ...changeInput(a), ...renameTarget(a), ...textFlags(a) })),
+    )
+    .command(
+      refactors()
+        .filter((op) => op.cli!.shorthand)
+        .map((op) => ({
+          command: op.cli!.shorthand!,
+          describe: `${op.description.split('. ')[0]} (same as run ${op.name})`,
+          builder: (y: Argv) => changeOptions(addOwnFlags(y, op)).example(op.cli!.examples.map((e) => [e.replace(`run ${op.name}`, op.cli!.shorthand!), ''] as [string, string])),
+          handler: (a: Args) => run(op.name, (args) => ({ ...changeInput(args), ...refactorFields(op.name, args) }))(a),
+        })),
     )
     .command(
       'apply-patchset',
@@ -290,7 +304,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .fail((message, error) => {
       if (error instanceof TugError) throw error;
       if (message === NO_COMMAND && !mode.json) throw new HelpInstead();
-      throw usageError(message || String(error), argv, cli as unknown as FailingParser, TOP_COMMANDS);
+      throw usageError(message || String(error), argv, cli as unknown as FailingParser, [...TOP_COMMANDS, ...refactors().flatMap((op) => (op.cli!.shorthand ? [op.cli!.shorthand] : []))]);
     });
   skipHelpCache(cli);
   try {

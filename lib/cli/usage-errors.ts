@@ -55,14 +55,8 @@ function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-/** The refactors `analyze-impact` accepts, each also spelled with underscores as MCP names them. */
-export const SUPPORTED_OPERATIONS = ['rename-symbol'] as const;
-
-/** The refactors `run` accepts: rename for Python and Rust, and rust-analyzer's assists for Rust files. */
-export const RUN_OPERATIONS = ['rename-symbol', 'extract-variable', 'extract-function', 'inline', 'organize-imports'] as const;
-
 /** The operation named on the command line, or UnsupportedOperation listing what tug supports (closest first). */
-export function supportedOperation<T extends string>(value: unknown, command: string, supported: readonly T[] = SUPPORTED_OPERATIONS as unknown as readonly T[]): T {
+export function supportedOperation<T extends string>(value: unknown, command: string, supported: readonly T[]): T {
   const name = String(value).replace(/_/g, '-');
   const known = supported.find((o) => o === name);
   if (known) return known;

@@ -115,7 +115,7 @@ export const RunResponse = z.object({
   }),
   verification: VerificationSchema,
   warnings: z.array(Warning),
-  unsure: z.array(Unsure).optional().describe('Renames: places tug could not prove name the symbol, in file and position order; omitted when there are none.'),
+  unsure: z.array(Unsure).optional().describe('Places tug could not prove the change must touch (renames: names of the symbol), in file and position order; omitted when there are none.'),
   git: GitBlock,
   undo_token: z.string(),
   applied: z.boolean().optional(),
@@ -124,6 +124,19 @@ export const RunResponse = z.object({
   sandbox_path: z.string().optional(),
 });
 export type RunResponseJSON = z.infer<typeof RunResponse>;
+
+/** analyze-impact of a refactor other than a rename: the patch it would make, computed but neither verified nor committed. */
+export const ChangePreview = z.object({
+  status: z.literal('ok'),
+  schema_version: z.literal(SCHEMA_VERSION),
+  snapshot_id: Oid,
+  operation: z.string(),
+  patch: RunResponse.shape.patch,
+  summary: RunResponse.shape.summary,
+  warnings: z.array(Warning),
+  unsure: z.array(Unsure).optional().describe('Places tug could not prove the change must touch, in file and position order; left alone, omitted when there are none.'),
+});
+export type ChangePreviewJSON = z.infer<typeof ChangePreview>;
 
 export const SnapshotResponse = z.object({
   status: z.literal('ok'),

@@ -24,6 +24,31 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   /** Never waits for the session lock: no_wait would mean nothing, so tool doors do not offer it. */
   lockFree?: boolean;
   execute(input: z.infer<I>, context: OperationContext): Promise<z.infer<O>>;
+  /** How the command line reaches a refactor: `tug run NAME`, `tug analyze-impact NAME` and a shorthand command. */
+  cli?: CliForm;
+}
+
+/** One command-line flag of a refactor, as yargs takes it. */
+export interface CliFlag {
+  type: 'string' | 'boolean' | 'number';
+  describe: string;
+  array?: boolean;
+  /** The flag must be given for this operation (checked by the CLI, which names the flag). */
+  required?: boolean;
+}
+
+/**
+ * A refactor's command-line shape. Flags are shared by name across refactors (`--at`, `--name`), so two refactors
+ * that use the same flag must give it the same type; a flag of another refactor is refused, never ignored.
+ */
+export interface CliForm {
+  /** Flag name (kebab-case, no dashes) → definition. */
+  flags: Record<string, CliFlag>;
+  /** The operation's own input fields from the parsed flags (the CLI adds the change flags: verify, apply, …). */
+  fields(args: Record<string, unknown>): Record<string, unknown>;
+  /** The `tug`/`git tug` command that runs it directly, e.g. `move` for move-symbol. */
+  shorthand?: string;
+  examples: string[];
 }
 
 export function defineOperation<I extends z.ZodType, O extends z.ZodType>(operation: Operation<I, O>): Operation<I, O> {
@@ -146,6 +171,33 @@ export function positionFromAt(at: string): { file: string; line: number; column
   }
   return { file: match[1]!, line, column };
 }
+
+/** The CLI's `--range FILE:L1:C1-L2:C2` (end exclusive) as the schema's file, line, column, end_line and end_column. */
+export function rangeFromSpec(range: string): { file: string; line: number; column: number; end_line: number; end_column: number } {
+  const match = /^(.+):(-?\d+):(-?\d+)-(-?\d+):(-?\d+)$/.exec(range);
+  if (!match) {
+    throw new TugError('InvalidArgument', `--range ${range} is not FILE:L1:C1-L2:C2, e.g. src/app.py:4:13-4:30 (end exclusive)`, { details: { argument: 'range', reason: 'expected FILE:L1:C1-L2:C2' } });
+  }
+  const start = positionFromAt(`${match[1]}:${match[2]}:${match[3]}`);
+  const end = positionFromAt(`${match[1]}:${match[4]}:${match[5]}`);
+  return { ...start, end_line: end.line, end_column: end.column };
+}
+
+/** The schema's position of a symbol (1-based; columns count UTF-8 bytes). */
+export const PositionFields = {
+  file: z.string().min(1).describe('File containing the target, relative to the workspace root.'),
+  line: z.number().int().min(1).describe('1-based line of the target.'),
+  column: z.number().int().min(1).describe('1-based column of the target (counts UTF-8 bytes).'),
+};
+
+/** A span of code: its start as PositionFields, its end exclusive. */
+export const RangeFields = {
+  ...PositionFields,
+  line: z.number().int().min(1).describe('1-based line where the code starts.'),
+  column: z.number().int().min(1).describe('1-based column where the code starts (counts UTF-8 bytes).'),
+  end_line: z.number().int().min(1).describe('1-based line where the code ends.'),
+  end_column: z.number().int().min(1).describe('1-based column just after the code (end exclusive, UTF-8 bytes).'),
+};
 
 /** The largest line or column tug accepts. */
 export const MAX_POSITION = 2 ** 31 - 1;

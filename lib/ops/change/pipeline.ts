@@ -21,6 +21,7 @@ import { skipWorktreePaths } from '../../git/snapshot.js';
 import { assertSnapshot, snapshotCommit, takeSnapshot, type Snapshot } from '../workspace/snapshot.js';
 import { orderWarnings, presentVerification } from './present.js';
 import { saveUndoRecord } from './undo-records.js';
+import { orderUnsure } from './unsure.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { ChangeKind, ChangeOptions, Planner, Reporter } from './types.js';
 import { withWorkspace } from '../workspace/workspace.js';
@@ -136,6 +137,7 @@ async function runOnSnapshot(
     summary: summarize(proposal.patch),
     verification: presentVerification(verification),
     warnings: orderWarnings([...ws.warnings, ...proposal.warnings]),
+    ...(proposal.unsure && proposal.unsure.length > 0 ? { unsure: orderUnsure(proposal.unsure) } : {}),
     git: { head: snapshot.head.oid, snapshot_commit: base, branch, commit, dirty: snapshot.dirty },
     undo_token: token,
     applied: false, // present either way, so a caller never has to guess whether the files changed

@@ -2,6 +2,7 @@
 import type { PatchSet } from '../../core/patchset.js';
 import type { WarningJSON } from '../../core/schemas.js';
 import type { VerifyMode } from '../../verify/verify.js';
+import type { UnsureJSON } from './unsure.js';
 import type { Snapshot } from '../workspace/snapshot.js';
 import type { CommonInput, Workspace } from '../workspace/workspace.js';
 
@@ -28,6 +29,8 @@ export interface Proposal {
   subject: string;
   /** Words for the branch name, e.g. `process_data-to-transform_data`. */
   slug: string;
+  /** Places the change may need to touch but tug could not prove it must; left alone and reported. */
+  unsure?: UnsureJSON[];
 }
 
 export interface ChangeKind {

@@ -1,15 +1,25 @@
-// `extract-function`: move statements or an expression into a new function and call it (Rust through rust-analyzer).
-import { z } from 'zod';
+// `extract-function`: move statements (or an expression) into a new function and call it where they were.
 import { RunResponse } from '../../core/schemas.js';
-import { ChangeFields, CommonFields, defineOperation } from '../operation.js';
-import { Range, Name, runAssist, rustAnalyzerField } from '../assists/run.js';
+import { defineOperation } from '../operation.js';
+import { flagFields, nameFlag, rangeFields, rangeFlag, rustAnalyzerFlag } from '../change/cli-flags.js';
+import { extractFunctionInput } from './schema.js';
 
 export const extractFunctionOperation = defineOperation({
   name: 'extract-function',
   tool: 'tug_extract_function',
-  description: 'Rust (rust-analyzer\'s extract_function assist): move the statements or expression at --range into a new function and call it there. Verified in a sandbox (cargo check), committed on tug/extract-function/<name>.',
-  input: z.object({ ...CommonFields, ...ChangeFields, range: Range, name: Name.optional(), ...rustAnalyzerField }),
+  description:
+    "Move the statements (or the expression) in a range into a new function and call it there. Rust: rust-analyzer's extract_function assist. Verified in a sandbox (cargo check), committed on tug/extract-function/<name>.",
+  input: extractFunctionInput,
   output: RunResponse,
   annotations: { readOnly: false, destructive: false, idempotent: true },
-  execute: (input, context) => runAssist({ operation: 'extract-function', assists: ['extract_function'], slug: 'function' }, input, context),
+  async execute(input, context) {
+    const { runExtractFunction } = await import('./run.js');
+    return runExtractFunction(input, context);
+  },
+  cli: {
+    flags: { range: rangeFlag, name: nameFlag, 'rust-analyzer': rustAnalyzerFlag },
+    fields: (args) => ({ ...rangeFields(args), ...flagFields(args, ['rust-analyzer']), ...(args['name'] !== undefined ? { new_name: args['name'] } : {}) }),
+    shorthand: 'extract-function',
+    examples: ['tug run extract-function --range src/lib.rs:3:5-5:6 --name checksum --verify tests'],
+  },
 });

@@ -1,15 +1,25 @@
-// `extract-variable`: bind an expression to a new local and use it there (Rust through rust-analyzer).
-import { z } from 'zod';
+// `extract-variable`: bind an expression to a new local before its statement and use it there.
 import { RunResponse } from '../../core/schemas.js';
-import { ChangeFields, CommonFields, defineOperation } from '../operation.js';
-import { Range, Name, runAssist, rustAnalyzerField } from '../assists/run.js';
+import { defineOperation } from '../operation.js';
+import { flagFields, nameFlag, rangeFields, rangeFlag, rustAnalyzerFlag } from '../change/cli-flags.js';
+import { extractVariableInput } from './schema.js';
 
 export const extractVariableOperation = defineOperation({
   name: 'extract-variable',
   tool: 'tug_extract_variable',
-  description: 'Rust (rust-analyzer\'s extract_variable assist): bind the expression at --range to a new local before its statement and use it there. Verified in a sandbox (cargo check), committed on tug/extract-variable/<name>.',
-  input: z.object({ ...CommonFields, ...ChangeFields, range: Range, name: Name.optional(), ...rustAnalyzerField }),
+  description:
+    "Bind the expression in a range to a new local before its statement and use it there. Rust: rust-analyzer's extract_variable assist. Verified in a sandbox (cargo check), committed on tug/extract-variable/<name>.",
+  input: extractVariableInput,
   output: RunResponse,
   annotations: { readOnly: false, destructive: false, idempotent: true },
-  execute: (input, context) => runAssist({ operation: 'extract-variable', assists: ['extract_variable'], slug: 'variable' }, input, context),
+  async execute(input, context) {
+    const { runExtractVariable } = await import('./run.js');
+    return runExtractVariable(input, context);
+  },
+  cli: {
+    flags: { range: rangeFlag, name: nameFlag, 'rust-analyzer': rustAnalyzerFlag },
+    fields: (args) => ({ ...rangeFields(args), ...flagFields(args, ['rust-analyzer']), ...(args['name'] !== undefined ? { new_name: args['name'] } : {}) }),
+    shorthand: 'extract-variable',
+    examples: ['tug run extract-variable --range src/lib.rs:4:13-4:30 --name total --verify tests'],
+  },
 });

@@ -1,15 +1,25 @@
-// `inline`: replace a local or a call by its value or body (Rust through rust-analyzer).
-import { z } from 'zod';
+// `inline`: replace a local or a call by its value or body.
 import { RunResponse } from '../../core/schemas.js';
-import { ChangeFields, CommonFields, defineOperation } from '../operation.js';
-import { At, runAssist, rustAnalyzerField } from '../assists/run.js';
+import { defineOperation } from '../operation.js';
+import { atFields, atFlag, flagFields, rustAnalyzerFlag } from '../change/cli-flags.js';
+import { inlineInput } from './schema.js';
 
 export const inlineOperation = defineOperation({
   name: 'inline',
   tool: 'tug_inline',
-  description: 'Rust (rust-analyzer\'s inline_local_variable, else inline_call): replace the local or the call at --at by its value or body. Verified in a sandbox (cargo check), committed on tug/inline/<file>.',
-  input: z.object({ ...CommonFields, ...ChangeFields, at: At, ...rustAnalyzerField }),
+  description:
+    "Replace the local or the call at a position by its value or body. Rust: rust-analyzer's inline_local_variable, else inline_call. Verified in a sandbox (cargo check), committed on tug/inline/<file>.",
+  input: inlineInput,
   output: RunResponse,
   annotations: { readOnly: false, destructive: false, idempotent: true },
-  execute: (input, context) => runAssist({ operation: 'inline', assists: ['inline_local_variable', 'inline_call'], slug: 'inline' }, input, context),
+  async execute(input, context) {
+    const { runInline } = await import('./run.js');
+    return runInline(input, context);
+  },
+  cli: {
+    flags: { at: atFlag, 'rust-analyzer': rustAnalyzerFlag },
+    fields: (args) => ({ ...atFields(args), ...flagFields(args, ['rust-analyzer']) }),
+    shorthand: 'inline',
+    examples: ['tug run inline --at src/lib.rs:7:9 --verify tests'],
+  },
 });

@@ -10,7 +10,7 @@ import { resolveUserPath } from '../../workspace/paths.js';
 import { MAX_POSITION, type OperationContext } from '../operation.js';
 import { runChange } from '../change/pipeline.js';
 import { orderWarnings } from '../change/present.js';
-import type { AnalyzeImpactResponse, analyzeImpactInput, renameInput } from './schema.js';
+import type { RenameImpact, renameImpactInput, renameInput } from './schema.js';
 import { snapshotCommit, takeSnapshot, type Snapshot } from '../workspace/snapshot.js';
 import { loadSourceFiles } from '../change/source-files.js';
 import { withWorkspace, type Workspace } from '../workspace/workspace.js';
@@ -119,7 +119,7 @@ export async function runRename(input: z.infer<typeof renameInput>, context: Ope
   return unsure.length > 0 ? RunResponse.parse({ ...response, unsure }) : response;
 }
 
-export async function runAnalyzeImpact(input: z.infer<typeof analyzeImpactInput>): Promise<z.infer<typeof AnalyzeImpactResponse>> {
+export async function runRenameImpact(input: z.infer<typeof renameImpactInput>): Promise<z.infer<typeof RenameImpact>> {
   mark('analyze-impact called');
   return withWorkspace(input, { lock: false }, async (ws) => {
     mark('workspace open');

@@ -33,7 +33,8 @@ export const renameInput = z.object({ ...CommonFields, ...ChangeFields, ...renam
 
 const Reference = z.object({ location: Location, kind: z.enum(['definition', 'call', 'reference', 'import', 'attribute']) });
 
-export const AnalyzeImpactResponse = z.object({
+/** analyze-impact of a rename: the symbol and every reference, nothing changed. */
+export const RenameImpact = z.object({
   status: z.literal('ok'),
   schema_version: z.literal(SCHEMA_VERSION),
   snapshot_id: z.string(),
@@ -44,9 +45,5 @@ export const AnalyzeImpactResponse = z.object({
   unsure: z.array(Unsure).optional().describe('Places tug could not prove name the symbol (not counted in references); omitted when there are none.'),
 });
 
-export const analyzeImpactInput = z.object({
-  ...CommonFields,
-  operation: z.enum(['rename_symbol']).default('rename_symbol').describe('The refactor to analyse.'),
-  ...renameFields,
-  python: ChangeFields.python,
-});
+/** What analyze-impact takes for a rename (the operation field is analyze-impact's own). */
+export const renameImpactInput = z.object({ ...CommonFields, ...renameFields, python: ChangeFields.python });

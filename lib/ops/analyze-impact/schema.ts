@@ -1,0 +1,33 @@
+// analyze-impact's fields: the refactor's name and the fields of every refactor it can show; each call is then held to
+// the named refactor's own fields, so a field that refactor does not take is refused, not ignored.
+import { z } from 'zod';
+import { ChangePreview } from '../../core/schemas.js';
+import { ChangeFields, CommonFields } from '../operation.js';
+import { RenameImpact } from '../rename/schema.js';
+import { PREVIEW_NAMES, PREVIEWS, type PreviewEntry } from './previews.js';
+
+/** Every refactor's fields, optional here (the named refactor's schema decides what is required); file is in all. */
+function allFields(): Record<string, z.ZodType> {
+  const merged: Record<string, z.ZodType> = {};
+  for (const entry of Object.values(PREVIEWS) as PreviewEntry[]) {
+    for (const [name, schema] of Object.entries(entry.fields)) merged[name] ??= name === 'file' ? schema : schema.optional();
+  }
+  return merged;
+}
+
+export const analyzeImpactInput = z.object({
+  ...CommonFields,
+  operation: z
+    .enum(PREVIEW_NAMES)
+    .default('rename_symbol')
+    .describe('The refactor to analyse; the other fields are that refactor\'s (rename_symbol: file, line, column, new_name, …).'),
+  ...allFields(),
+  python: ChangeFields.python,
+});
+
+/** What one refactor's analysis takes: its own fields and the workspace ones. */
+export function impactInputOf(entry: PreviewEntry) {
+  return z.object({ ...CommonFields, operation: z.string(), ...entry.fields, python: ChangeFields.python });
+}
+
+export const AnalyzeImpactResponse = z.union([RenameImpact, ChangePreview]);

@@ -1,0 +1,43 @@
+// analyze-impact for refactors: the planner every run uses, against the snapshot, with the patch shown and nothing written.
+import { TugError } from '../../core/errors.js';
+import { fileOperationsOf } from '../../core/file-ops.js';
+import { summarize, toEditJSON } from '../../core/patchset.js';
+import { ChangePreview, SCHEMA_VERSION, type ChangePreviewJSON } from '../../core/schemas.js';
+import { unifiedDiff } from '../../core/unified-diff.js';
+import { configFor } from '../workspace/config.js';
+import { assertSnapshot, takeSnapshot } from '../workspace/snapshot.js';
+import { withWorkspace } from '../workspace/workspace.js';
+import { orderWarnings } from './present.js';
+import { orderUnsure } from './unsure.js';
+import type { ChangeOptions, Planner } from './types.js';
+
+/** Runs `plan` on a fresh snapshot without the session's write lock; the result is what `run` would verify and commit. */
+export async function previewChange(options: ChangeOptions, operation: string, plan: Planner): Promise<ChangePreviewJSON> {
+  return withWorkspace(options, { lock: false }, async (ws) => {
+    const snapshot = await takeSnapshot(ws);
+    try {
+      await assertSnapshot(ws, snapshot, options.snapshot);
+      await configFor(ws.repo, options, ws.warnings);
+      const proposal = await plan(ws, snapshot, { tree: snapshot.tree, onto: null });
+      const unsure = orderUnsure(proposal.unsure ?? []);
+      return ChangePreview.parse({
+        status: 'ok',
+        schema_version: SCHEMA_VERSION,
+        snapshot_id: snapshot.tree,
+        operation,
+        patch: {
+          edits: proposal.patch.edits.map(toEditJSON),
+          ...(proposal.patch.moves.length > 0 ? { file_moves: proposal.patch.moves } : {}),
+          ...fileOperationsOf(proposal.patch),
+          unified_diff: unifiedDiff(proposal.patch.files),
+        },
+        summary: summarize(proposal.patch),
+        warnings: orderWarnings([...ws.warnings, ...proposal.warnings]),
+        ...(unsure.length > 0 ? { unsure } : {}),
+      });
+    } catch (error) {
+      if (error instanceof TugError) error.snapshotId ??= snapshot.tree;
+      throw error;
+    }
+  });
+}
