@@ -77,7 +77,19 @@ function nextStep(result: Json): string[] {
   return [`  merge   git merge ${git.branch}`];
 }
 
+/** analyze-impact of a refactor other than a rename: the patch it would make, shown in full since nothing is written. */
+function summarizePreview(result: Json): string {
+  const summary = result['summary'];
+  const lines = [`${result['operation']}: ${summary.edits_count} edit(s) in ${summary.files_changed} file(s) (nothing written)`, ...diffStat(result)];
+  lines.push(...warningLines(result['warnings']));
+  lines.push(...unsureLines(result['unsure'] ?? []));
+  lines.push('', String(result['patch']['unified_diff']).trimEnd(), '');
+  lines.push(`  next    tug run ${result['operation']} with the same flags (verifies and commits on a tug/ branch)`);
+  return lines.join('\n');
+}
+
 export function summarizeImpact(result: Json, input: Json): string {
+  if (result['patch'] !== undefined) return summarizePreview(result);
   const symbol = result['symbol'];
   const impact = result['impact'];
   const lines = [
