@@ -3,7 +3,6 @@ import { Box, Text, useInput } from 'ink';
 import { Header } from './Header.js';
 import { HelpScreen } from './HelpScreen.js';
 import { KeyBar } from './KeyBar.js';
-import { Line } from './Line.js';
 import { ResultList } from './ResultList.js';
 import { ReviewPanes } from './ReviewPanes.js';
 import { StatusLine } from './StatusLine.js';

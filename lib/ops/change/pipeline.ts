@@ -2,14 +2,12 @@
 import path from 'node:path';
 import { TugError } from '../../core/errors.js';
 import { throwIfCancelled } from '../../core/cancel.js';
-import { fileOperationsOf } from '../../core/file-ops.js';
 import { writeJson } from '../../session/files.js';
 import { LAST_RESULT_FILE } from '../workspace/queries.js';
 import { configFor } from '../workspace/config.js';
-import { summarize, toEditJSON } from '../../core/patchset.js';
+import { summarize } from '../../core/patchset.js';
 import { RunResponse, SCHEMA_VERSION, type RunResponseJSON } from '../../core/schemas.js';
 import { slugify } from '../../core/slug.js';
-import { unifiedDiff } from '../../core/unified-diff.js';
 import { commitTree, userIdentity } from '../../git/objects.js';
 import { createResultBranch, readRef } from '../../git/refs.js';
 import { assertRefMovable, staleFiles, writeWorkingTree } from '../../workspace/apply.js';
@@ -19,7 +17,7 @@ import { appendLog, loggedArguments } from './op-log.js';
 import { advanceOnto, resolveOnto, rewindOnto, type OntoBranch } from './onto.js';
 import { skipWorktreePaths } from '../../git/snapshot.js';
 import { assertSnapshot, snapshotCommit, takeSnapshot, type Snapshot } from '../workspace/snapshot.js';
-import { orderWarnings, presentVerification } from './present.js';
+import { orderWarnings, presentPatch, presentVerification } from './present.js';
 import { saveUndoRecord } from './undo-records.js';
 import { orderUnsure } from './unsure.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -128,12 +126,7 @@ async function runOnSnapshot(
     schema_version: SCHEMA_VERSION,
     snapshot_id: snapshot.tree,
     operation: kind.operation,
-    patch: {
-      edits: proposal.patch.edits.map(toEditJSON),
-      ...(proposal.patch.moves.length > 0 ? { file_moves: proposal.patch.moves } : {}),
-      ...fileOperationsOf(proposal.patch),
-      unified_diff: unifiedDiff(proposal.patch.files),
-    },
+    patch: presentPatch(proposal.patch),
     summary: summarize(proposal.patch),
     verification: presentVerification(verification),
     warnings: orderWarnings([...ws.warnings, ...proposal.warnings]),

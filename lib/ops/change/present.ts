@@ -1,5 +1,8 @@
 // Shapes results for output: deterministic ordering, and timings only when asked for (they differ run to run).
-import type { WarningJSON } from '../../core/schemas.js';
+import { fileOperationsOf } from '../../core/file-ops.js';
+import { toEditJSON, type PatchSet } from '../../core/patchset.js';
+import type { RunResponseJSON, WarningJSON } from '../../core/schemas.js';
+import { unifiedDiff } from '../../core/unified-diff.js';
 import type { Verification } from '../../verify/verify.js';
 import { timingsWanted } from './timing.js';
 
@@ -25,4 +28,14 @@ export function orderWarnings(warnings: readonly WarningJSON[]): WarningJSON[] {
     return fa < fb ? -1 : fa > fb ? 1 : a.location!.line - b.location!.line;
   });
   return [...warnings.filter((w) => !w.location), ...located];
+}
+
+/** A PatchSet as results show it: edits in order, moves, created and deleted files, and the unified diff. */
+export function presentPatch(patch: PatchSet): RunResponseJSON['patch'] {
+  return {
+    edits: patch.edits.map(toEditJSON),
+    ...(patch.moves.length > 0 ? { file_moves: patch.moves } : {}),
+    ...fileOperationsOf(patch),
+    unified_diff: unifiedDiff(patch.files),
+  };
 }

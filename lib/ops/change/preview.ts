@@ -1,13 +1,11 @@
 // analyze-impact for refactors: the planner every run uses, against the snapshot, with the patch shown and nothing written.
 import { TugError } from '../../core/errors.js';
-import { fileOperationsOf } from '../../core/file-ops.js';
-import { summarize, toEditJSON } from '../../core/patchset.js';
+import { summarize } from '../../core/patchset.js';
 import { ChangePreview, SCHEMA_VERSION, type ChangePreviewJSON } from '../../core/schemas.js';
-import { unifiedDiff } from '../../core/unified-diff.js';
 import { configFor } from '../workspace/config.js';
 import { assertSnapshot, takeSnapshot } from '../workspace/snapshot.js';
 import { withWorkspace } from '../workspace/workspace.js';
-import { orderWarnings } from './present.js';
+import { orderWarnings, presentPatch } from './present.js';
 import { orderUnsure } from './unsure.js';
 import type { ChangeOptions, Planner } from './types.js';
 
@@ -25,12 +23,7 @@ export async function previewChange(options: ChangeOptions, operation: string, p
         schema_version: SCHEMA_VERSION,
         snapshot_id: snapshot.tree,
         operation,
-        patch: {
-          edits: proposal.patch.edits.map(toEditJSON),
-          ...(proposal.patch.moves.length > 0 ? { file_moves: proposal.patch.moves } : {}),
-          ...fileOperationsOf(proposal.patch),
-          unified_diff: unifiedDiff(proposal.patch.files),
-        },
+        patch: presentPatch(proposal.patch),
         summary: summarize(proposal.patch),
         warnings: orderWarnings([...ws.warnings, ...proposal.warnings]),
         ...(unsure.length > 0 ? { unsure } : {}),
