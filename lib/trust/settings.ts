@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 
 /** Dotted keys of tug.toml / [tool.tug] that take effect only in a trusted repository. */
-export const GATED_KEYS = ['python.python_path', 'test_command', 'typecheck_command', 'run_command.allow_env', 'verify'] as const;
+export const GATED_KEYS = ['python.python_path', 'rust.rust_analyzer_path', 'test_command', 'typecheck_command', 'run_command.allow_env', 'verify'] as const;
 
 /** `verify` is gated only where it runs the project's code; `none` and `syntax` never do. */
 const RUNS_CODE = (key: string, value: unknown) => key !== 'verify' || value === 'tests' || value === 'typecheck';

@@ -8,6 +8,7 @@ import { loadSourceFiles } from '../change/source-files.js';
 import type { Proposal } from '../change/types.js';
 import { snapshotCommit, type Snapshot } from '../workspace/snapshot.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { configFor, configuredRustAnalyzer } from '../workspace/config.js';
 
 export interface AssistKind {
   operation: string;
@@ -44,6 +45,7 @@ export async function planRustAssistChange(ws: Workspace, snapshot: Snapshot, ki
   const wholeFile = target.line === undefined;
   const start = { line: target.line ?? 1, col: target.column ?? 1 };
   const end = target.end_line !== undefined ? { line: target.end_line, col: target.end_column ?? 1 } : start;
+  const config = await configFor(ws.repo, {});
   context.progress?.('asking rust-analyzer');
   const { planRustAssist } = await import('../../rust/assists.js');
   const plan = await planRustAssist({
@@ -58,7 +60,7 @@ export async function planRustAssistChange(ws: Workspace, snapshot: Snapshot, ki
     end,
     wholeFile,
     name: target.new_name,
-    rustAnalyzer: target.rust_analyzer,
+    rustAnalyzer: configuredRustAnalyzer(config, target.rust_analyzer),
     noWait: target.no_wait,
   });
   const files = await loadSourceFiles(ws.repo, snapshot.tree, [...plan.edits.map((e) => e.file), ...plan.moves.map((m) => m.from)]);

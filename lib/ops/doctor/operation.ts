@@ -93,7 +93,8 @@ async function repositoryChecks(workspace: string, override: string | undefined)
   const repo = await discoverRepo(workspace).catch(() => null);
   if (!repo) return { checks: [check('repository', null, 'every command but doctor, help and mcp', 'run tug inside a git working tree (or pass -C DIR)', 'info')] };
   const { sessionDirFor } = await import('../../session/session.js');
-  const sessionDir = sessionDirFor(repo, override);
+  const { configuredSessionDir } = await import('../workspace/session-dir.js');
+  const sessionDir = sessionDirFor(repo, override ?? (process.env['TUG_SESSION_DIR'] ? undefined : await configuredSessionDir(repo, [])));
   const { controlDaemon } = await import('../../daemon/client.js');
   const [writable, daemon] = await Promise.all([canWrite(sessionDir), controlDaemon('status')]);
   const status = daemon?.['status'] as { pid?: number } | undefined;

@@ -14,7 +14,7 @@ import type { RenameImpact, renameImpactInput, renameInput } from './schema.js';
 import { snapshotCommit, takeSnapshot, type Snapshot } from '../workspace/snapshot.js';
 import { loadSourceFiles } from '../change/source-files.js';
 import { withWorkspace, type Workspace } from '../workspace/workspace.js';
-import { configFor, configuredPython } from '../workspace/config.js';
+import { configFor, configuredPython, configuredRustAnalyzer } from '../workspace/config.js';
 import { mark } from '../change/timing.js';
 
 type Language = 'python' | 'rust';
@@ -77,7 +77,7 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
       commit: await snapshotCommit(ws, snapshot),
       target: at,
       newName: input.new_name,
-      rustAnalyzer: input.rust_analyzer,
+      rustAnalyzer: configuredRustAnalyzer(config, input.rust_analyzer),
       noWait: input.no_wait,
       includeUnsure: input.include_unsure,
     });

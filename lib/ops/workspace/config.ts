@@ -20,6 +20,8 @@ const ConfigSchema = z
     test_timeout: z.number().int().positive().max(3600),
     python: z.object({ python_path: z.string().min(1) }).partial().strict(),
     run_command: z.object({ allow_env: z.array(z.string().min(1)) }).partial().strict(),
+    rust: z.object({ rust_analyzer_path: z.string().min(1) }).partial().strict(),
+    session: z.object({ session_dir: z.string().min(1) }).partial().strict(),
     include: z.array(z.string().min(1)),
     exclude: z.array(z.string().min(1)),
     safety_mode: z.enum(['strict', 'normal', 'aggressive']),
@@ -35,6 +37,10 @@ export interface ResolvedConfig {
   typecheck_command?: string[];
   timeout?: number;
   python_path?: string;
+  /** The rust-analyzer binary [rust] rust_analyzer_path names (a flag and $TUG_RA_PATH outrank it). */
+  rust_analyzer_path?: string;
+  /** The session directory [session] session_dir asks for, already made safe (see sessionDirOf). */
+  session_dir?: string;
   /** Secret-looking variables run_command may pass on anyway (names or globs). */
   allow_env: string[];
   /** Globs (relative to the workspace) restricting which files analysis considers; empty include = every file. */
@@ -217,6 +223,8 @@ export async function resolveConfig(
     if (layer.test_timeout) (out.timeout = layer.test_timeout), (out.sources['timeout'] = source);
     if (layer.run_command?.allow_env) (out.allow_env = layer.run_command.allow_env), (out.sources['allow_env'] = source);
     if (layer.python?.python_path) (out.python_path = path.resolve(root, layer.python.python_path)), (out.sources['python_path'] = source);
+    if (layer.rust?.rust_analyzer_path) (out.rust_analyzer_path = path.resolve(root, layer.rust.rust_analyzer_path)), (out.sources['rust_analyzer_path'] = source);
+    if (layer.session?.session_dir) (out.session_dir = layer.session.session_dir), (out.sources['session_dir'] = source);
     if (layer.include) (out.include = layer.include), (out.sources['include'] = source);
     if (layer.exclude) (out.exclude = layer.exclude), (out.sources['exclude'] = source);
     if (layer.safety_mode) (out.safety_mode = layer.safety_mode), (out.sources['safety_mode'] = source);
@@ -243,6 +251,15 @@ export function configuredPython(config: ResolvedConfig, use: 'analysis' | 'veri
   if (config.sources['python_path'] === 'flag') return config.python_path;
   if (use === 'analysis' && REPOSITORY_SOURCES.includes(config.sources['python_path'] ?? '')) return undefined;
   return callerEnvironment()['TUG_PYTHON'] ? undefined : config.python_path;
+}
+
+/**
+ * The rust-analyzer to pass as explicit: the caller's, else (unless $TUG_RA_PATH is set, which outranks files) the
+ * configured one. A repository's choice reaches here only when the user trusted it (it runs a program).
+ */
+export function configuredRustAnalyzer(config: ResolvedConfig, flag: string | undefined): string | undefined {
+  if (flag) return flag;
+  return callerEnvironment()['TUG_RA_PATH'] ? undefined : config.rust_analyzer_path;
 }
 
 /** What verification takes from the configuration (the interpreter a trusted repository names included). */

@@ -1,4 +1,5 @@
 // Opens what every operation needs: the repository, the session, the lock for mutating work, and crash recovery.
+import { configuredSessionDir } from './session-dir.js';
 import type { WarningJSON } from '../../core/schemas.js';
 import { discoverRepo, type Repo } from '../../git/repo.js';
 import { DEFAULT_LOCK_WAIT_MS, lockSession, openSession, type Session } from '../../session/session.js';
@@ -28,10 +29,11 @@ export interface OpenOptions {
 
 export async function openWorkspace(input: CommonInput, options: OpenOptions): Promise<Workspace> {
   const repo = await discoverRepo(input.workspace ?? process.cwd());
-  const session = await openSession(repo, input.session_dir, { refresh: !options.readOnlySession });
+  const warnings: WarningJSON[] = [];
+  const sessionDir = input.session_dir ?? (process.env['TUG_SESSION_DIR'] ? undefined : await configuredSessionDir(repo, warnings));
+  const session = await openSession(repo, sessionDir, { refresh: !options.readOnlySession });
   const waitMs = input.no_wait ? 0 : Number(process.env['TUG_LOCK_TIMEOUT_MS'] ?? DEFAULT_LOCK_WAIT_MS);
   const lock = options.lock ? await lockSession(session, waitMs) : null;
-  const warnings: WarningJSON[] = [];
   for (const note of session.notes) warnings.push({ ...note });
   for (const stale of lock?.cleared ?? []) {
     warnings.push({ code: 'StaleLockCleared', message: `removed the session lock of tug pid ${stale.pid}, which is no longer running`, details: { ...stale } });
