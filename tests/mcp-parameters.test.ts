@@ -68,6 +68,15 @@ const fakeRustAnalyzer = async () => {
 const TOKENS = new Map<string, string>();
 const token = { toString: () => '' };
 
+/** A function where `a + b` is computed twice: extract-variable's `all` and `new_name` show there. */
+const twoSums = async (repo: TestRepo) => {
+  await repo.write('calc.py', 'def f(a, b):\n    x = a + b\n    return x * (a + b)\n');
+  await repo.git('add', 'calc.py');
+  await repo.git('commit', '-q', '-m', 'two sums');
+};
+const SUM = { file: 'calc.py', line: 2, column: 9, end_line: 2, end_column: 14, new_name: 's' };
+const diffOf = (r: Args) => (r['patch'] as Args | undefined)?.['unified_diff'] ?? r['code'];
+
 /** Fields shared by the change tools, shown once on tug_apply_patchset (the same code path serves them all). */
 const CHANGE: Record<string, Effect> = {
   snapshot: { tool: 'tug_apply_patchset', a: { ...EDIT, snapshot: ZERO }, b: EDIT },
@@ -100,6 +109,11 @@ const EFFECTS: Record<string, Effect> = {
   'tug_analyze_impact.exclude': { tool: 'tug_analyze_impact', a: { ...AT, exclude: ['c.py'] }, b: AT, setup: secondUse },
   'tug_analyze_impact.line': { tool: 'tug_analyze_impact', a: { ...AT, line: 2, column: 12 }, b: AT, probe: (r) => r['code'] ?? (r['symbol'] as Args)['name'] },
   'tug_analyze_impact.column': { tool: 'tug_analyze_impact', a: { ...AT, column: 1 }, b: AT, probe: (r) => r['code'] ?? 'ok' },
+  'tug_analyze_impact.all': { tool: 'tug_analyze_impact', a: { operation: 'extract_variable', ...SUM, all: true }, b: { operation: 'extract_variable', ...SUM }, setup: twoSums, probe: diffOf },
+  'tug_analyze_impact.end_column': { tool: 'tug_analyze_impact', a: { operation: 'extract_variable', ...SUM, end_column: 12 }, b: { operation: 'extract_variable', ...SUM }, setup: twoSums, probe: diffOf },
+  'tug_analyze_impact.end_line': { tool: 'tug_analyze_impact', a: { operation: 'extract_variable', ...SUM, end_line: 3 }, b: { operation: 'extract_variable', ...SUM }, setup: twoSums, probe: diffOf },
+  'tug_extract_variable.all': { tool: 'tug_extract_variable', a: { ...SUM, all: true }, b: SUM, setup: twoSums, probe: diffOf },
+  'tug_extract_variable.new_name': { tool: 'tug_extract_variable', a: { ...SUM, new_name: 't' }, b: SUM, setup: twoSums, probe: diffOf },
   'tug_analyze_impact.safety': { tool: 'tug_analyze_impact', a: { ...AT, safety: 'aggressive' }, b: AT },
   'tug_rename_symbol.include': { tool: 'tug_rename_symbol', a: { ...AT, include: ['app.py'] }, b: AT, setup: secondUse, probe: (r) => (r['summary'] as Args)?.['edits_count'] ?? r['code'] },
   'tug_rename_symbol.exclude': { tool: 'tug_rename_symbol', a: { ...AT, exclude: ['c.py'] }, b: AT, setup: secondUse, probe: (r) => (r['summary'] as Args)?.['edits_count'] ?? r['code'] },

@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   TextNotFound: { exit: 3, title: 'The text to replace is not in the file', hint: 'Read the file again and copy old_text exactly (whitespace and line breaks included); details.similar lists near misses.' },
   AmbiguousMatch: { exit: 3, title: 'The text to replace occurs more than once', hint: 'Add surrounding lines to old_text until it matches once; details.matches lists every place it occurs.' },
   LogEntryNotFound: { exit: 3, title: 'No such operation log entry', hint: 'List entries with `tug log`; ids may be shortened to a unique prefix.' },
+  InvalidSelection: { exit: 3, title: 'The range is not one expression or whole statements', hint: 'details.reason says what the range must hold; select exactly one expression (whitespace around it is ignored).' },
   UnresolvedSymbol: { exit: 3, title: 'The name at that position cannot be resolved', hint: 'tug cannot tell what the receiver is (details.receiver); point --at at the definition, or annotate the receiver.' },
   UndoTokenNotFound: { exit: 3, title: 'Unknown undo token', hint: 'List tokens with `git for-each-ref refs/tug/undo`.' },
   // Apply (exit 4): the edit could not be applied safely, nothing was written.
@@ -30,6 +31,7 @@ export const ERROR_CODES = {
   SessionCorrupt: { exit: 4, title: 'Session data is unreadable', hint: 'Run `tug clean` to start a fresh session.' },
   OutsideSparseCheckout: { exit: 4, title: 'The change touches files outside the sparse checkout', hint: 'Widen it (`git sparse-checkout add <dir>`) and re-run, or run without --apply and merge the tug/ branch.' },
   GitLocked: { exit: 4, title: 'A git lock file is in the way', hint: 'tug never deletes a git lock it did not create. Check whether a git process still runs (`fuser <details.lock_file>` or `ps -ef | grep git`); if none does, the lock is left from a crash: remove it yourself and re-run.' },
+  UnsafeRefactor: { exit: 4, title: 'The refactor would change what the code does', hint: 'details.reason says why and details.line/col where; choose another range or position, or make this change by hand.' },
   RecoveryConflict: { exit: 4, title: 'An interrupted change meets your edits', hint: 'tug left the files in details.conflicting_files as they are and kept its journal; its intended content is saved under details.saved. Make each file match either version to let tug finish, or run `tug clean` to drop the interrupted change.' },
   // Verification (exit 5): the change was made in a sandbox and failed its checks.
   VerificationFailed: { exit: 5, title: 'Verification failed', hint: 'Read details.verification; nothing was committed or written.' },

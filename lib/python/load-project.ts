@@ -14,7 +14,7 @@ import { Project } from './project.js';
 import { nameOf, Resolver } from './references.js';
 import { selects, type FileSelection } from '../core/file-selection.js';
 import { FactsCache } from './facts-cache.js';
-import { prestartWorkers, type SourceText, type Unparsable, type WorkerPlaces } from './worker-pool.js';
+import { askWorker, prestartWorkers, type SourceText, type Unparsable, type WorkerPlaces } from './worker-pool.js';
 import { countWarm } from '../ops/resources.js';
 import { mark } from '../ops/change/timing.js';
 
@@ -36,7 +36,7 @@ export interface LoadedProject {
   unparsable: Map<string, Unparsable>;
 }
 
-type PythonSession = { dir: string; paths: { facts: string; workers: string } };
+export type PythonSession = { dir: string; paths: { facts: string; workers: string } };
 
 /** The snapshot's Python files, read but not parsed: what every load of one tree shares. */
 interface Sources {
@@ -74,6 +74,12 @@ export async function startPythonEarly(session: PythonSession, python: string | 
     resolvePython(explicit, session.dir).then((choice) => choice.path),
     workerPlaces(session),
   );
+}
+
+/** Sends one request to the session's Python worker, with the interpreter the analysis uses. */
+export async function askPython<T>(session: PythonSession, python: string | undefined, op: string, params: Record<string, unknown>): Promise<T> {
+  const choice = await resolvePython(python, session.dir);
+  return askWorker<T>(choice.path, workerPlaces(session), op, params);
 }
 
 /**

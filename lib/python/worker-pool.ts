@@ -133,6 +133,12 @@ export function prestartWorkers(python: Promise<string>, places: WorkerPlaces, c
   );
 }
 
+/** One request to a warm worker of `python` (started if none is): for the single-file refactors. */
+export async function askWorker<T>(python: string, places: WorkerPlaces, op: string, params: Record<string, unknown>): Promise<T> {
+  const worker = await ensureWorkers(python, 1, places)[0]!.started;
+  return worker.request<T>(op, params);
+}
+
 export async function shutdownWorkers(): Promise<void> {
   const all = [...pool.values()].flat();
   pool.clear();

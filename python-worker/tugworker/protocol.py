@@ -52,6 +52,25 @@ def _rewrite_check(path, content):
     return {"ok": module.code == content}
 
 
+LOCAL_REFACTORS = ("extract_variable", "inline_local")
+
+
+def _local_refactor(op, request):
+    """A single-file refactor: its edits, or why it refuses (as data: a refusal is an answer, not a worker failure)."""
+    from tugworker.local_edits import Refused
+
+    try:
+        if op == "extract_variable":
+            from tugworker.extract_variable import extract_variable
+
+            return extract_variable(request["content"], request["start"], request["end"], request["name"], bool(request.get("all")))
+        from tugworker.inline_local import inline_local
+
+        return inline_local(request["content"], request["offset"])
+    except Refused as refusal:
+        return {"refused": _error(refusal.code, refusal.message, refusal.details)}
+
+
 class WorkerError(Exception):
     def __init__(self, code, message, details=None):
         super().__init__(message)
@@ -73,6 +92,8 @@ def handle(request):
         return {"results": [_facts(f.get("path", "<string>"), f["content"]) for f in request.get("files", [])]}
     if op == "rewrite_check":
         return _rewrite_check(request.get("path", "<string>"), request["content"])
+    if op in LOCAL_REFACTORS:
+        return _local_refactor(op, request)
     raise WorkerError("UnknownOperation", "unknown op %r" % (op,))
 
 

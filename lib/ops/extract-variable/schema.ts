@@ -5,7 +5,8 @@ import { rustAnalyzerField } from '../assists/rust.js';
 
 export const extractVariableFields = {
   ...RangeFields,
-  new_name: z.string().min(1).optional().describe('The name of the new variable (Rust: default the one rust-analyzer picks).'),
+  new_name: z.string().min(1).optional().describe('The name of the new variable (Python: required; Rust: default the one rust-analyzer picks).'),
+  all: z.boolean().optional().describe('Python: also replace the identical copies of the expression later in the same block, up to where a name it reads is assigned again (refused for an expression that calls something).'),
   ...rustAnalyzerField,
 };
 

@@ -8,7 +8,7 @@ export const inlineOperation = defineOperation({
   name: 'inline',
   tool: 'tug_inline',
   description:
-    "Replace the local or the call at a position by its value or body. Rust: rust-analyzer's inline_local_variable, else inline_call. Verified in a sandbox (cargo check), committed on tug/inline/<file>.",
+    "Replace the variable (or, in Rust, the call) at a position by its value or body. Python: a function's local variable assigned once with `name = value` (the position on the assignment or any use); every use gets the value, parenthesized where needed, and the assignment goes; refused (UnsafeRefactor) when the value could mean or do something else at a use; Python functions are not inlined yet (UnsupportedOperation). Rust: rust-analyzer's inline_local_variable, else inline_call. Verified in a sandbox, committed on tug/inline/<name>.",
   input: inlineInput,
   output: RunResponse,
   annotations: { readOnly: false, destructive: false, idempotent: true },
@@ -20,6 +20,6 @@ export const inlineOperation = defineOperation({
     flags: { at: atFlag, 'rust-analyzer': rustAnalyzerFlag },
     fields: (args) => ({ ...atFields(args), ...flagFields(args, ['rust-analyzer']) }),
     shorthand: 'inline',
-    examples: ['tug run inline --at src/lib.rs:7:9 --verify tests'],
+    examples: ['tug run inline --at src/shapes.py:14:5', 'tug run inline --at src/lib.rs:7:9 --verify tests'],
   },
 });

@@ -1,0 +1,54 @@
+// The single-file Python refactors (extract-variable, inline of a local): the worker computes byte-span edits with
+// Python's own parser; a refusal comes back as data and becomes the TugError it names, located in the file.
+import { TugError, type ErrorCode } from '../core/errors.js';
+import type { EditRequest } from '../core/patchset.js';
+import { lineStarts, offsetOf } from '../core/text.js';
+import { askPython, type PythonSession } from './load-project.js';
+
+/** The codes a refusal may carry; anything else is a worker bug. */
+const REFUSALS: readonly ErrorCode[] = ['InvalidSelection', 'UnsafeRefactor', 'NameConflict', 'SymbolNotFound', 'SourceSyntaxError', 'InvalidArgument', 'UnsupportedOperation'];
+
+interface WorkerEdit {
+  span: [number, number];
+  old_text: string;
+  new_text: string;
+}
+
+type Answer<T> = (T & { edits: WorkerEdit[] }) | { refused: { code: string; message: string; details: Record<string, unknown> } };
+
+export interface LocalFile {
+  path: string;
+  bytes: Uint8Array;
+}
+
+/** A 1-based line and byte column as an offset into the file, or InvalidPosition naming it. */
+export function byteOffset(file: LocalFile, line: number, column: number): number {
+  const offset = offsetOf(file.bytes, lineStarts(file.bytes), line, column);
+  if (offset === null) {
+    throw new TugError('InvalidPosition', `${file.path}:${line}:${column} is not inside the file`, { details: { path: file.path, line, col: column }, location: { file: file.path, line, col: column } });
+  }
+  return offset;
+}
+
+export async function askLocalRefactor<T extends object>(
+  session: PythonSession,
+  python: string | undefined,
+  file: LocalFile,
+  op: 'extract_variable' | 'inline_local',
+  params: Record<string, unknown>,
+): Promise<T & { edits: EditRequest[] }> {
+  const content = new TextDecoder().decode(file.bytes);
+  const answer = await askPython<Answer<T>>(session, python, op, { content, ...params });
+  if ('refused' in answer) {
+    const { code, message, details } = answer.refused;
+    if (!REFUSALS.includes(code as ErrorCode)) throw new TugError('InternalError', message, { details: { worker_code: code, ...details } });
+    const line = typeof details['line'] === 'number' ? details['line'] : undefined;
+    const col = typeof details['col'] === 'number' ? details['col'] : undefined;
+    throw new TugError(code as ErrorCode, `${file.path}: ${message}`, {
+      details: { path: file.path, ...details },
+      ...(line !== undefined && col !== undefined ? { location: { file: file.path, line, col } } : {}),
+    });
+  }
+  const edits = answer.edits.map((e): EditRequest => ({ file: file.path, span: { start: e.span[0], end: e.span[1] }, old_text: e.old_text, new_text: e.new_text }));
+  return { ...answer, edits };
+}

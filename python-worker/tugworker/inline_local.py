@@ -1,0 +1,145 @@
+# inline for a Python local variable: `name = value` assigned once, each use replaced by the value and the assignment
+# removed. Refused wherever the value could mean or do something else at a use.
+import ast
+
+from tugworker.local_edits import COMPREHENSIONS, Refused, SCOPES, Source, edit, has_effects, own_nodes
+
+ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.JoinedStr)
+DYNAMIC = {"locals", "vars", "eval", "exec", "globals"}
+
+
+def _name_at(source, offset):
+    for node in ast.walk(source.tree):
+        if isinstance(node, ast.Name):
+            s, e = source.span(node)
+            if s <= offset < e or (offset == e and e > s):
+                return node
+    raise Refused("SymbolNotFound", "there is no variable name at that position", {"reason": "put the position on the variable's assignment or a use"})
+
+
+def _refuse(reason, source, node):
+    line, col = source.position(source.span(node)[0])
+    raise Refused("UnsafeRefactor", "cannot inline this variable: %s" % reason, {"reason": reason, "line": line, "col": col})
+
+
+def _body_holding(source, statement):
+    block = source.parent[statement]
+    for field in ("body", "orelse", "finalbody"):
+        body = getattr(block, field, None)
+        if isinstance(body, list) and statement in body:
+            return body
+    return None
+
+
+def _needs_parentheses(source, use, value, text):
+    if isinstance(value, ast.Tuple):
+        return not (text.startswith("(") and text.endswith(")"))
+    if isinstance(value, ATOMS):
+        return False
+    parent = source.parent[use]
+    safe_parent = isinstance(parent, (ast.Return, ast.Assign, ast.AnnAssign, ast.Expr, ast.List, ast.Set, ast.keyword, ast.FormattedValue)) or (
+        isinstance(parent, ast.Call) and use in parent.args
+    ) or (isinstance(parent, ast.Subscript) and use is parent.slice) or (isinstance(parent, ast.Dict))
+    return not safe_parent or isinstance(value, (ast.NamedExpr, ast.Yield, ast.YieldFrom))
+
+
+def inline_local(content, offset):
+    source = Source(content)
+    target = _name_at(source, offset)
+    name = target.id
+    scope = source.scope_of(target)
+    if isinstance(scope, ast.Module):
+        _refuse("%s is a module-level name, which other modules may import; inline works on a function's locals" % name, source, target)
+    if isinstance(scope, (ast.ClassDef, ast.Lambda) + COMPREHENSIONS):
+        _refuse("%s is not a local of a function" % name, source, target)
+    nodes = list(own_nodes(scope))
+    for node in nodes:
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            _refuse("%s is declared global or nonlocal" % name, source, node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in DYNAMIC:
+            _refuse("the function calls %s(), which can read its locals by name" % node.func.id, source, node)
+    params = {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)}
+    if name in params:
+        _refuse("%s is a parameter" % name, source, target)
+    names = [n for n in nodes if isinstance(n, ast.Name) and n.id == name]
+    stores = [n for n in names if not isinstance(n.ctx, ast.Load)]
+    other_binders = [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name]
+    other_binders += [n for n in nodes if isinstance(n, ast.alias) and (n.asname or n.name).split(".")[0] == name]
+    other_binders += [n for n in nodes if isinstance(n, ast.ExceptHandler) and n.name == name]
+    if not stores:
+        what = "a function or class" if other_binders or _defined_outside(source, name) else "not assigned in this function"
+        raise Refused("UnsupportedOperation", "%s is %s; Python inline replaces a function's local variables (inlining functions is not supported yet)" % (name, what), {"operation": "inline", "reason": "not a local variable"})
+    if len(stores) != 1 or other_binders:
+        _refuse("%s is assigned more than once (or deleted, or bound by a loop, with, import or def)" % name, source, target)
+    store = stores[0]
+    assignment = source.parent[store]
+    if not (isinstance(assignment, ast.Assign) and assignment.targets == [store]) and not (isinstance(assignment, ast.AnnAssign) and assignment.target is store and assignment.value is not None):
+        _refuse("%s is not bound by a plain `%s = value`" % (name, name), source, store)
+    value = assignment.value
+    uses = [n for n in names if isinstance(n.ctx, ast.Load)]
+    # Uses in functions, lambdas or comprehensions nested here read the variable later or in a scope of their own.
+    for node in ast.walk(scope):
+        if isinstance(node, SCOPES) and node is not scope and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)):
+            _refuse("%s is used inside a nested function, lambda or comprehension" % name, source, node)
+    if not uses:
+        _refuse("%s is never used; there is nothing to inline" % name, source, store)
+    body = _body_holding(source, assignment)
+    if body is None or source.indentation_before(assignment) is None:
+        _refuse("the assignment shares its line with other code", source, assignment)
+    after = body[body.index(assignment) + 1 :]
+    inside_after = {id(n) for stmt in after for n in ast.walk(stmt)}
+    for use in uses:
+        if id(use) not in inside_after:
+            _refuse("a use of %s comes before its assignment or outside the block it is assigned in" % name, source, use)
+    last_use = max(source.span(u)[0] for u in uses)
+    assign_end = source.span(assignment)[1]
+    reads = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+    for node in nodes:
+        if isinstance(node, ast.Name) and node.id in reads and not isinstance(node.ctx, ast.Load) and assign_end <= source.span(node)[0] < last_use:
+            _refuse("%s, which the value reads, is assigned again before a use" % node.id, source, node)
+    _check_evaluation(source, value, uses, after)
+    s, e = source.span(value)
+    text = source.slice(s, e)
+    if "\n" in text and not (text[0] in "([{" and text[-1] in ")]}"):
+        text = "(%s)" % text
+    edits = []
+    for use in uses:
+        if any(isinstance(p, ast.JoinedStr) for p in source.ancestors(use)) and ('"' in text or "'" in text):
+            _refuse("a use is inside an f-string and the value has quotes", source, use)
+        us, ue = source.span(use)
+        edits.append(edit(source, us, ue, "(%s)" % text if _needs_parentheses(source, use, value, text) else text))
+    start = source.line_start(source.span(assignment)[0])
+    end = assign_end
+    rest_of_line = source.data[end : source.data.find(b"\n", end) + 1 if source.data.find(b"\n", end) >= 0 else len(source.data)]
+    if rest_of_line.strip() and not rest_of_line.strip().startswith(b"#"):
+        _refuse("the assignment shares its line with other code", source, assignment)
+    edits.append(edit(source, start, end + len(rest_of_line), ""))
+    return {"edits": sorted(edits, key=lambda e: e["span"]), "name": name, "uses": len(uses)}
+
+
+def _defined_outside(source, name):
+    return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name for n in ast.walk(source.tree))
+
+
+def _check_evaluation(source, value, uses, after):
+    """A value that does something (a call, an await) may be inlined only where it runs exactly as before: one use, in
+    the next statement, not under a loop or a branch, with nothing that calls before it."""
+    mutable = any(isinstance(n, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)) for n in ast.walk(value))
+    if not has_effects(value) and not (mutable and len(uses) > 1):
+        return
+    use = uses[0]
+    if len(uses) > 1:
+        _refuse("the value calls something (or builds a new object) and is used %d times" % len(uses), source, use)
+    statement = after[0]
+    if id(use) not in {id(n) for n in ast.walk(statement)}:
+        _refuse("the value calls something and its use is not in the next statement", source, use)
+    for parent in source.ancestors(use):
+        if parent is statement:
+            break
+        if isinstance(parent, (ast.stmt, ast.BoolOp, ast.IfExp, ast.Lambda) + COMPREHENSIONS) or isinstance(parent, ast.comprehension):
+            _refuse("the value calls something and its use may run a different number of times", source, use)
+    if isinstance(statement, (ast.While, ast.For, ast.AsyncFor)) and use is not getattr(statement, "iter", None):
+        _refuse("the value calls something and its use is in a loop", source, use)
+    start = source.span(use)[0]
+    if any(isinstance(n, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)) and source.span(n)[1] <= start for n in ast.walk(statement)):
+        _refuse("the value calls something and the next statement calls something before the use", source, use)
