@@ -44,6 +44,8 @@ await build({
   // python-worker/ and ui/ as it does from dist/lib/cli/.
   define: { 'import.meta.url': '__tugImportMetaUrl' },
   plugins: [lazyStringWidth],
+  // ruff's WebAssembly build reads its .wasm beside its own file, so it stays a package of node_modules, loaded on use.
+  external: ['@astral-sh/ruff-wasm-nodejs'],
 });
 
 /**

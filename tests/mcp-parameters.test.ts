@@ -74,6 +74,13 @@ const twoSums = async (repo: TestRepo) => {
   await repo.git('add', 'calc.py');
   await repo.git('commit', '-q', '-m', 'two sums');
 };
+/** Two files with unsorted imports: organize-imports' file and all show there. */
+const unsorted = async (repo: TestRepo) => {
+  await repo.write('calc.py', 'import sys\nimport os\n\nprint(os.sep, sys.argv)\n');
+  await repo.write('other.py', 'import re\nimport json\n\nprint(re, json)\n');
+  await repo.git('add', 'calc.py', 'other.py');
+  await repo.git('commit', '-q', '-m', 'unsorted imports');
+};
 const SUM = { file: 'calc.py', line: 2, column: 9, end_line: 2, end_column: 14, new_name: 's' };
 const diffOf = (r: Args) => (r['patch'] as Args | undefined)?.['unified_diff'] ?? r['code'];
 
@@ -112,6 +119,8 @@ const EFFECTS: Record<string, Effect> = {
   'tug_analyze_impact.all': { tool: 'tug_analyze_impact', a: { operation: 'extract_variable', ...SUM, all: true }, b: { operation: 'extract_variable', ...SUM }, setup: twoSums, probe: diffOf },
   'tug_analyze_impact.end_column': { tool: 'tug_analyze_impact', a: { operation: 'extract_variable', ...SUM, end_column: 12 }, b: { operation: 'extract_variable', ...SUM }, setup: twoSums, probe: diffOf },
   'tug_analyze_impact.end_line': { tool: 'tug_analyze_impact', a: { operation: 'extract_variable', ...SUM, end_line: 3 }, b: { operation: 'extract_variable', ...SUM }, setup: twoSums, probe: diffOf },
+  'tug_organize_imports.all': { tool: 'tug_organize_imports', a: { all: true }, b: { file: 'calc.py' }, setup: unsorted, probe: diffOf },
+  'tug_organize_imports.file': { tool: 'tug_organize_imports', a: { file: 'calc.py' }, b: { file: ['calc.py', 'other.py'] }, setup: unsorted, probe: diffOf },
   'tug_extract_variable.all': { tool: 'tug_extract_variable', a: { ...SUM, all: true }, b: SUM, setup: twoSums, probe: diffOf },
   'tug_extract_variable.new_name': { tool: 'tug_extract_variable', a: { ...SUM, new_name: 't' }, b: SUM, setup: twoSums, probe: diffOf },
   'tug_analyze_impact.safety': { tool: 'tug_analyze_impact', a: { ...AT, safety: 'aggressive' }, b: AT },

@@ -1,5 +1,6 @@
-// Python extract-variable and inline of a local on fixtures/python/local_ops through the real CLI, worker and git: each
-// ok case runs the package's own tests (pytest with its doctests) in the sandbox; refusals name their code and place.
+// Python extract-variable, inline of a local and organize-imports on realistic packages through the real CLI, worker and
+// git: each ok case runs the package's own tests (pytest, with doctests where the package has them) in the sandbox;
+// refusals name their code and place.
 import test from 'ava';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,15 +13,23 @@ interface LocalCase {
   argv: string[];
   expect: string;
   edits?: number;
+  files?: number;
+  workspace?: string;
+  verify?: string;
 }
 
-const manifest = JSON.parse(await readFile(path.join(PROJECT_ROOT, 'fixtures', 'python', 'local_ops.json'), 'utf8')) as { workspace: string; cases: LocalCase[] };
+async function manifestOf(name: string) {
+  return JSON.parse(await readFile(path.join(PROJECT_ROOT, 'fixtures', 'python', name), 'utf8')) as { workspace: string; cases: LocalCase[] };
+}
+const manifest = await manifestOf('local_ops.json');
+const imports = await manifestOf('imports_ops.json');
 
-for (const c of manifest.cases) {
+for (const [workspace, c] of [...manifest.cases.map((c) => [manifest.workspace, c] as const), ...imports.cases.map((c) => [imports.workspace, c] as const)]) {
   test(`python ${c.name}`, async (t) => {
-    const repo = await fixtureRepo('python', manifest.workspace);
+    const repo = await fixtureRepo('python', c.workspace ?? workspace);
     try {
-      const run = await tug(repo.root, ['run', ...c.argv, '--verify', 'tests', '--json']);
+      const verify = c.verify ?? 'tests';
+      const run = await tug(repo.root, ['run', ...c.argv, '--verify', verify, '--json']);
       if (c.expect !== 'ok') {
         t.is(run.json?.error?.code, c.expect, run.stdout);
         t.not(run.exitCode, 0);
@@ -28,8 +37,10 @@ for (const c of manifest.cases) {
       } else {
         t.is(run.exitCode, 0, run.stdout);
         t.is(run.json.verification.status, 'passed', JSON.stringify(run.json.verification));
-        t.true(run.json.verification.checks.some((check: { name: string }) => check.name === 'tests'), 'the package tests ran');
+        if (verify === 'tests') t.true(run.json.verification.checks.some((check: { name: string }) => check.name === 'tests'), 'the package tests ran');
         if (c.edits !== undefined) t.is(run.json.summary.edits_count, c.edits);
+        if (c.files !== undefined) t.is(run.json.summary.files_changed, c.files);
+        await expectGolden(t, `python-ops/${c.name}.warnings.json`, `${JSON.stringify(run.json.warnings, null, 2)}\n`);
         await expectGolden(t, `python-ops/${c.name}.patch`, run.json.patch.unified_diff);
       }
       t.is(await repo.git('status', '--porcelain'), '', 'the working tree is untouched');
@@ -65,6 +76,23 @@ test('the shorthand `tug inline --at` and `--apply` write the inlined file, and 
     const text = await readFile(path.join(repo.root, 'src/geometry/shapes.py'), 'utf8');
     t.true(text.includes('        return (self.width + self.height) * (self.width + self.height)\n'), text);
     t.false(text.includes('half ='));
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('organize-imports twice changes nothing the second time; analyze-impact then shows no edits', async (t) => {
+  const repo = await fixtureRepo('python', imports.workspace);
+  try {
+    const first = await tug(repo.root, ['organize-imports', '--file', 'src/inventory/store.py', '--apply', '--json']);
+    t.is(first.exitCode, 0, first.stdout);
+    await repo.git('commit', '-qam', 'organized');
+    const preview = await tug(repo.root, ['analyze-impact', 'organize-imports', '--file', 'src/inventory/store.py', '--json']);
+    t.is(preview.exitCode, 0, preview.stdout);
+    t.deepEqual(preview.json.patch.edits, []);
+    const second = await tug(repo.root, ['organize-imports', '--file', 'src/inventory/store.py', '--json']);
+    t.is(second.json.error.code, 'InvalidArgument');
+    t.regex(second.json.error.message, /leaves every file as it was/);
   } finally {
     await repo.cleanup();
   }

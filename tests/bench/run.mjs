@@ -5,6 +5,7 @@ import { kernelReport, snapshotBench, startupBench, worktreeBench } from './kern
 import { patchsetBench, patchsetReport } from './patchset.mjs';
 import { pythonBench, pythonReport } from './python.mjs';
 import { largeBench, largeReport } from './python-large.mjs';
+import { pythonOpsBench, pythonOpsReport } from './python-ops.mjs';
 import { rustBench, rustReport } from './rust.mjs';
 import { daemonBench, daemonReport } from './daemon.mjs';
 
@@ -12,7 +13,7 @@ import { daemonBench, daemonReport } from './daemon.mjs';
 process.env['TUG_DAEMON_AUTOSTART'] = '0';
 
 const quick = process.argv.includes('--quick');
-// `--only=kernel|patchset|python|rust|daemon` runs one section (the others take minutes).
+// `--only=kernel|patchset|python|python-ops|rust|daemon` runs one section (the others take minutes).
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const wanted = (section) => only === undefined || only === section;
 const sections = [
@@ -37,6 +38,10 @@ if (wanted('python')) {
   sections.push(pythonReport(pythonBench(quick ? 2 : 3)));
   process.stderr.write('bench: python cold analysis on a large repository vs ast.parse of every file…\n');
   sections.push(largeReport(largeBench(quick ? 1 : 3)));
+}
+if (wanted('python-ops')) {
+  process.stderr.write('bench: python extract-variable, inline, organize-imports vs rope…\n');
+  sections.push(pythonOpsReport(pythonOpsBench(quick ? 2 : 5)));
 }
 if (wanted('rust')) {
   process.stderr.write('bench: rust rename, cold vs warm daemon…\n');

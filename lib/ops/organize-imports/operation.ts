@@ -8,7 +8,7 @@ export const organizeImportsOperation = defineOperation({
   name: 'organize-imports',
   tool: 'tug_organize_imports',
   description:
-    "Organize a file's imports. Rust: rust-analyzer's remove_unused_imports over the whole file (the use items and names nothing uses). Verified in a sandbox (cargo check), committed on tug/organize-imports/<file>.",
+    "Organize imports. Python (one file, several, or all of the repository): ruff's own rules, I001 (sort and group: future, standard library, third party, first party, local; the repository's packages count as first party) and F401 (remove unused imports), with the project's [tool.ruff.lint.isort], ruff.toml or [tool.isort] settings; names in __all__, # noqa and # isort: skip are kept, and an __init__.py is only sorted (its imports are the package's interface). Running it twice changes nothing. Rust (one file): rust-analyzer's remove_unused_imports. Verified in a sandbox, committed on tug/organize-imports/<file>.",
   input: organizeImportsInput,
   output: RunResponse,
   annotations: { readOnly: false, destructive: false, idempotent: true },
@@ -17,9 +17,16 @@ export const organizeImportsOperation = defineOperation({
     return runOrganizeImports(input, context);
   },
   cli: {
-    flags: { file: { type: 'string', describe: 'The file whose imports to organize', required: true }, 'rust-analyzer': rustAnalyzerFlag },
-    fields: (args) => flagFields(args, ['file', 'rust-analyzer']),
+    flags: {
+      file: { type: 'string', array: true, describe: 'A file whose imports to organize (repeatable; Python files only when several)' },
+      all: { type: 'boolean', describe: 'Python: every Python file of the repository' },
+      'rust-analyzer': rustAnalyzerFlag,
+    },
+    fields: (args) => {
+      const files = Array.isArray(args['file']) ? (args['file'] as string[]) : undefined;
+      return { ...flagFields(args, ['all', 'rust-analyzer']), ...(files ? { file: files.length === 1 ? files[0] : files } : {}) };
+    },
     shorthand: 'organize-imports',
-    examples: ['tug run organize-imports --file src/lib.rs'],
+    examples: ['tug run organize-imports --file src/pkg/core.py', 'tug run organize-imports --all --verify tests', 'tug run organize-imports --file src/lib.rs'],
   },
 });

@@ -1,5 +1,7 @@
-// organize-imports's work: the language adapter's proposal, run through the change road or shown by analyze-impact.
+// organize-imports' work: Python files through ruff's import rules, a Rust file through rust-analyzer, run through the
+// change road or shown by analyze-impact.
 import type { z } from 'zod';
+import { TugError } from '../../core/errors.js';
 import type { ChangePreviewJSON, RunResponseJSON } from '../../core/schemas.js';
 import { resolveUserPath } from '../../workspace/paths.js';
 import type { OperationContext } from '../operation.js';
@@ -7,6 +9,7 @@ import { runChange } from '../change/pipeline.js';
 import { previewChange } from '../change/preview.js';
 import type { Planner } from '../change/types.js';
 import { languageOf, planRustAssistChange, unsupportedLanguage, type AssistKind } from '../assists/rust.js';
+import { planPythonImports } from './python.js';
 import type { organizeImportsFields, organizeImportsInput } from './schema.js';
 
 const KIND: AssistKind = { operation: 'organize-imports', assists: ['remove_unused_imports'], slug: 'imports' };
@@ -14,10 +17,21 @@ const KIND: AssistKind = { operation: 'organize-imports', assists: ['remove_unus
 type Target = z.infer<z.ZodObject<typeof organizeImportsFields>> & { no_wait?: boolean | undefined };
 
 function planner(input: Target, context: OperationContext): Planner {
+  if ((input.file === undefined) === !input.all) {
+    throw new TugError('InvalidArgument', input.all ? 'give file or all, not both' : 'organize-imports needs file (one or several) or all', { details: { argument: 'file', reason: 'exactly one of file and all' } });
+  }
   return async (ws, snapshot) => {
-    const file = await resolveUserPath(ws.repo, input.file, 'file');
-    if (languageOf(file) === 'rust') return planRustAssistChange(ws, snapshot, KIND, file, input, context);
-    throw unsupportedLanguage(KIND.operation, file, 'Rust');
+    if (input.all) return planPythonImports(ws, snapshot, 'all', context);
+    const given = Array.isArray(input.file) ? input.file : [input.file!];
+    const files = await Promise.all(given.map((file) => resolveUserPath(ws.repo, file, 'file')));
+    const languages = new Set(files.map(languageOf));
+    const other = files.find((file) => languageOf(file) === null);
+    if (other) throw unsupportedLanguage(KIND.operation, other, 'Python and Rust');
+    if (languages.has('rust')) {
+      if (files.length > 1) throw new TugError('InvalidArgument', 'organize one Rust file at a time (rust-analyzer works file by file)', { details: { argument: 'file', reason: 'one Rust file' } });
+      return planRustAssistChange(ws, snapshot, KIND, files[0]!, input, context);
+    }
+    return planPythonImports(ws, snapshot, files, context);
   };
 }
 

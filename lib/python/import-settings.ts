@@ -1,0 +1,73 @@
+// What organize-imports takes from a project: its own top-level modules (first party) and its isort settings, from
+// [tool.ruff.lint.isort] / [tool.ruff.isort] / ruff.toml (ruff's names, passed on) or [tool.isort] (isort's names, mapped).
+import type { WarningJSON } from '../core/schemas.js';
+import type { IsortSettings } from './organize-imports.js';
+
+export interface ImportSettings {
+  firstParty: string[];
+  isort: IsortSettings;
+  lineLength?: number;
+  warnings: WarningJSON[];
+}
+
+/** isort's own option names and ruff's for the same thing; the others are reported, not guessed at. */
+const FROM_ISORT: Record<string, string> = {
+  known_first_party: 'known-first-party',
+  known_third_party: 'known-third-party',
+  known_local_folder: 'known-local-folder',
+  extra_standard_library: 'extra-standard-library',
+  force_single_line: 'force-single-line',
+  combine_as_imports: 'combine-as-imports',
+  force_sort_within_sections: 'force-sort-within-sections',
+  lines_after_imports: 'lines-after-imports',
+  lines_between_types: 'lines-between-types',
+  order_by_type: 'order-by-type',
+  case_sensitive: 'case-sensitive',
+  no_lines_before: 'no-lines-before',
+  split_on_trailing_comma: 'split-on-trailing-comma',
+  force_wrap_aliases: 'force-wrap-aliases',
+  force_to_top: 'force-to-top',
+  from_first: 'from-first',
+  length_sort: 'length-sort',
+  single_line_exclusions: 'single-line-exclusions',
+};
+/** isort options that only shape line wrapping, which ruff decides from line-length (and black's style, its default). */
+const WRAPPING = new Set(['profile', 'line_length', 'multi_line_output', 'include_trailing_comma', 'use_parentheses', 'ensure_newline_before_comments', 'skip_gitignore', 'src_paths', 'skip', 'skip_glob', 'extend_skip', 'extend_skip_glob']);
+
+type Table = Record<string, unknown>;
+const table = (value: unknown): Table | undefined => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Table) : undefined);
+
+/** Top-level modules and packages at the root or under src/, as ruff's default `src = [".", "src"]` finds them. */
+export function firstPartyOf(paths: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const file of paths) {
+    if (!/\.pyi?$/.test(file)) continue;
+    const parts = file.split('/');
+    const rest = parts[0] === 'src' && parts.length > 1 ? parts.slice(1) : parts;
+    const top = rest[0]!.replace(/\.pyi?$/, '');
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(top)) names.add(top);
+  }
+  return [...names].sort();
+}
+
+/** `pyproject` and `ruff` are the parsed pyproject.toml and ruff.toml (or .ruff.toml) of the repository, when present. */
+export function importSettings(paths: readonly string[], pyproject: Table | undefined, ruff: Table | undefined): ImportSettings {
+  const warnings: WarningJSON[] = [];
+  const tool = table(pyproject?.['tool']);
+  const ruffTable = ruff ?? table(tool?.['ruff']);
+  const ruffIsort = table(table(ruffTable?.['lint'])?.['isort']) ?? table(ruffTable?.['isort']);
+  const lineLength = typeof ruffTable?.['line-length'] === 'number' ? (ruffTable['line-length'] as number) : undefined;
+  let isort: IsortSettings = {};
+  let lineFromIsort: number | undefined;
+  if (ruffIsort) isort = { ...ruffIsort };
+  else if (table(tool?.['isort'])) {
+    for (const [key, value] of Object.entries(table(tool!['isort'])!)) {
+      if (FROM_ISORT[key]) isort[FROM_ISORT[key]!] = value;
+      else if (key === 'line_length' && typeof value === 'number') lineFromIsort = value;
+      else if (!WRAPPING.has(key)) {
+        warnings.push({ code: 'IsortSettingIgnored', message: `pyproject.toml [tool.isort] ${key} has no ruff equivalent tug knows; organize-imports ignores it`, details: { key } });
+      }
+    }
+  }
+  return { firstParty: firstPartyOf(paths), isort, ...(lineLength ?? lineFromIsort ? { lineLength: lineLength ?? lineFromIsort } : {}), warnings };
+}

@@ -1,0 +1,134 @@
+// organize-imports for Python: ruff's own import rules (I001 sorting and grouping, F401 unused imports), run as
+// WebAssembly in this process and applied fix by fix until nothing changes, as `ruff check --fix` does.
+import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
+import { TugError } from '../core/errors.js';
+import { lineStarts } from '../core/text.js';
+
+/** The isort settings tug passes on to ruff (ruff's names), read from the project's configuration. */
+export type IsortSettings = Record<string, unknown>;
+
+export interface OrganizeOptions {
+  /** The repository's own top-level packages and modules: ruff cannot look at the disk from WebAssembly. */
+  firstParty: readonly string[];
+  isort: IsortSettings;
+  lineLength?: number | undefined;
+  /** `__init__.py`: its imports are the package's interface, so unused ones are kept and only sorted. */
+  packageInit: boolean;
+}
+
+interface RuffEdit {
+  content: string | null;
+  location: { row: number; column: number };
+  end_location: { row: number; column: number };
+}
+interface RuffDiagnostic {
+  code: string | null;
+  message: string;
+  start_location: { row: number; column: number };
+  fix: { edits: RuffEdit[] } | null;
+}
+interface RuffWorkspace {
+  check(contents: string): RuffDiagnostic[];
+}
+
+const workspaces = new Map<string, RuffWorkspace>();
+
+async function ruffFor(options: OrganizeOptions): Promise<RuffWorkspace> {
+  const settings = {
+    ...(options.lineLength ? { 'line-length': options.lineLength } : {}),
+    lint: { select: options.packageInit ? ['I001'] : ['I001', 'F401'], isort: { ...options.isort, 'known-first-party': [...new Set([...((options.isort['known-first-party'] as string[] | undefined) ?? []), ...options.firstParty])].sort() } },
+  };
+  const key = JSON.stringify(settings);
+  const known = workspaces.get(key);
+  if (known) return known;
+  // V8 otherwise optimizes all of ruff's 10 MB of WebAssembly on background threads, and a process cannot exit before
+  // that ends: ~2 s more for a one-shot command, where the baseline compiler alone answers in ~0.3 s (measured).
+  setFlagsFromString('--liftoff-only');
+  // A CommonJS package that reads its .wasm beside itself: required from node_modules (the CLI bundle leaves it out).
+  const { Workspace, PositionEncoding } = createRequire(import.meta.url)('@astral-sh/ruff-wasm-nodejs') as typeof import('@astral-sh/ruff-wasm-nodejs');
+  let workspace: RuffWorkspace;
+  try {
+    workspace = new Workspace(settings, PositionEncoding.Utf8) as unknown as RuffWorkspace;
+  } catch (error) {
+    throw new TugError('InvalidArgument', `the project's isort settings are not ones ruff accepts: ${String(error)}`, { details: { argument: 'isort settings', reason: String(error) } });
+  }
+  workspaces.set(key, workspace);
+  return workspace;
+}
+
+/** Ruff's 1-based row and UTF-8 byte column as an offset into the text's bytes. */
+function offsetOf(starts: readonly number[], at: { row: number; column: number }): number {
+  return starts[at.row - 1]! + at.column - 1;
+}
+
+/** Applies the fixes that do not overlap an earlier one (ruff's own order); returns null when there were none. */
+function applyFixes(bytes: Uint8Array, diagnostics: readonly RuffDiagnostic[]): Uint8Array | null {
+  const starts = lineStarts(bytes);
+  const starts2 = [...starts, bytes.length];
+  const spans: Array<{ start: number; end: number; content: Uint8Array }> = [];
+  for (const diagnostic of diagnostics) {
+    const edits = (diagnostic.fix?.edits ?? []).map((e) => ({
+      start: offsetOf(starts2, e.location),
+      end: offsetOf(starts2, e.end_location),
+      content: new TextEncoder().encode(e.content ?? ''),
+    }));
+    if (edits.length === 0 || edits.some((e) => spans.some((s) => e.start < s.end && s.start < e.end))) continue;
+    spans.push(...edits);
+  }
+  if (spans.length === 0) return null;
+  spans.sort((a, b) => a.start - b.start);
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  for (const span of spans) {
+    parts.push(bytes.subarray(at, span.start), span.content);
+    at = span.end;
+  }
+  parts.push(bytes.subarray(at));
+  return Buffer.concat(parts);
+}
+
+/**
+ * Rows the file asks import tools to leave alone: a `# isort: skip` line and everything between `# isort: off` and
+ * `# isort: on`. ruff keeps them out of sorting; tug also keeps their unused imports (they are there on purpose).
+ */
+function leftAlone(text: string): Set<number> {
+  const rows = new Set<number>();
+  let off = false;
+  text.split('\n').forEach((line, index) => {
+    if (/#\s*isort:\s*off\b/.test(line)) off = true;
+    if (off || /#\s*isort:\s*skip(_file)?\b/.test(line)) rows.add(index + 1);
+    if (/#\s*isort:\s*on\b/.test(line)) off = false;
+  });
+  return rows;
+}
+
+/** The file with its imports organized; the same bytes when there is nothing to do. */
+export async function organizeImports(path: string, bytes: Uint8Array, options: OrganizeOptions): Promise<Uint8Array> {
+  // `# isort: skip_file` keeps the whole file as it is, as isort and ruff do.
+  if (/#\s*isort:\s*skip_file\b/.test(new TextDecoder().decode(bytes))) return bytes;
+  const ruff = await ruffFor(options);
+  let current = bytes;
+  for (let round = 0; round < 20; round++) {
+    const text = new TextDecoder().decode(current);
+    let all: RuffDiagnostic[];
+    try {
+      all = ruff.check(text);
+    } catch (error) {
+      throw new TugError('SourceSyntaxError', `${path} could not be read by ruff: ${String(error)}`, { details: { path } });
+    }
+    const kept = leftAlone(text);
+    const diagnostics = all.filter((d) => d.code === 'I001' || (d.code === 'F401' && !kept.has(d.start_location.row)));
+    const broken = all.find((d) => d.code === null || d.code === 'invalid-syntax');
+    if (broken) {
+      throw new TugError('SourceSyntaxError', `${path} does not parse: ${broken.message}`, {
+        details: { path },
+        location: { file: path, line: broken.start_location.row, col: broken.start_location.column },
+      });
+    }
+    const next = applyFixes(current, diagnostics);
+    if (next === null) return current;
+    current = next;
+  }
+  return current;
+}

@@ -1,0 +1,94 @@
+// Python refactors beyond rename, tug against rope (Debian python3-rope) on the same fixture packages: each computes the
+// change without writing it (tug analyze-impact, rope's get_changes), cold (fresh process, no caches) and warm.
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { cachedRepo, fmt, median, ROOT, row, timed, TUG } from './lib.mjs';
+
+/** rope is installed for Debian's interpreter, not necessarily for the one on PATH. */
+const ROPE_PYTHON = '/usr/bin/python3';
+
+const ROPE = `
+import sys, time
+started = time.perf_counter()
+from rope.base.project import Project
+from rope.refactor.extract import ExtractVariable
+from rope.refactor.inline import create_inline
+from rope.refactor.importutils import ImportOrganizer
+root, op, file, a, b, name = sys.argv[1:7]
+project = Project(root, ropefolder=None)
+resource = project.get_resource(file)
+if op == "extract-variable":
+    changes = ExtractVariable(project, resource, int(a), int(b)).get_changes(name, similar=True)
+elif op == "inline":
+    changes = create_inline(project, resource, int(a)).get_changes()
+else:
+    changes = ImportOrganizer(project).organize_imports(resource)
+print(round((time.perf_counter() - started) * 1000, 1), len(changes.get_changed_resources()) if changes else 0)
+`;
+
+function copy(fixture) {
+  return (dir) => cpSync(path.join(ROOT, 'fixtures', 'python', fixture), dir, { recursive: true });
+}
+
+/** Character offset of a 1-based line and column (the fixtures are ASCII, so bytes and characters agree). */
+function offset(repo, file, line, col) {
+  const text = readFileSync(path.join(repo, file), 'utf8');
+  return text.split('\n').slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + col - 1;
+}
+
+const CASES = [
+  { op: 'extract-variable', fixture: 'local_ops', file: 'src/geometry/shapes.py', range: [76, 12, 76, 28], name: 'gap', flags: ['--all'] },
+  { op: 'inline', fixture: 'local_ops', file: 'src/geometry/shapes.py', at: [42, 9] },
+  { op: 'organize-imports', fixture: 'imports_ops', file: 'src/inventory/store.py' },
+];
+
+function tugArgs(c) {
+  if (c.range) return ['--range', `${c.file}:${c.range[0]}:${c.range[1]}-${c.range[2]}:${c.range[3]}`, '--name', c.name, ...(c.flags ?? [])];
+  if (c.at) return ['--at', `${c.file}:${c.at[0]}:${c.at[1]}`];
+  return ['--file', c.file];
+}
+
+function ropeArgs(repo, c) {
+  if (c.range) return [String(offset(repo, c.file, c.range[0], c.range[1])), String(offset(repo, c.file, c.range[2], c.range[3])), c.name];
+  if (c.at) return [String(offset(repo, c.file, c.at[0], c.at[1])), '0', '-'];
+  return ['0', '0', '-'];
+}
+
+export function pythonOpsBench(runs) {
+  const rope = existsSync(ROPE_PYTHON) && timed(ROPE_PYTHON, ['-c', 'import rope'], { allowFailure: true }).status === 0;
+  return CASES.map((c) => {
+    const repo = cachedRepo(`py-ops-${c.fixture}`, copy(c.fixture));
+    const analyze = () => timed('node', [TUG, 'analyze-impact', c.op, ...tugArgs(c), '--json'], { cwd: repo });
+    const cold = [];
+    const warm = [];
+    const ropeCold = [];
+    const ropeInside = [];
+    for (let i = 0; i < runs; i++) {
+      timed('node', [TUG, 'clean', '--json'], { cwd: repo });
+      cold.push(analyze().ms);
+      warm.push(analyze().ms);
+      if (rope) {
+        rmSync(path.join(repo, '.ropeproject'), { recursive: true, force: true });
+        const run = timed(ROPE_PYTHON, ['-c', ROPE, repo, c.op, c.file, ...ropeArgs(repo, c)]);
+        ropeCold.push(run.ms);
+        ropeInside.push(Number(run.stdout.split(' ')[0]));
+      }
+    }
+    return { op: c.op, fixture: c.fixture, cold: median(cold), warm: median(warm), rope: rope ? median(ropeCold) : null, ropeInside: rope ? median(ropeInside) : null };
+  });
+}
+
+export function pythonOpsReport(results) {
+  const lines = [
+    '### Python refactors vs rope',
+    '',
+    'Each computes the change without writing it: `tug analyze-impact <op>` as a fresh process with no caches (cold: after `tug clean`) and again (warm), against rope 1.7 (`/usr/bin/python3`, Debian python3-rope) in a fresh process with no `.ropeproject` (its own time inside the process in brackets). Ratios below 1 mean tug is faster.',
+    '',
+    row(['operation', 'fixture', 'tug cold', 'tug warm', 'rope cold', 'tug cold / rope']),
+    row(['---', '---', '---:', '---:', '---:', '---:']),
+  ];
+  for (const r of results) {
+    lines.push(row([r.op, r.fixture, fmt(r.cold), fmt(r.warm), r.rope === null ? 'rope not installed' : `${fmt(r.rope)} (${fmt(r.ropeInside)})`, r.rope === null ? '–' : (r.cold / r.rope).toFixed(2)]));
+  }
+  return lines.join('\n');
+}
