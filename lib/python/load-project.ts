@@ -76,6 +76,14 @@ export async function startPythonEarly(session: PythonSession, python: string | 
   );
 }
 
+/** Starts the session's worker now (a single-file refactor will ask it), so the interpreter starts while git works. */
+export function startPythonWorker(session: PythonSession, python: Promise<string | undefined>): void {
+  prestartWorkers(
+    python.then((explicit) => resolvePython(explicit, session.dir)).then((choice) => choice.path),
+    workerPlaces(session),
+  );
+}
+
 /** Sends one request to the session's Python worker, with the interpreter the analysis uses. */
 export async function askPython<T>(session: PythonSession, python: string | undefined, op: string, params: Record<string, unknown>): Promise<T> {
   const choice = await resolvePython(python, session.dir);

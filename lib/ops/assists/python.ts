@@ -2,6 +2,7 @@
 import { buildPatchSet } from '../../core/patchset.js';
 import type { WarningJSON } from '../../core/schemas.js';
 import { askLocalRefactor, byteOffset, type LocalFile } from '../../python/local-refactor.js';
+import { startPythonWorker } from '../../python/load-project.js';
 import type { OperationContext } from '../operation.js';
 import { loadSourceFiles } from '../change/source-files.js';
 import type { Proposal } from '../change/types.js';
@@ -13,6 +14,14 @@ export interface LocalPlan {
   /** The worker's request, given the file: op name and its parameters (byte offsets computed with `offset`). */
   request(file: LocalFile, offset: (line: number, column: number) => number): { op: 'extract_variable' | 'inline_local'; params: Record<string, unknown> };
   describe(answer: Record<string, unknown>): { subject: string; slug: string; warnings?: WarningJSON[] };
+}
+
+/** For a .py target: the worker starts before the snapshot is taken. Never fails; the plan reports problems. */
+export function warmPythonFor(file: string, python: string | undefined): (ws: Workspace) => void {
+  return (ws) => {
+    if (!/\.pyi?$/.test(file)) return;
+    startPythonWorker(ws.session, configFor(ws.repo, { python }).then(configuredPython, () => undefined));
+  };
 }
 
 export async function planPythonLocal(ws: Workspace, snapshot: Snapshot, path: string, python: string | undefined, plan: LocalPlan, context: OperationContext): Promise<Proposal> {

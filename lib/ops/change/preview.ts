@@ -7,11 +7,13 @@ import { assertSnapshot, takeSnapshot } from '../workspace/snapshot.js';
 import { withWorkspace } from '../workspace/workspace.js';
 import { orderWarnings, presentPatch } from './present.js';
 import { orderUnsure } from './unsure.js';
-import type { ChangeOptions, Planner } from './types.js';
+import type { ChangeKind, ChangeOptions, Planner } from './types.js';
 
 /** Runs `plan` on a fresh snapshot without the session's write lock; the result is what `run` would verify and commit. */
-export async function previewChange(options: ChangeOptions, operation: string, plan: Planner): Promise<ChangePreviewJSON> {
+export async function previewChange(options: ChangeOptions, kind: Pick<ChangeKind, 'operation' | 'warmUp'>, plan: Planner): Promise<ChangePreviewJSON> {
+  const operation = kind.operation;
   return withWorkspace(options, { lock: false }, async (ws) => {
+    kind.warmUp?.(ws);
     const snapshot = await takeSnapshot(ws);
     try {
       await assertSnapshot(ws, snapshot, options.snapshot);

@@ -26,5 +26,5 @@ export function runExtractFunction(input: z.infer<typeof extractFunctionInput>, 
 }
 
 export function previewExtractFunction(input: z.infer<typeof extractFunctionInput>, context: OperationContext = {}): Promise<ChangePreviewJSON> {
-  return previewChange(input, KIND.operation, planner(input, context));
+  return previewChange(input, { operation: KIND.operation }, planner(input, context));
 }

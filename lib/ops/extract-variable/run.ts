@@ -8,7 +8,7 @@ import { previewChange } from '../change/preview.js';
 import type { Planner } from '../change/types.js';
 import { TugError } from '../../core/errors.js';
 import { languageOf, planRustAssistChange, unsupportedLanguage, type AssistKind } from '../assists/rust.js';
-import { planPythonLocal, type LocalPlan } from '../assists/python.js';
+import { planPythonLocal, warmPythonFor, type LocalPlan } from '../assists/python.js';
 import type { extractVariableFields, extractVariableInput } from './schema.js';
 
 const KIND: AssistKind = { operation: 'extract-variable', assists: ['extract_variable'], slug: 'variable' };
@@ -39,9 +39,9 @@ function planner(input: Target, context: OperationContext): Planner {
 }
 
 export function runExtractVariable(input: z.infer<typeof extractVariableInput>, context: OperationContext): Promise<RunResponseJSON> {
-  return runChange(input, { operation: KIND.operation, scope: KIND.operation }, planner(input, context), context);
+  return runChange(input, { operation: KIND.operation, scope: KIND.operation, warmUp: warmPythonFor(input.file, input.python) }, planner(input, context), context);
 }
 
 export function previewExtractVariable(input: z.infer<typeof extractVariableInput>, context: OperationContext = {}): Promise<ChangePreviewJSON> {
-  return previewChange(input, KIND.operation, planner(input, context));
+  return previewChange(input, { operation: KIND.operation, warmUp: warmPythonFor(input.file, input.python) }, planner(input, context));
 }

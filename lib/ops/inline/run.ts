@@ -7,7 +7,7 @@ import { runChange } from '../change/pipeline.js';
 import { previewChange } from '../change/preview.js';
 import type { Planner } from '../change/types.js';
 import { languageOf, planRustAssistChange, unsupportedLanguage, type AssistKind } from '../assists/rust.js';
-import { planPythonLocal, type LocalPlan } from '../assists/python.js';
+import { planPythonLocal, warmPythonFor, type LocalPlan } from '../assists/python.js';
 import type { inlineFields, inlineInput } from './schema.js';
 
 const KIND: AssistKind = { operation: 'inline', assists: ['inline_local_variable', 'inline_call'], slug: 'inline' };
@@ -32,9 +32,9 @@ function planner(input: Target, context: OperationContext): Planner {
 }
 
 export function runInline(input: z.infer<typeof inlineInput>, context: OperationContext): Promise<RunResponseJSON> {
-  return runChange(input, { operation: KIND.operation, scope: KIND.operation }, planner(input, context), context);
+  return runChange(input, { operation: KIND.operation, scope: KIND.operation, warmUp: warmPythonFor(input.file, input.python) }, planner(input, context), context);
 }
 
 export function previewInline(input: z.infer<typeof inlineInput>, context: OperationContext = {}): Promise<ChangePreviewJSON> {
-  return previewChange(input, KIND.operation, planner(input, context));
+  return previewChange(input, { operation: KIND.operation, warmUp: warmPythonFor(input.file, input.python) }, planner(input, context));
 }

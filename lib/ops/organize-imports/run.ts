@@ -10,6 +10,7 @@ import { previewChange } from '../change/preview.js';
 import type { Planner } from '../change/types.js';
 import { languageOf, planRustAssistChange, unsupportedLanguage, type AssistKind } from '../assists/rust.js';
 import { planPythonImports } from './python.js';
+import { preloadRuff } from '../../python/organize-imports.js';
 import type { organizeImportsFields, organizeImportsInput } from './schema.js';
 
 const KIND: AssistKind = { operation: 'organize-imports', assists: ['remove_unused_imports'], slug: 'imports' };
@@ -35,10 +36,18 @@ function planner(input: Target, context: OperationContext): Planner {
   };
 }
 
+/** Python files: ruff's WebAssembly compiles (synchronously) while git takes the snapshot in its own process. */
+function warmRuff(input: Target): () => void {
+  const files = input.all ? [] : Array.isArray(input.file) ? input.file : [input.file ?? ''];
+  return () => {
+    if (input.all || files.some((file) => /\.pyi?$/.test(file))) setImmediate(preloadRuff);
+  };
+}
+
 export function runOrganizeImports(input: z.infer<typeof organizeImportsInput>, context: OperationContext): Promise<RunResponseJSON> {
-  return runChange(input, { operation: KIND.operation, scope: KIND.operation }, planner(input, context), context);
+  return runChange(input, { operation: KIND.operation, scope: KIND.operation, warmUp: warmRuff(input) }, planner(input, context), context);
 }
 
 export function previewOrganizeImports(input: z.infer<typeof organizeImportsInput>, context: OperationContext = {}): Promise<ChangePreviewJSON> {
-  return previewChange(input, KIND.operation, planner(input, context));
+  return previewChange(input, { operation: KIND.operation, warmUp: warmRuff(input) }, planner(input, context));
 }
