@@ -74,6 +74,14 @@ const twoSums = async (repo: TestRepo) => {
   await repo.git('add', 'calc.py');
   await repo.git('commit', '-q', '-m', 'two sums');
 };
+/** A call that passes an expression with an effect: removing that parameter needs force. */
+const callWithExpression = async (repo: TestRepo) => {
+  await repo.write('c.py', 'from app import total\n\ntotal(list(range(3)))\n');
+  await repo.git('add', 'c.py');
+  await repo.git('commit', '-q', '-m', 'a call with an expression');
+};
+const DROP = { file: 'app.py', line: 1, column: 5, new_params: [] };
+
 /** Two files with unsorted imports: organize-imports' file and all show there. */
 const unsorted = async (repo: TestRepo) => {
   await repo.write('calc.py', 'import sys\nimport os\n\nprint(os.sep, sys.argv)\n');
@@ -122,6 +130,9 @@ const EFFECTS: Record<string, Effect> = {
   'tug_organize_imports.all': { tool: 'tug_organize_imports', a: { all: true }, b: { file: 'calc.py' }, setup: unsorted, probe: diffOf },
   'tug_organize_imports.file': { tool: 'tug_organize_imports', a: { file: 'calc.py' }, b: { file: ['calc.py', 'other.py'] }, setup: unsorted, probe: diffOf },
   'tug_extract_function.new_name': { tool: 'tug_extract_function', a: { file: 'calc.py', line: 2, column: 5, end_line: 2, end_column: 14, new_name: 'g' }, b: { file: 'calc.py', line: 2, column: 5, end_line: 2, end_column: 14, new_name: 'h' }, setup: twoSums, probe: diffOf },
+  'tug_analyze_impact.force': { tool: 'tug_analyze_impact', a: { operation: 'change_signature', ...DROP, force: true }, b: { operation: 'change_signature', ...DROP }, setup: callWithExpression, probe: diffOf },
+  'tug_change_signature.force': { tool: 'tug_change_signature', a: { ...DROP, force: true }, b: DROP, setup: callWithExpression, probe: diffOf },
+  'tug_analyze_impact.new_params': { tool: 'tug_analyze_impact', a: { operation: 'change_signature', file: 'app.py', line: 1, column: 5, new_params: [{ name: 'items' }, { name: 'start', default: '0' }] }, b: { operation: 'change_signature', file: 'app.py', line: 1, column: 5, new_params: [{ name: 'values', from: 'items' }] }, probe: diffOf },
   'tug_extract_variable.all': { tool: 'tug_extract_variable', a: { ...SUM, all: true }, b: SUM, setup: twoSums, probe: diffOf },
   'tug_extract_variable.new_name': { tool: 'tug_extract_variable', a: { ...SUM, new_name: 't' }, b: SUM, setup: twoSums, probe: diffOf },
   'tug_analyze_impact.safety': { tool: 'tug_analyze_impact', a: { ...AT, safety: 'aggressive' }, b: AT },

@@ -20,6 +20,8 @@ interface Step {
   input?: string;
   /** Run through `tug tool NAME`, which adds the seed contract's `exit_code: 0` to a success. */
   agent?: boolean;
+  /** The call is refused through both doors: the error envelopes are compared instead. */
+  expectError?: boolean;
 }
 
 /** A file tool: `tug tool <seed name> --args JSON` on the CLI, `tug_<name>` over MCP, same arguments. */
@@ -54,6 +56,11 @@ const STEPS: Step[] = [
   { tool: 'tug_log', cli: () => ['log', '-n', '3'], mcp: () => ({ n: 3 }) },
   { tool: 'tug_show', cli: () => ['show', LOG.id], mcp: () => ({ id: LOG.id }) },
   { tool: 'tug_doctor', cli: () => ['doctor'], mcp: () => ({}) },
+  { tool: 'tug_extract_variable', cli: () => ['extract-variable', '--range', 'app.py:2:12-2:22', '--name', 'summed'], mcp: () => ({ file: 'app.py', line: 2, column: 12, end_line: 2, end_column: 22, new_name: 'summed' }) },
+  { tool: 'tug_extract_function', cli: () => ['extract-function', '--range', 'app.py:5:1-5:21', '--name', 'show'], mcp: () => ({ file: 'app.py', line: 5, column: 1, end_line: 5, end_column: 21, new_name: 'show' }) },
+  { tool: 'tug_inline', cli: () => ['inline', '--at', 'use.py:3:1'], mcp: () => ({ file: 'use.py', line: 3, column: 1 }), expectError: true },
+  { tool: 'tug_organize_imports', cli: () => ['organize-imports', '--file', 'use.py'], mcp: () => ({ file: 'use.py' }), expectError: true },
+  { tool: 'tug_change_signature', cli: () => ['change-signature', '--at', 'app.py:1:5', '--params', '[{"name":"items"},{"name":"start","default":"0"}]'], mcp: () => ({ file: 'app.py', line: 1, column: 5, new_params: [{ name: 'items' }, { name: 'start', default: '0' }] }) },
 ];
 
 /** Paths, times and (for session status) the warm workers a long-lived MCP server keeps by design. */
@@ -81,8 +88,8 @@ function withoutExitCode(json: Record<string, unknown>): Record<string, unknown>
   return rest;
 }
 
-/** Rust-only tools: they need a Cargo crate and rust-analyzer; tests/rust-assists.test.ts runs them through both doors. */
-const RUST_ONLY = ['tug_extract_function', 'tug_extract_variable', 'tug_inline', 'tug_organize_imports'];
+/** Tools whose every use here needs a Cargo crate and rust-analyzer (tests/rust-assists.test.ts runs those); none now. */
+const RUST_ONLY: string[] = [];
 
 test('the steps cover every tool in the registry', (t) => {
   t.deepEqual([...STEPS.map((s) => s.tool), ...RUST_ONLY].sort(), operations.map((o) => o.tool).sort());
@@ -102,11 +109,17 @@ test('each MCP tool returns the CLI JSON for the same call', async (t) => {
       t.true(failed.isError, step.tool);
       t.like((failed.structuredContent as { error: object }).error, { code: 'InvalidArgument', exit_code: 2 }, step.tool);
       const cli = await tug(viaCli.root, step.cli(), step.input === undefined ? {} : { input: step.input });
-      t.is(cli.exitCode, 0, `${step.tool}: ${cli.stdout}`);
+      t.is(cli.exitCode === 0, !step.expectError, `${step.tool}: ${cli.stdout}`);
       const mcp = await client.callTool({ name: step.tool, arguments: step.mcp() });
-      t.falsy(mcp.isError, `${step.tool}: ${JSON.stringify(mcp.content)}`);
+      t.is(Boolean(mcp.isError), Boolean(step.expectError), `${step.tool}: ${JSON.stringify(mcp.content)}`);
       const cliJson = step.agent && !('exit_code' in (mcp.structuredContent as object)) ? withoutExitCode(cli.json) : cli.json;
-      t.is(normalize(mcp.structuredContent, viaMcp), normalize(cliJson, viaCli), step.tool);
+      // MCP errors also carry the exit class the CLI shows as its exit status.
+      // MCP errors also carry the exit class, and hints that name tool parameters rather than flags (lib/mcp/hints.ts).
+      const { exit_code: _exitClass, hint: _mcpHint, ...mcpError } = step.expectError ? (mcp.structuredContent as { error: Record<string, unknown> }).error : {};
+      const { hint: _cliHint, ...cliError } = step.expectError ? (cliJson as { error: Record<string, unknown> }).error : {};
+      const mcpJson = step.expectError ? { ...(mcp.structuredContent as object), error: mcpError } : mcp.structuredContent;
+      const cliCompared = step.expectError ? { ...cliJson, error: cliError } : cliJson;
+      t.is(normalize(mcpJson, viaMcp), normalize(cliCompared, viaCli), step.tool);
       await expectGolden(t, `mcp/${step.tool}.json`, `${normalize(cliJson, viaCli)}\n`);
       if (step.tool === 'tug_rename_symbol') TOKEN.token = cli.json.undo_token;
       if (step.tool === 'tug_log') LOG.id = cli.json.entries[0].id.slice(0, 6);
