@@ -82,6 +82,8 @@ const unsorted = async (repo: TestRepo) => {
   await repo.git('commit', '-q', '-m', 'unsorted imports');
 };
 const SUM = { file: 'calc.py', line: 2, column: 9, end_line: 2, end_column: 14, new_name: 's' };
+/** total(items) in app.py, called with a list: removing items is refused unless forced. */
+const SIG = { file: 'app.py', line: 1, column: 5 };
 const diffOf = (r: Args) => (r['patch'] as Args | undefined)?.['unified_diff'] ?? r['code'];
 
 /** Fields shared by the change tools, shown once on tug_apply_patchset (the same code path serves them all). */
@@ -123,6 +125,9 @@ const EFFECTS: Record<string, Effect> = {
   'tug_organize_imports.file': { tool: 'tug_organize_imports', a: { file: 'calc.py' }, b: { file: ['calc.py', 'other.py'] }, setup: unsorted, probe: diffOf },
   'tug_extract_variable.all': { tool: 'tug_extract_variable', a: { ...SUM, all: true }, b: SUM, setup: twoSums, probe: diffOf },
   'tug_extract_variable.new_name': { tool: 'tug_extract_variable', a: { ...SUM, new_name: 't' }, b: SUM, setup: twoSums, probe: diffOf },
+  'tug_change_signature.force': { tool: 'tug_change_signature', a: { ...SIG, new_params: [], force: true }, b: { ...SIG, new_params: [] }, probe: (r) => r['code'] ?? 'ok' },
+  'tug_analyze_impact.new_params': { tool: 'tug_analyze_impact', a: { operation: 'change_signature', ...SIG, new_params: [{ name: 'values', from: 'items' }] }, b: { operation: 'change_signature', ...SIG, new_params: [{ name: 'items' }, { name: 'start', default: '0' }] }, probe: diffOf },
+  'tug_analyze_impact.force': { tool: 'tug_analyze_impact', a: { operation: 'change_signature', ...SIG, new_params: [], force: true }, b: { operation: 'change_signature', ...SIG, new_params: [] }, probe: (r) => r['code'] ?? 'ok' },
   'tug_analyze_impact.safety': { tool: 'tug_analyze_impact', a: { ...AT, safety: 'aggressive' }, b: AT },
   'tug_rename_symbol.include': { tool: 'tug_rename_symbol', a: { ...AT, include: ['app.py'] }, b: AT, setup: secondUse, probe: (r) => (r['summary'] as Args)?.['edits_count'] ?? r['code'] },
   'tug_rename_symbol.exclude': { tool: 'tug_rename_symbol', a: { ...AT, exclude: ['c.py'] }, b: AT, setup: secondUse, probe: (r) => (r['summary'] as Args)?.['edits_count'] ?? r['code'] },

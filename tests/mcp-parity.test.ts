@@ -54,6 +54,11 @@ const STEPS: Step[] = [
   { tool: 'tug_log', cli: () => ['log', '-n', '3'], mcp: () => ({ n: 3 }) },
   { tool: 'tug_show', cli: () => ['show', LOG.id], mcp: () => ({ id: LOG.id }) },
   { tool: 'tug_doctor', cli: () => ['doctor'], mcp: () => ({}) },
+  {
+    tool: 'tug_change_signature',
+    cli: () => ['change-signature', '--at', 'app.py:1:5', '--params', '[{"name":"values","from":"items"},{"name":"start","default":"0"}]'],
+    mcp: () => ({ file: 'app.py', line: 1, column: 5, new_params: [{ name: 'values', from: 'items' }, { name: 'start', default: '0' }] }),
+  },
 ];
 
 /** Paths, times and (for session status) the warm workers a long-lived MCP server keeps by design. */
