@@ -16,7 +16,7 @@ import { resolveNewParams, type NewParam, type NewParamInput, type OldParam } fr
 const KEEPS_SIGNATURE = new Set(['staticmethod', 'classmethod', 'abstractmethod', 'abc.abstractmethod', 'override', 'typing.override', 'typing_extensions.override', 'functools.cache', 'functools.lru_cache', 'cache', 'lru_cache', 'functools.wraps']);
 
 interface DefSite { kind: 'def'; name: string; params: OldParam[]; inner: [number, number]; decorators: string[]; offset: number; line: number; col: number }
-interface CallSite { kind: 'call' | 'partial'; bound: boolean; args: CallArg[]; inner: [number, number]; after_first?: number; offset: number; line: number; col: number }
+interface CallSite { kind: 'call' | 'partial'; bound: boolean; args: CallArg[]; inner: [number, number]; span: [number, number]; after_first?: number; offset: number; line: number; col: number }
 type Site = DefSite | CallSite | { kind: 'other'; offset: number };
 
 export interface SignaturePlan {
@@ -87,7 +87,10 @@ export async function planSignatureOn(
     const inner = text(d.file, d.site.inner);
     const list = [...self, ...definitionList(params)];
     const replacement = layout(inner, list);
-    if (replacement !== inner) edits.push({ file: d.file, span: { start: d.site.inner[0], end: d.site.inner[1] }, old_text: inner, new_text: replacement });
+    if (replacement !== inner) {
+      edits.push({ file: d.file, span: { start: d.site.inner[0], end: d.site.inner[1] }, old_text: inner, new_text: replacement });
+      if (inner.includes('#')) commentWarning(loaded, d.file, d.site.inner, replacement, { file: d.file, line: d.site.line, col: d.site.col }, warnings);
+    }
     edits.push(...bodyEdits(loaded, d.file, d.site, params, removed, warnings));
   }
   let calls = 0;
@@ -95,6 +98,10 @@ export async function planSignatureOn(
     for (const site of list) {
       if (site.kind !== 'call' && site.kind !== 'partial') continue;
       const location = { file, line: site.line, col: site.col };
+      if (site.kind === 'call' && method && own(main.site) !== main.site.params && !main.site.decorators.includes('classmethod') && throughClass(loaded, file, site)) {
+        warnings.push({ code: 'CallNotRewritten', message: `the call of ${name} at ${file}:${site.line}:${site.col} goes through the class (self passed by hand); tug left it as it is`, location });
+        continue;
+      }
       const outcome = rewriteCall(site.args, old, params, removed, { partial: site.kind === 'partial', force });
       if (outcome.kind === 'refuse') {
         throw new TugError('UnsafeRefactor', `the call at ${file}:${site.line}:${site.col} passes ${outcome.text} for ${outcome.param}, which new_params removes; dropping it could drop an effect (pass force to drop it anyway)`, {
@@ -113,12 +120,30 @@ export async function planSignatureOn(
       const before = text(file, span);
       const joined = site.args.length > 0 ? layout(before, outcome.args) : outcome.args.join(', ');
       const replacement = site.args.length === 0 && site.kind === 'partial' && joined ? `, ${joined}` : joined;
-      if (replacement !== before) edits.push({ file, span: { start: span[0], end: span[1] }, old_text: before, new_text: replacement });
+      if (replacement !== before) {
+        edits.push({ file, span: { start: span[0], end: span[1] }, old_text: before, new_text: replacement });
+        if (before.includes('#')) commentWarning(loaded, file, span, replacement, location, warnings);
+      }
     }
   }
   const unsure = unsureJSON(findUnsure(resolver, entity, name, occurrences), bytesOf, false);
   if (unsure.length > 0) warnings.push({ code: 'UnsureCallSites', message: `${unsure.length} place(s) may call ${name} through a receiver tug cannot type; they were left as they are (see unsure)` });
   return { edits, warnings, unsure, name, calls };
+}
+
+/** `Cls.method(obj, …)`: the receiver is the class itself, so the arguments start with self. */
+function throughClass(loaded: LoadedProject, file: string, site: CallSite): boolean {
+  const info = loaded.project.files.get(file);
+  const call = info?.facts.calls.find((c) => c.span[0] === site.span[0] && c.span[1] === site.span[1]);
+  if (!info || !call || call.callee.k !== 'attr') return false;
+  return loaded.resolver.classes.classOfEntity(loaded.project.follow(loaded.project.entityOfExpr(info, call.callee.value))) !== null;
+}
+
+/** Comments inside a rewritten parameter or argument list are not carried over: say so, never drop them silently. */
+function commentWarning(loaded: LoadedProject, file: string, span: [number, number], replacement: string, location: { file: string; line: number; col: number }, warnings: WarningJSON[]): void {
+  const comments = loaded.project.files.get(file)?.facts.comments.filter((c) => c.span[0] >= span[0] && c.span[1] <= span[1] && !replacement.includes(c.text)) ?? [];
+  if (comments.length === 0) return;
+  warnings.push({ code: 'CommentDropped', message: `${comments.length} comment(s) inside the list at ${location.file}:${location.line}:${location.col} were dropped by the rewrite (${comments[0]!.text})`, location });
 }
 
 /** A renamed parameter's uses in the body follow it; a removed one still used there is reported. */
