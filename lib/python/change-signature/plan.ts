@@ -47,6 +47,9 @@ export async function planSignatureOn(
   const notFunction = () => new TugError('SymbolNotFound', `${where} is not on a function or method (its definition or a reference to it)`, { details: { location: where, reason: 'not a function' }, location: at });
   if (!entity || (entity.kind !== 'module-attr' && entity.kind !== 'class-member')) throw notFunction();
   const name = nameOf(entity);
+  if (/^__\w+__$/.test(name)) {
+    throw new TugError('UnsupportedOperation', `${name} is called implicitly by Python (a class call, an operator, a protocol), so tug cannot find its call sites`, { details: { operation: 'change-signature', reason: 'special method' }, location: at });
+  }
   const occurrences = resolver.occurrences(entity);
   const byFile = new Map<string, number[]>();
   for (const o of occurrences) byFile.set(o.file, [...(byFile.get(o.file) ?? []), o.span[0]]);
@@ -94,8 +97,13 @@ export async function planSignatureOn(
     edits.push(...bodyEdits(loaded, d.file, d.site, params, removed, warnings));
   }
   let calls = 0;
+  const kindAt = new Map(occurrences.map((o) => [`${o.file}:${o.span[0]}`, o.kind]));
   for (const [file, list] of sites) {
     for (const site of list) {
+      if (site.kind === 'other' && ['reference', 'attribute'].includes(kindAt.get(`${file}:${site.offset}`) ?? '')) {
+        const { line, col } = positionOf(lineStarts(bytesOf.get(file)!), site.offset);
+        warnings.push({ code: 'ReferenceNotCall', message: `${name} is used without being called at ${file}:${line}:${col}; calls made through that value are not rewritten`, location: { file, line, col } });
+      }
       if (site.kind !== 'call' && site.kind !== 'partial') continue;
       const location = { file, line: site.line, col: site.col };
       if (site.kind === 'call' && method && own(main.site) !== main.site.params && !main.site.decorators.includes('classmethod') && throughClass(loaded, file, site)) {
