@@ -89,7 +89,9 @@ export async function planSignatureOn(
     const self = own(d.site) === d.site.params ? [] : [d.site.params[0]!.text];
     const inner = text(d.file, d.site.inner);
     const list = [...self, ...definitionList(params)];
-    const replacement = layout(inner, list);
+    const trailing = trailingComments(loaded, d.file, d.site);
+    const notes = [...(self.length > 0 ? [trailing.get(d.site.params[0]!.name)] : []), ...definitionList(params, trailing)];
+    const replacement = layout(inner, list, notes.map((n) => (typeof n === 'string' && n.startsWith('#') ? n : undefined)));
     if (replacement !== inner) {
       edits.push({ file: d.file, span: { start: d.site.inner[0], end: d.site.inner[1] }, old_text: inner, new_text: replacement });
       if (inner.includes('#')) commentWarning(loaded, d.file, d.site.inner, replacement, { file: d.file, line: d.site.line, col: d.site.col }, warnings);
@@ -177,31 +179,43 @@ function bodyEdits(loaded: LoadedProject, file: string, site: DefSite, params: r
   return out;
 }
 
-/** The definition's parameter texts with the `/` and `*` markers the kinds need. */
-function definitionList(params: readonly NewParam[]): string[] {
-  const out: string[] = [];
-  let star = false;
-  params.forEach((p, i) => {
-    if (p.kind !== 'posonly' && i > 0 && params[i - 1]!.kind === 'posonly') out.push('/');
-    if (p.kind === 'vararg') star = true;
-    if (p.kind === 'kwonly' && !star) {
-      out.push('*');
-      star = true;
-    }
-    out.push(p.text);
-  });
-  if (params.length > 0 && params[params.length - 1]!.kind === 'posonly') out.push('/');
+/** The comment on the same line after each old parameter of a definition, by name. */
+function trailingComments(loaded: LoadedProject, file: string, site: DefSite): Map<string, string> {
+  const bytes = loaded.bytesOf.get(file)!;
+  const comments = loaded.project.files.get(file)?.facts.comments.filter((c) => c.span[0] >= site.inner[0] && c.span[1] <= site.inner[1]) ?? [];
+  const out = new Map<string, string>();
+  for (const p of site.params) {
+    const c = comments.find((c) => c.span[0] >= p.span[1] && !bytes.subarray(p.span[1], c.span[0]).includes(10));
+    if (c) out.set(p.name, c.text);
+  }
   return out;
 }
 
-/** Joins texts the way `written` is laid out: one line with `, `, or one item a line with its indentation and trailing comma. */
-function layout(written: string, items: readonly string[]): string {
+/** The definition's parameter texts with the `/` and `*` markers the kinds need (or, given comments, each one's comment). */
+function definitionList(params: readonly NewParam[], comments?: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  let star = false;
+  params.forEach((p, i) => {
+    if (p.kind !== 'posonly' && i > 0 && params[i - 1]!.kind === 'posonly') out.push(comments ? '' : '/');
+    if (p.kind === 'vararg') star = true;
+    if (p.kind === 'kwonly' && !star) {
+      out.push(comments ? '' : '*');
+      star = true;
+    }
+    out.push(comments ? (p.old ? comments.get(p.old.name) ?? '' : '') : p.text);
+  });
+  if (params.length > 0 && params[params.length - 1]!.kind === 'posonly') out.push(comments ? '' : '/');
+  return out;
+}
+
+/** Joins texts the way `written` is laid out: one line with `, `, or one item a line with its indentation and trailing comma (and its own comment). */
+function layout(written: string, items: readonly string[], comments: ReadonlyArray<string | undefined> = []): string {
   if (!written.includes('\n')) return items.join(', ');
   const lead = /^\s*/.exec(written)![0];
   const indent = /\n([ \t]*)\S/.exec(written)?.[1] ?? '    ';
   const trail = /,?\s*$/.exec(written)![0];
   const closing = trail.includes('\n') ? trail.slice(trail.lastIndexOf('\n')) : '';
   const comma = trail.trimStart().startsWith(',') || closing ? ',' : '';
-  return `${lead}${items.join(`,\n${indent}`)}${items.length > 0 ? comma : ''}${closing}`;
+  const lines = items.map((t, i) => `${t}${i < items.length - 1 ? ',' : comma}${comments[i] ? `  ${comments[i]}` : ''}`);
+  return `${lead}${lines.join(`\n${indent}`)}${closing}`;
 }
-
