@@ -119,6 +119,12 @@ export async function planSignatureOn(
           location,
         });
       }
+      if (outcome.kind === 'reorder') {
+        throw new TugError('UnsafeRefactor', `the call at ${file}:${site.line}:${site.col} would evaluate ${outcome.text} in the other order; pass force to reorder them anyway`, {
+          details: { reason: 'evaluation order', line: site.line, col: site.col },
+          location,
+        });
+      }
       if (outcome.kind === 'skip') {
         const why = outcome.reason === 'unpacking' ? 'passes *args or **kwargs through' : 'does not match the old signature';
         warnings.push({ code: 'CallNotRewritten', message: `the call of ${name} at ${file}:${site.line}:${site.col} ${why}; tug left it as it is`, location });
