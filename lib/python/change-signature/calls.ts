@@ -14,7 +14,8 @@ export interface CallArg {
 export type CallOutcome =
   | { kind: 'rewrite'; args: string[] }
   | { kind: 'skip'; reason: 'unpacking' | 'unbindable' }
-  | { kind: 'refuse'; param: string; text: string };
+  | { kind: 'refuse'; param: string; text: string }
+  | { kind: 'reorder'; text: string };
 
 /**
  * The new argument texts for a call (`partial`: leading arguments only, nothing inserted for what is missing).
@@ -49,17 +50,21 @@ export function rewriteCall(args: readonly CallArg[], old: readonly OldParam[], 
     if (gone.kind === 'kwarg' && extraKeywords.length > 0 && !options.force && extraKeywords.some((a) => !a.trivial)) return { kind: 'refuse', param: gone.name, text: extraKeywords.map((a) => `${a.name}=${a.text}`).join(', ') };
   }
   const out: string[] = [];
+  /** The written arguments in their new order: evaluation order must not change for those with effects. */
+  const moved: CallArg[] = [];
   let keywordsOnly = false;
   for (const p of params) {
     if (p.kind === 'vararg') {
       if (p.old && extraPositional.length > 0) {
         if (keywordsOnly) return { kind: 'skip', reason: 'unbindable' };
         out.push(...extraPositional.map((a) => a.text));
+        moved.push(...extraPositional);
       }
       continue;
     }
     if (p.kind === 'kwarg') {
       if (p.old) out.push(...extraKeywords.map((a) => `${a.name}=${a.text}`));
+      if (p.old) moved.push(...extraKeywords);
       continue;
     }
     const arg = p.old ? given.get(p.old.name) : undefined;
@@ -69,6 +74,7 @@ export function rewriteCall(args: readonly CallArg[], old: readonly OldParam[], 
       continue;
     }
     // Stay positional while the arguments so far are, and the argument was written so (or must be).
+    if (arg) moved.push(arg);
     const positionalOk = p.kind !== 'kwonly' && !keywordsOnly;
     const wantPositional = p.kind === 'posonly' || (arg ? arg.kind === 'pos' : p.kind !== 'kwonly' && out.length === countPositional(out));
     if (p.kind === 'posonly' && !positionalOk) return { kind: 'skip', reason: 'unbindable' };
@@ -78,6 +84,9 @@ export function rewriteCall(args: readonly CallArg[], old: readonly OldParam[], 
       out.push(`${p.name}=${text}`);
     }
   }
+  const effects = moved.filter((a) => !a.trivial);
+  const swapped = effects.findIndex((a, i) => i > 0 && a.span[0] < effects[i - 1]!.span[0]);
+  if (swapped > 0 && !options.force) return { kind: 'reorder', text: `${effects[swapped - 1]!.text} and ${effects[swapped]!.text}` };
   return { kind: 'rewrite', args: out };
 }
 
