@@ -7,18 +7,14 @@ import { RenameImpact } from '../rename/schema.js';
 import { PREVIEW_NAMES, PREVIEWS, type PreviewEntry } from './previews.js';
 
 /**
- * Every refactor's fields, optional here: the named refactor's schema then decides what is required and what each
- * holds (`file` is a path for most, and one or several for organize_imports).
+ * Every refactor's fields, optional here: the named refactor's schema then decides what is required.
  */
 function allFields(): Record<string, z.ZodType> {
   const merged: Record<string, z.ZodType> = {};
   for (const entry of Object.values(PREVIEWS) as PreviewEntry[]) {
     for (const [name, schema] of Object.entries(entry.fields)) merged[name] ??= schema.optional();
   }
-  merged['file'] = z
-    .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
-    .optional()
-    .describe('File of the target, relative to the workspace root (organize_imports: one or several files, or all instead).');
+  merged['file'] = z.string().min(1).optional().describe('File of the target, relative to the workspace root (organize_imports: or files, or all).');
   return merged;
 }
 

@@ -24,7 +24,7 @@ export const organizeImportsOperation = defineOperation({
     },
     fields: (args) => {
       const files = Array.isArray(args['file']) ? (args['file'] as string[]) : undefined;
-      return { ...flagFields(args, ['all', 'rust-analyzer']), ...(files ? { file: files.length === 1 ? files[0] : files } : {}) };
+      return { ...flagFields(args, ['all', 'rust-analyzer']), ...(files ? (files.length === 1 ? { file: files[0] } : { files }) : {}) };
     },
     shorthand: 'organize-imports',
     examples: ['tug run organize-imports --file src/pkg/core.py', 'tug run organize-imports --all --verify tests', 'tug run organize-imports --file src/lib.rs'],

@@ -18,13 +18,14 @@ const KIND: AssistKind = { operation: 'organize-imports', assists: ['remove_unus
 type Target = z.infer<z.ZodObject<typeof organizeImportsFields>> & { no_wait?: boolean | undefined };
 
 function planner(input: Target, context: OperationContext): Planner {
-  if ((input.file === undefined) === !input.all) {
-    throw new TugError('InvalidArgument', input.all ? 'give file or all, not both' : 'organize-imports needs file (one or several) or all', { details: { argument: 'file', reason: 'exactly one of file and all' } });
+  const given = [input.file !== undefined, input.files !== undefined, Boolean(input.all)].filter(Boolean).length;
+  if (given !== 1) {
+    throw new TugError('InvalidArgument', given === 0 ? 'organize-imports needs file, files or all' : 'give one of file, files and all', { details: { argument: 'file', reason: 'exactly one of file, files and all' } });
   }
   return async (ws, snapshot) => {
     if (input.all) return planPythonImports(ws, snapshot, 'all', context);
-    const given = Array.isArray(input.file) ? input.file : [input.file!];
-    const files = await Promise.all(given.map((file) => resolveUserPath(ws.repo, file, 'file')));
+    const named = input.files ?? [input.file!];
+    const files = await Promise.all(named.map((file) => resolveUserPath(ws.repo, file, input.files ? 'files' : 'file')));
     const languages = new Set(files.map(languageOf));
     const other = files.find((file) => languageOf(file) === null);
     if (other) throw unsupportedLanguage(KIND.operation, other, 'Python and Rust');
@@ -38,7 +39,7 @@ function planner(input: Target, context: OperationContext): Planner {
 
 /** Python files: ruff's WebAssembly compiles (synchronously) while git takes the snapshot in its own process. */
 function warmRuff(input: Target): () => void {
-  const files = input.all ? [] : Array.isArray(input.file) ? input.file : [input.file ?? ''];
+  const files = input.all ? [] : (input.files ?? [input.file ?? '']);
   return () => {
     if (input.all || files.some((file) => /\.pyi?$/.test(file))) setImmediate(preloadRuff);
   };
