@@ -130,7 +130,7 @@ class Module:
                 edits.extend(_drop_alias(self, stmt, name, replacement=None))
         lines = "".join(import_line(c) + "\n" for c in imports)
         end = len(data)
-        gap = "" if not data.strip() else "\n\n\n" if data.endswith(b"\n") else "\n\n\n\n"
+        gap = "" if not data.strip() else "\n\n" if data.endswith(b"\n") else "\n\n\n"
         if lines and self.import_point() == end:
             edits.append(self.edit(end, end, lines + gap + moved))
         else:

@@ -142,7 +142,7 @@ def move_symbol(request):
 
 def _move_stub(files, old, dest_path, dest_new, name, keep, edits, creates, warnings, skip):
     """The stub beside the old module loses the declaration; the destination's stub gains it (created along with a
-    new destination module; an existing module without a stub is left without one, with a warning)."""
+    new destination module; an existing module without a stub stays without one)."""
     stub_path = old.path + "i" if old.path.endswith(".py") else None
     if stub_path not in files:
         return
@@ -173,8 +173,7 @@ def _move_stub(files, old, dest_path, dest_new, name, keep, edits, creates, warn
     elif dest_new:
         header = "".join(import_line(c) + "\n" for c in carried)
         creates.append({"path": dest_stub, "content": header + ("\n\n" if header else "") + moved})
-    else:
-        warnings.append({"code": "StubNotMoved", "message": "%s declares %s but %s has no stub; add the declaration there by hand" % (stub_path, name, dest_path)})
+    # An existing destination without a stub is read by type checkers as it is: the declaration is not needed there.
 
 
 def _future(old):
