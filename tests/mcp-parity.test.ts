@@ -54,6 +54,7 @@ const STEPS: Step[] = [
   { tool: 'tug_log', cli: () => ['log', '-n', '3'], mcp: () => ({ n: 3 }) },
   { tool: 'tug_show', cli: () => ['show', LOG.id], mcp: () => ({ id: LOG.id }) },
   { tool: 'tug_doctor', cli: () => ['doctor'], mcp: () => ({}) },
+  { tool: 'tug_move_symbol', cli: () => ['move', '--at', 'app.py:1:5', '--destination', 'totals'], mcp: () => ({ file: 'app.py', line: 1, column: 5, destination: 'totals' }) },
 ];
 
 /** Paths, times and (for session status) the warm workers a long-lived MCP server keeps by design. */

@@ -94,7 +94,9 @@ class Module:
     def insert_import(self, line):
         at = self.import_point()
         prefix = "\n" if at > 0 and not self.src.data[:at].endswith(b"\n") else ""
-        return self.edit(at, at, prefix + line + "\n")
+        # The first import of a module: a blank line keeps it apart from the code that follows.
+        first = not any(isinstance(s, (ast.Import, ast.ImportFrom)) for s in self.tree.body)
+        return self.edit(at, at, prefix + line + "\n" + ("\n" if first else ""))
 
     def all_list(self):
         for stmt in self.tree.body:
