@@ -103,14 +103,19 @@ def move_symbol(request):
     src = old.src
     start, end = _block(src, stmt)
     moved = src.slice(start, end)
-    needs_old, carried = [], []
+    for node in ast.walk(stmt):
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            line, col = node.lineno, node.col_offset + 1
+            raise Refused("UnsafeRefactor", "the code declares `global %s`: moved, it would rebind a global of the new module" % ", ".join(node.names), {"line": line, "col": col, "reason": "global statement"})
+    needs_old, carried, unknown = [], [], []
     for free in _free_names(stmt, name):
         origin = old.import_origin(free)
         if origin is not None:
             carried.append(origin)
         elif free in old.top_bindings:
             needs_old.append(free)
-        # Anything else is undefined in the old module too: it stays as it is.
+        else:
+            unknown.append(free)
     old_uses = old.reads_outside(name, stmt)
     keep = bool(request.get("keep_reexport"))
     if needs_old and (old_uses or keep or old.imports_module(dest_name)):
@@ -122,7 +127,16 @@ def move_symbol(request):
         )
     if needs_old:
         carried.append(("from", old.name, [(n, None) for n in needs_old]))
+    if (old_uses or keep) and dest is not None and dest.imports_module(old.name):
+        raise Refused(
+            "ImportCycle",
+            "%s imports %s at module level, and %s would import %s back from it: a cycle at import time" % (dest_name, old.name, old.name, name),
+            {"modules": [old.name, dest_name], "names": [name]},
+        )
     edits, creates, unsure, warnings = [], [], [], []
+    if unknown:
+        # Bound in a conditional block (TYPE_CHECKING, try/except) or nowhere: the destination gets no import for them.
+        warnings.append({"code": "NamesNotCarried", "message": "%s reads %s, which %s does not import or define at top level; the destination gets no import for them" % (name, ", ".join(unknown), old.name)})
     cut = _removal(src, start, end)
     edits.append(old.edit(cut[0], cut[1], ""))
     if old_uses or keep:

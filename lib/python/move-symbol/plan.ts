@@ -8,7 +8,7 @@ import { decodeText, lineStarts, offsetOf } from '../../core/text.js';
 import { identifierAt } from '../candidates.js';
 import { buildModuleMap, sourceRoots, type ModuleMap } from '../modules.js';
 
-const REFUSALS: readonly ErrorCode[] = ['ImportCycle', 'NameConflict', 'SymbolNotFound', 'SourceSyntaxError', 'InvalidArgument', 'UnsupportedOperation'];
+const REFUSALS: readonly ErrorCode[] = ['ImportCycle', 'UnsafeRefactor', 'NameConflict', 'SymbolNotFound', 'SourceSyntaxError', 'InvalidArgument', 'UnsupportedOperation'];
 
 /** Reasons the worker gives for a place it could not prove; each is one of the Unsure schema's reasons. */
 export type MoveUnsureReason = 'dynamic_getattr' | 'module_dict' | 'string_mention' | 'unresolved';
