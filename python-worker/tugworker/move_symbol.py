@@ -4,7 +4,8 @@ import ast
 import builtins
 
 from tugworker.local_edits import Refused
-from tugworker.move_refs import Module, import_line, rewrite_references
+from tugworker.move_module import Module, import_line
+from tugworker.move_refs import rewrite_references
 
 BUILTINS = frozenset(dir(builtins)) | {"__name__", "__file__", "__doc__", "__spec__", "__builtins__"}
 
