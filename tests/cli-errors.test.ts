@@ -30,14 +30,14 @@ test('a position on blank space between two names is AmbiguousSymbol with both c
 test('an unknown operation is UnsupportedOperation (exit 2) listing the supported ones, closest first', async (t) => {
   const repo = await makeRepo({ 'm.py': SOURCE });
   for (const args of [
-    ['run', 'move-symbol', '--at', 'm.py:1:5', '--to', 'c'],
+    ['run', 'split-module', '--at', 'm.py:1:5', '--to', 'c'],
     ['analyze-impact', 'renam-symbol', '--at', 'm.py:1:5', '--to', 'c'],
   ]) {
     const run = await tug(repo.root, args);
     t.is(run.exitCode, 2, run.stdout);
     t.is(run.json.error.code, 'UnsupportedOperation');
     // run and analyze-impact take the same refactors, listed from the registry.
-    t.deepEqual(run.json.error.details.supported, ['rename-symbol', 'extract-variable', 'extract-function', 'inline', 'organize-imports', 'change-signature']);
+    t.deepEqual(run.json.error.details.supported, ['rename-symbol', 'extract-variable', 'extract-function', 'inline', 'organize-imports', 'move-symbol', 'change-signature']);
     t.regex(run.json.error.message, /supported: rename-symbol/);
   }
   const underscores = await tug(repo.root, ['analyze-impact', 'rename_symbol', '--at', 'm.py:1:5', '--to', 'c']);

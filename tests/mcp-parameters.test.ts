@@ -89,6 +89,13 @@ const unsorted = async (repo: TestRepo) => {
   await repo.git('add', 'calc.py', 'other.py');
   await repo.git('commit', '-q', '-m', 'unsorted imports');
 };
+/** A helper nothing else in its module uses: move-symbol's keep_reexport shows there. */
+const helper = async (repo: TestRepo) => {
+  await repo.write('lib.py', 'def helper():\n    return 1\n');
+  await repo.git('add', 'lib.py');
+  await repo.git('commit', '-q', '-m', 'a helper');
+};
+const MOVE = { file: 'lib.py', line: 1, column: 5, destination: 'helpers' };
 const SUM = { file: 'calc.py', line: 2, column: 9, end_line: 2, end_column: 14, new_name: 's' };
 const diffOf = (r: Args) => (r['patch'] as Args | undefined)?.['unified_diff'] ?? r['code'];
 
@@ -135,6 +142,9 @@ const EFFECTS: Record<string, Effect> = {
   'tug_analyze_impact.force': { tool: 'tug_analyze_impact', a: { operation: 'change_signature', ...DROP, force: true }, b: { operation: 'change_signature', ...DROP }, setup: callWithExpression, probe: diffOf },
   'tug_change_signature.force': { tool: 'tug_change_signature', a: { ...DROP, force: true }, b: DROP, setup: callWithExpression, probe: diffOf },
   'tug_analyze_impact.new_params': { tool: 'tug_analyze_impact', a: { operation: 'change_signature', file: 'app.py', line: 1, column: 5, new_params: [{ name: 'items' }, { name: 'start', default: '0' }] }, b: { operation: 'change_signature', file: 'app.py', line: 1, column: 5, new_params: [{ name: 'values', from: 'items' }] }, probe: diffOf },
+  'tug_move_symbol.keep_reexport': { tool: 'tug_move_symbol', a: { ...MOVE, keep_reexport: true }, b: MOVE, setup: helper, probe: diffOf },
+  'tug_analyze_impact.keep_reexport': { tool: 'tug_analyze_impact', a: { operation: 'move_symbol', ...MOVE, keep_reexport: true }, b: { operation: 'move_symbol', ...MOVE }, setup: helper, probe: diffOf },
+  'tug_analyze_impact.destination': { tool: 'tug_analyze_impact', a: { operation: 'move_symbol', ...MOVE, destination: 'tools' }, b: { operation: 'move_symbol', ...MOVE }, setup: helper, probe: diffOf },
   'tug_extract_variable.all': { tool: 'tug_extract_variable', a: { ...SUM, all: true }, b: SUM, setup: twoSums, probe: diffOf },
   'tug_extract_variable.new_name': { tool: 'tug_extract_variable', a: { ...SUM, new_name: 't' }, b: SUM, setup: twoSums, probe: diffOf },
   'tug_analyze_impact.safety': { tool: 'tug_analyze_impact', a: { ...AT, safety: 'aggressive' }, b: AT },

@@ -61,6 +61,7 @@ const STEPS: Step[] = [
   { tool: 'tug_inline', cli: () => ['inline', '--at', 'use.py:3:1'], mcp: () => ({ file: 'use.py', line: 3, column: 1 }), expectError: true },
   { tool: 'tug_organize_imports', cli: () => ['organize-imports', '--file', 'use.py'], mcp: () => ({ file: 'use.py' }), expectError: true },
   { tool: 'tug_change_signature', cli: () => ['change-signature', '--at', 'app.py:1:5', '--params', '[{"name":"items"},{"name":"start","default":"0"}]'], mcp: () => ({ file: 'app.py', line: 1, column: 5, new_params: [{ name: 'items' }, { name: 'start', default: '0' }] }) },
+  { tool: 'tug_move_symbol', cli: () => ['move', '--at', 'app.py:1:5', '--destination', 'totals'], mcp: () => ({ file: 'app.py', line: 1, column: 5, destination: 'totals' }) },
 ];
 
 /** Paths, times and (for session status) the warm workers a long-lived MCP server keeps by design. */

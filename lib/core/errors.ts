@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   SessionCorrupt: { exit: 4, title: 'Session data is unreadable', hint: 'Run `tug clean` to start a fresh session.' },
   OutsideSparseCheckout: { exit: 4, title: 'The change touches files outside the sparse checkout', hint: 'Widen it (`git sparse-checkout add <dir>`) and re-run, or run without --apply and merge the tug/ branch.' },
   GitLocked: { exit: 4, title: 'A git lock file is in the way', hint: 'tug never deletes a git lock it did not create. Check whether a git process still runs (`fuser <details.lock_file>` or `ps -ef | grep git`); if none does, the lock is left from a crash: remove it yourself and re-run.' },
+  ImportCycle: { exit: 4, title: 'The move would make modules import each other', hint: 'details.modules would import each other at import time (details.names); move those names too, or move the symbol elsewhere.' },
   UnsafeRefactor: { exit: 4, title: 'The refactor would change what the code does', hint: 'details.reason says why and details.line/col where; choose another range or position, or make this change by hand.' },
   RecoveryConflict: { exit: 4, title: 'An interrupted change meets your edits', hint: 'tug left the files in details.conflicting_files as they are and kept its journal; its intended content is saved under details.saved. Make each file match either version to let tug finish, or run `tug clean` to drop the interrupted change.' },
   // Verification (exit 5): the change was made in a sandbox and failed its checks.

@@ -43,8 +43,8 @@ export const Unsure = z
     col: z.number().int(),
     text: z.string().describe('The source around the name, e.g. `task.run`, `getattr(…, "run")` or `write!(f, "{}", self.pre)`.'),
     reason: z
-      .enum(['untyped_receiver', 'dynamic_getattr', 'decorator', 'macro_unexpanded', 'macro_definition', 'cfg_inactive', 'unresolved'])
-      .describe('Python: untyped_receiver: the receiver\'s type is unknown; dynamic_getattr: a getattr/setattr/hasattr/delattr string; decorator: the receiver is a decorated function that may be another object now. Rust: macro_unexpanded: in a macro call rust-analyzer could not expand (proc macro, unmatched macro_rules!); macro_definition: in a macro_rules! body; cfg_inactive: in code a #[cfg] switches off; unresolved: rust-analyzer resolves nothing there.'),
+      .enum(['untyped_receiver', 'dynamic_getattr', 'decorator', 'macro_unexpanded', 'macro_definition', 'cfg_inactive', 'unresolved', 'module_dict', 'string_mention'])
+      .describe('Python: untyped_receiver: the receiver\'s type is unknown; dynamic_getattr: a getattr/setattr/hasattr/delattr string; decorator: the receiver is a decorated function that may be another object now; move-symbol: module_dict: the old module\'s __dict__ is read; string_mention: a string (a mock.patch target, a docstring) names the old path; unresolved: the moved name is bound to something else in that file. Rust: macro_unexpanded: in a macro call rust-analyzer could not expand (proc macro, unmatched macro_rules!); macro_definition: in a macro_rules! body; cfg_inactive: in code a #[cfg] switches off; unresolved: rust-analyzer resolves nothing there.'),
     macro: z.string().optional().describe('Rust: the macro the name is in, without `!`.'),
     renamed: z.boolean().describe('True when include_unsure renamed it; false when it was left as it was.'),
   })

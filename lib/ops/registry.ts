@@ -18,6 +18,7 @@ import { extractVariableOperation } from './extract-variable/operation.js';
 import { extractFunctionOperation } from './extract-function/operation.js';
 import { inlineOperation } from './inline/operation.js';
 import { organizeImportsOperation } from './organize-imports/operation.js';
+import { moveSymbolOperation } from './move-symbol/operation.js';
 import { changeSignatureOperation } from './change-signature/operation.js';
 import { renameOperation } from './rename/operation.js';
 import { analyzeImpactOperation } from './analyze-impact/operation.js';
@@ -56,6 +57,7 @@ export const operations: readonly Operation[] = [
   extractFunctionOperation,
   inlineOperation,
   organizeImportsOperation,
+  moveSymbolOperation,
   changeSignatureOperation,
 ] as readonly Operation[];
 

@@ -75,6 +75,16 @@ def _local_refactor(op, request):
         return {"refused": _error(refusal.code, refusal.message, refusal.details)}
 
 
+def _move_symbol(request):
+    from tugworker.local_edits import Refused
+    from tugworker.move_symbol import move_symbol
+
+    try:
+        return move_symbol(request)
+    except Refused as refusal:
+        return {"refused": _error(refusal.code, refusal.message, refusal.details)}
+
+
 class WorkerError(Exception):
     def __init__(self, code, message, details=None):
         super().__init__(message)
@@ -102,6 +112,8 @@ def handle(request):
         return signature_sites(request["content"], request["offsets"])
     if op in LOCAL_REFACTORS:
         return _local_refactor(op, request)
+    if op == "move_symbol":
+        return _move_symbol(request)
     raise WorkerError("UnknownOperation", "unknown op %r" % (op,))
 
 

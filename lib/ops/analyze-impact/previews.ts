@@ -8,6 +8,7 @@ import { extractFunctionFields } from '../extract-function/schema.js';
 import { extractVariableFields } from '../extract-variable/schema.js';
 import { inlineFields } from '../inline/schema.js';
 import { organizeImportsFields } from '../organize-imports/schema.js';
+import { moveSymbolFields } from '../move-symbol/schema.js';
 import { changeSignatureFields } from '../change-signature/schema.js';
 
 type Preview = (input: never, context: OperationContext) => Promise<ChangePreviewJSON>;
@@ -38,6 +39,7 @@ export const PREVIEWS = {
     fields: organizeImportsFields,
     preview: async () => (await import('../organize-imports/run.js')).previewOrganizeImports as Preview,
   },
+  move_symbol: { name: 'move-symbol', fields: moveSymbolFields, preview: async () => (await import('../move-symbol/run.js')).previewMoveSymbol as Preview },
   change_signature: {
     name: 'change-signature',
     fields: changeSignatureFields,

@@ -1,0 +1,53 @@
+// move-symbol's work: the snapshot's Python files, the analysis's edits and new files as one PatchSet, run through the
+// change road or shown by analyze-impact.
+import type { z } from 'zod';
+import { buildPatchSet } from '../../core/patchset.js';
+import { withFileOperations } from '../../core/file-ops.js';
+import type { ChangePreviewJSON, RunResponseJSON } from '../../core/schemas.js';
+import { readBlobs } from '../../git/objects.js';
+import { listTreePaths } from '../../git/snapshot.js';
+import { askPython } from '../../python/load-project.js';
+import { planMoveSymbol } from '../../python/move-symbol/plan.js';
+import { resolveUserPath, resolveWritePath } from '../../workspace/paths.js';
+import type { OperationContext } from '../operation.js';
+import { runChange } from '../change/pipeline.js';
+import { previewChange } from '../change/preview.js';
+import { loadSourceFiles } from '../change/source-files.js';
+import type { Planner } from '../change/types.js';
+import { warmPythonFor } from '../assists/python.js';
+import { configFor, configuredPython } from '../workspace/config.js';
+import type { moveSymbolInput } from './schema.js';
+
+type Input = z.infer<typeof moveSymbolInput>;
+
+/** Environments and vendored trees: never a module the move should touch. */
+const EXCLUDED = /(^|\/)(\.venv|venv|\.tox|node_modules|site-packages|__pycache__|\.git)\//;
+
+function planner(input: Input, context: OperationContext): Planner {
+  return async (ws, snapshot) => {
+    const file = await resolveUserPath(ws.repo, input.file, 'file');
+    const destination = input.destination.endsWith('.py') ? await resolveWritePath(ws.repo, input.destination, 'destination') : input.destination;
+    const entries = await listTreePaths(ws.repo, snapshot.tree);
+    const python = entries.filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path));
+    const blobs = await readBlobs(ws.repo, python.map((e) => e.oid));
+    const files = new Map(python.map((e) => [e.path, blobs.get(e.oid)!]));
+    const config = await configFor(ws.repo, { python: input.python });
+    context.progress?.('analysing the Python modules');
+    const plan = await planMoveSymbol(
+      { files, allPaths: new Set(entries.map((e) => e.path)), prefix: ws.repo.prefix, file, line: input.line, column: input.column, destination, keepReexport: input.keep_reexport ?? false },
+      (op, params) => askPython(ws.session, configuredPython(config), op, params),
+    );
+    const sources = await loadSourceFiles(ws.repo, snapshot.tree, [...new Set(plan.edits.map((e) => e.file))]);
+    const encoder = new TextEncoder();
+    const patch = withFileOperations(buildPatchSet(plan.edits, sources), plan.creates.map((c) => ({ path: c.path, bytes: encoder.encode(c.content) })), []);
+    return { patch, warnings: plan.warnings, subject: plan.subject, slug: plan.slug, unsure: plan.unsure };
+  };
+}
+
+export function runMoveSymbol(input: Input, context: OperationContext): Promise<RunResponseJSON> {
+  return runChange(input, { operation: 'move-symbol', scope: 'move-symbol', warmUp: warmPythonFor(input.file, input.python) }, planner(input, context), context);
+}
+
+export function previewMoveSymbol(input: Input, context: OperationContext = {}): Promise<ChangePreviewJSON> {
+  return previewChange(input, { operation: 'move-symbol', warmUp: warmPythonFor(input.file, input.python) }, planner(input, context));
+}

@@ -1,0 +1,148 @@
+// move-symbol's analysis: which module the destination names, which files can mention the symbol, and the worker's
+// answer (byte-span edits, files to create, unsure places) or its refusal as the TugError it names.
+import path from 'node:path';
+import { TugError, type ErrorCode } from '../../core/errors.js';
+import type { EditRequest } from '../../core/patchset.js';
+import type { WarningJSON } from '../../core/schemas.js';
+import { decodeText, lineStarts, offsetOf } from '../../core/text.js';
+import { identifierAt } from '../candidates.js';
+import { buildModuleMap, sourceRoots, type ModuleMap } from '../modules.js';
+
+const REFUSALS: readonly ErrorCode[] = ['ImportCycle', 'UnsafeRefactor', 'NameConflict', 'SymbolNotFound', 'SourceSyntaxError', 'InvalidArgument', 'UnsupportedOperation'];
+
+/** Reasons the worker gives for a place it could not prove; each is one of the Unsure schema's reasons. */
+export type MoveUnsureReason = 'dynamic_getattr' | 'module_dict' | 'string_mention' | 'unresolved';
+
+export interface MoveUnsure {
+  file: string;
+  line: number;
+  col: number;
+  text: string;
+  reason: MoveUnsureReason;
+  renamed: false;
+}
+
+export interface MoveRequest {
+  /** The repository's Python files (.py and .pyi) by path. */
+  files: ReadonlyMap<string, Uint8Array>;
+  /** Every path of the snapshot (a new destination must not land on one). */
+  allPaths: ReadonlySet<string>;
+  prefix: string;
+  file: string;
+  line: number;
+  column: number;
+  /** A dotted module (`pkg.sub.mod`) or a workspace path ending in .py (already resolved against the prefix). */
+  destination: string;
+  keepReexport: boolean;
+}
+
+export interface MovePlan {
+  edits: EditRequest[];
+  creates: { path: string; content: string }[];
+  warnings: WarningJSON[];
+  unsure: MoveUnsure[];
+  subject: string;
+  slug: string;
+}
+
+export type AskWorker = (op: string, params: Record<string, unknown>) => Promise<unknown>;
+
+interface Answer {
+  edits: { path: string; span: [number, number]; old_text: string; new_text: string }[];
+  creates: { path: string; content: string }[];
+  unsure: (Omit<MoveUnsure, 'renamed'> & { message: string })[];
+  warnings: { code: string; message: string }[];
+  name: string;
+  old_module: string;
+}
+type Reply = Answer | { refused: { code: string; message: string; details: Record<string, unknown> } };
+
+/** The destination as a module name and a file: an existing module, or a new file in an existing package directory. */
+export function resolveDestination(destination: string, modules: ModuleMap, roots: readonly string[], allPaths: ReadonlySet<string>): { module: string; path: string } {
+  const bad = (reason: string): never => {
+    throw new TugError('InvalidArgument', `destination ${JSON.stringify(destination)}: ${reason}`, { details: { argument: 'destination', reason } });
+  };
+  if (destination.endsWith('.py')) {
+    const name = buildModuleMap([destination], roots).byFile.get(destination);
+    if (name === undefined) bad('the path is not a module under a source root (the workspace or src/)');
+    if (path.posix.basename(destination) === '__init__.py') bad('move into a package module, not its __init__.py');
+    return { module: name!, path: destination };
+  }
+  if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(destination)) bad('give a dotted module name (pkg.sub.mod) or a path ending in .py');
+  const known = modules.byName.get(destination);
+  if (known !== undefined) {
+    if (!known.endsWith('.py') || path.posix.basename(known) === '__init__.py') bad(`${known} is not a plain module file`);
+    return { module: destination, path: known };
+  }
+  const parts = destination.split('.');
+  const parent = parts.slice(0, -1).join('.');
+  const parentFile = parent ? modules.byName.get(parent) : undefined;
+  let dir: string | undefined;
+  if (parentFile !== undefined && path.posix.basename(parentFile).startsWith('__init__.')) dir = path.posix.dirname(parentFile);
+  else if (!parent) dir = roots[roots.length - 1];
+  if (dir === undefined) bad(`package ${parent} is not in the workspace; pass the new file's path instead`);
+  const file = [dir, `${parts[parts.length - 1]}.py`].filter(Boolean).join('/');
+  if (allPaths.has(file)) bad(`${file} exists but is not a Python module tug can read`);
+  return { module: destination, path: file };
+}
+
+export async function planMoveSymbol(request: MoveRequest, ask: AskWorker): Promise<MovePlan> {
+  const paths = [...request.files.keys()].sort();
+  const roots = sourceRoots(paths, request.prefix);
+  const modules = buildModuleMap(paths, roots);
+  const source = request.files.get(request.file);
+  if (!source || !request.file.endsWith('.py')) {
+    throw new TugError('UnsupportedFile', `${request.file} is not a Python module (.py) in the snapshot`, { details: { path: request.file, reason: 'move-symbol moves from a .py file' } });
+  }
+  const offset = offsetOf(source, lineStarts(source), request.line, request.column);
+  if (offset === null) {
+    throw new TugError('InvalidPosition', `${request.file}:${request.line}:${request.column} is not inside the file`, { details: { path: request.file, line: request.line, col: request.column } });
+  }
+  const dest = resolveDestination(request.destination, modules, roots, request.allPaths);
+  const name = identifierAt(source, offset);
+  // Only files whose bytes name the symbol can import or use it; the two modules (and their stubs) always go.
+  const always = new Set([request.file, `${request.file}i`, dest.path, `${dest.path}i`]);
+  const needle = name ? new TextEncoder().encode(name) : null;
+  const files = paths
+    .filter((p) => always.has(p) || (needle !== null && contains(request.files.get(p)!, needle)))
+    .flatMap((p) => {
+      const text = decodeText(request.files.get(p)!);
+      return text.ok ? [{ path: p, module: modules.byFile.get(p) ?? null, content: text.text }] : [];
+    });
+  const reply = (await ask('move_symbol', { files, source: request.file, offset, dest_module: dest.module, dest_path: dest.path, keep_reexport: request.keepReexport })) as Reply;
+  if ('refused' in reply) throw refusal(request.file, reply.refused);
+  for (const created of reply.creates) {
+    if (request.allPaths.has(created.path)) {
+      throw new TugError('FileExists', `${created.path} already exists but is not a Python file tug read`, { details: { path: created.path } });
+    }
+  }
+  const edits = reply.edits.map((e): EditRequest => ({ file: e.path, span: { start: e.span[0], end: e.span[1] }, old_text: e.old_text, new_text: e.new_text }));
+  const unsure = reply.unsure.map(({ message: _message, ...u }): MoveUnsure => ({ ...u, renamed: false }));
+  const warnings: WarningJSON[] = reply.warnings.map((w) => ({ code: w.code, message: w.message }));
+  if (unsure.length > 0) {
+    warnings.push({ code: 'UnsureReferences', message: `${unsure.length} place(s) may still name ${reply.old_module}.${reply.name}; tug left them as they are (see unsure)` });
+  }
+  return {
+    edits,
+    creates: reply.creates,
+    warnings,
+    unsure,
+    subject: `move ${reply.name} from ${reply.old_module} to ${dest.module}`,
+    slug: `${reply.name}-to-${dest.module.split('.').pop()!}`,
+  };
+}
+
+function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
+  return Buffer.from(haystack.buffer, haystack.byteOffset, haystack.byteLength).includes(Buffer.from(needle));
+}
+
+function refusal(file: string, refused: { code: string; message: string; details: Record<string, unknown> }): TugError {
+  const { code, message, details } = refused;
+  if (!REFUSALS.includes(code as ErrorCode)) return new TugError('InternalError', message, { details: { worker_code: code, ...details } });
+  const line = typeof details['line'] === 'number' ? details['line'] : undefined;
+  const col = typeof details['col'] === 'number' ? details['col'] : undefined;
+  return new TugError(code as ErrorCode, `${file}: ${message}`, {
+    details: { path: file, ...details },
+    ...(line !== undefined && col !== undefined ? { location: { file, line, col } } : {}),
+  });
+}

@@ -1,0 +1,137 @@
+# move-symbol's rewriting of every other file: imports of the moved name, uses through a module alias, strings.
+import ast
+
+from tugworker.local_edits import Refused
+from tugworker.move_module import Module, drop_alias
+from tugworker.positions import Positions, string_content_span
+
+
+def rewrite_references(files, old, dest_name, name, keep, edits, unsure, skip):
+    for entry in files:
+        if entry["path"] in skip or entry.get("skip_refs"):
+            continue
+        try:
+            module = Module(entry)
+        except Refused:
+            continue
+        _rewrite_file(module, old, dest_name, name, edits, unsure)
+
+
+def _relative_or_absolute(module, level, dest_name):
+    """The module text for an import of dest_name: relative when the original was and it stays in the package."""
+    if level == 0 or not module.package:
+        return dest_name
+    parts = module.package.split(".")
+    for up in range(len(parts), 0, -1):
+        base = ".".join(parts[:up])
+        if dest_name == base or dest_name.startswith(base + "."):
+            dots = "." * (len(parts) - up + 1)
+            return dots + dest_name[len(base) + 1 :]
+    return dest_name
+
+
+def _rewrite_file(module, old, dest_name, name, edits, unsure):
+    src = module.src
+    aliases = set()  # names bound to the old module
+    dotted = None  # `import pkg.old`: the dotted path reaching it
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.ImportFrom):
+            base = module.absolute(node.level, node.module)
+            if base == old.name and any(a.name == "*" for a in node.names):
+                unsure.append(_unsure(module, node, "unresolved", "a star import of %s may have brought %s" % (old.name, name)))
+            if base == old.name:
+                alias = next((a for a in node.names if a.name == name), None)
+                if alias is None:
+                    continue
+                target = _relative_or_absolute(module, node.level, dest_name)
+                text = "from %s import %s%s" % (target, name, " as %s" % alias.asname if alias.asname else "")
+                if len(node.names) == 1:
+                    start = src.span(node)[0] + len("from")
+                    head = src.data[start:].split(b"import", 1)[0]
+                    mid = start + len(head) - len(head.lstrip())
+                    edits.append(module.edit(mid, start + len(head.rstrip()), target))
+                else:
+                    edits.extend(drop_alias(module, node, name, text))
+            elif base is not None:
+                for a in node.names:
+                    if base and "%s.%s" % (base, a.name) == old.name:
+                        aliases.add(a.asname or a.name)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name == old.name and a.asname:
+                    aliases.add(a.asname)
+                elif a.name == old.name or (a.name.startswith(old.name + ".") and not a.asname):
+                    dotted = old.name
+    _attribute_uses(module, old, dest_name, name, aliases, dotted, edits, unsure)
+    _strings(module, old, dest_name, name, edits, unsure)
+
+
+def _dotted(node):
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        return ".".join([node.id] + parts[::-1])
+    return None
+
+
+def _attribute_uses(module, old, dest_name, name, aliases, dotted, edits, unsure):
+    src = module.src
+    prefixes = {a + "." for a in aliases} | ({dotted + "."} if dotted else set())
+    if not prefixes:
+        return
+    uses = []
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Attribute):
+            text = _dotted(node)
+            if text is None:
+                continue
+            if any(text == p + name for p in prefixes):
+                uses.append(node)
+            elif any(text == p + "__dict__" for p in prefixes):
+                unsure.append(_unsure(module, node, "module_dict", "%s: the old module's namespace is read directly" % text))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "setattr", "hasattr", "delattr"):
+            args = node.args
+            if len(args) >= 2 and _dotted(args[0]) and _dotted(args[0]) + "." in prefixes and isinstance(args[1], ast.Constant) and args[1].value == name:
+                unsure.append(_unsure(module, node, "dynamic_getattr", "%s reads %s by a string" % (node.func.id, name)))
+    if not uses:
+        return
+    rebinds = any(
+        (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name) or (isinstance(n, ast.arg) and n.arg == name)
+        for n in ast.walk(module.tree)
+    ) or (name in module.top_bindings and not module.imports_from(name, old.name))
+    if rebinds:
+        for node in uses:
+            unsure.append(_unsure(module, node, "unresolved", "%s is bound to something else in this file; rewrite %s by hand" % (name, _dotted(node))))
+        return
+    for node in uses:
+        edits.append(module.edit(*src.span(node), name))
+    if not module.imports_from(name, old.name) and not module.imports_from(name, dest_name):
+        edits.append(module.insert_import("from %s import %s" % (dest_name, name)))
+
+
+def _strings(module, old, dest_name, name, edits, unsure):
+    """A string annotation naming the old path gets the new one; any other string naming it is reported (a
+    mock.patch target, for one, may mean the old module's binding on purpose)."""
+    src = module.src
+    full = "%s.%s" % (old.name, name)
+    positions = Positions(src.data)
+    annotations = set()
+    for node in ast.walk(module.tree):
+        for part in (getattr(node, "annotation", None), getattr(node, "returns", None)):
+            if isinstance(part, ast.Constant):
+                annotations.add(id(part))
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and full in node.value:
+            span = string_content_span(positions, node)
+            if node.value == full and span is not None and id(node) in annotations:
+                edits.append(module.edit(span[0], span[1], "%s.%s" % (dest_name, name)))
+            else:
+                unsure.append(_unsure(module, node, "string_mention", "a string names %s" % full))
+
+
+def _unsure(module, node, reason, message):
+    line, col = node.lineno, node.col_offset + 1
+    text = module.src.slice(*module.src.span(node)).splitlines()[0][:80]
+    return {"file": module.path, "line": line, "col": col, "text": text, "reason": reason, "message": message}

@@ -1,0 +1,205 @@
+# move-symbol: a top-level function, class or constant goes to another module, with the imports it needs;
+# every import of it is pointed at its new home (move_refs.py). Offsets are UTF-8 byte offsets, as everywhere in tug.
+import ast
+import builtins
+
+from tugworker.local_edits import Refused
+from tugworker.move_module import Module, import_line
+from tugworker.move_refs import rewrite_references
+
+BUILTINS = frozenset(dir(builtins)) | {"__name__", "__file__", "__doc__", "__spec__", "__builtins__"}
+
+
+def _symbol_at(module, offset):
+    """The top-level statement the cursor names (def/class name or the target of a one-name assignment)."""
+    src = module.src
+    for stmt in module.tree.body:
+        start, end = src.span(stmt)
+        first = min([start] + [src.span(d)[0] - 1 for d in getattr(stmt, "decorator_list", [])])
+        if not first <= offset <= end:
+            continue
+        name = _bound_name(stmt)
+        if name is not None:
+            at = src.data.find(name.encode(), src.span(stmt)[0] if not isinstance(stmt, (ast.Assign, ast.AnnAssign)) else start)
+            header = at + len(name) if at >= 0 else -1
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                keyword = src.data.find(b" " + name.encode(), start) + 1
+                if keyword <= offset <= keyword + len(name):
+                    return stmt, name
+            elif at <= offset <= header:
+                return stmt, name
+        where = dict(zip(("line", "col"), src.position(offset)))
+        raise Refused("UnsupportedOperation", "the position is not on the name of a top-level function, class or constant (move-symbol moves only those)", where)
+    raise Refused("SymbolNotFound", "no top-level definition at the position", dict(zip(("line", "col"), src.position(offset))))
+
+
+def _bound_name(stmt):
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return stmt.name
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        return stmt.targets[0].id
+    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+        return stmt.target.id
+    return None
+
+
+def _block(src, stmt):
+    """The moved bytes: leading comment lines and decorators through the end of the statement's last line."""
+    first = min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", [])])
+    line = first
+    while line > 1 and src.slice(src.starts[line - 2], src.starts[line - 1]).lstrip().startswith("#"):
+        line -= 1
+    start = src.starts[line - 1]
+    end = src.starts[stmt.end_lineno] if stmt.end_lineno < len(src.starts) else len(src.data)
+    return start, end
+
+
+def _removal(src, start, end):
+    """The span that takes the block out, with blank lines after it (or before it at the end of the file)."""
+    data = src.data
+    stop = end
+    while stop < len(data):
+        newline = data.find(b"\n", stop)
+        line = data[stop : newline + 1 if newline >= 0 else len(data)]
+        if line.strip():
+            return start, stop
+        stop += len(line)
+    begin = start
+    while begin > 0:
+        previous = data.rfind(b"\n", 0, begin - 1) + 1
+        if data[previous:begin].strip():
+            break
+        begin = previous
+    return begin, stop
+
+
+def _free_names(stmt, name):
+    """Names the statement reads that it does not bind itself (a function's parameters and locals are its own)."""
+    bound = {name}
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node is not getattr(stmt, "target", None):
+            if not isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                bound.add(node.id)
+    read = []
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in bound and node.id not in BUILTINS and node.id not in read:
+            read.append(node.id)
+    return read
+
+
+def move_symbol(request):
+    files = {f["path"]: f for f in request["files"]}
+    old = Module(files[request["source"]])
+    dest_path, dest_name = request["dest_path"], request["dest_module"]
+    if dest_path == old.path or dest_name == old.name:
+        raise Refused("InvalidArgument", "the destination is the module the symbol is already in", {"argument": "destination"})
+    stmt, name = _symbol_at(old, request["offset"])
+    dest = Module(files[dest_path]) if dest_path in files else None
+    old.dest_name = dest_name
+    if dest is not None and name in dest.top_bindings and not dest.imports_from(name, old.name):
+        line = dest.top_bindings[name]
+        raise Refused("NameConflict", "%s already binds %s (line %d)" % (dest_path, name, line), {"conflicts": [{"file": dest_path, "line": line}]})
+    src = old.src
+    start, end = _block(src, stmt)
+    moved = src.slice(start, end)
+    for node in ast.walk(stmt):
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            line, col = node.lineno, node.col_offset + 1
+            raise Refused("UnsafeRefactor", "the code declares `global %s`: moved, it would rebind a global of the new module" % ", ".join(node.names), {"line": line, "col": col, "reason": "global statement"})
+    needs_old, carried, unknown = [], [], []
+    for free in _free_names(stmt, name):
+        origin = old.import_origin(free)
+        if origin is not None:
+            carried.append(origin)
+        elif free in old.top_bindings:
+            needs_old.append(free)
+        else:
+            unknown.append(free)
+    old_uses = old.reads_outside(name, stmt)
+    keep = bool(request.get("keep_reexport"))
+    if needs_old and (old_uses or keep or old.imports_module(dest_name)):
+        why = "uses %s" % name if old_uses else "re-exports %s" % name if keep else "imports %s at module level" % dest_name
+        raise Refused(
+            "ImportCycle",
+            "%s would import %s from %s at module level while %s %s: a cycle at import time" % (dest_name, ", ".join(needs_old), old.name, old.name, why),
+            {"modules": [old.name, dest_name], "names": needs_old},
+        )
+    if needs_old:
+        carried.append(("from", old.name, [(n, None) for n in needs_old]))
+    if (old_uses or keep) and dest is not None and dest.imports_module(old.name):
+        raise Refused(
+            "ImportCycle",
+            "%s imports %s at module level, and %s would import %s back from it: a cycle at import time" % (dest_name, old.name, old.name, name),
+            {"modules": [old.name, dest_name], "names": [name]},
+        )
+    edits, creates, unsure, warnings = [], [], [], []
+    if unknown:
+        # Bound in a conditional block (TYPE_CHECKING, try/except) or nowhere: the destination gets no import for them.
+        warnings.append({"code": "NamesNotCarried", "message": "%s reads %s, which %s does not import or define at top level; the destination gets no import for them" % (name, ", ".join(unknown), old.name)})
+    cut = _removal(src, start, end)
+    edits.append(old.edit(cut[0], cut[1], ""))
+    if old_uses or keep:
+        edits.append(old.insert_import("from %s import %s" % (dest_name, name)))
+    if not keep:
+        edits.extend(old.drop_from_all(name))
+    if dest is None:
+        header = "".join(import_line(c) + "\n" for c in _future(old) + _dedupe(carried))
+        creates.append({"path": dest_path, "content": header + ("\n\n" if header else "") + moved})
+    else:
+        edits.extend(dest.receive(name, moved, [c for c in _dedupe(carried) if not dest.has_import(c)], old.name))
+    skip = {old.path, dest_path}
+    _move_stub(files, old, dest_path, dest is None, name, keep, edits, creates, warnings, skip)
+    rewrite_references(request["files"], old, dest_name, name, keep, edits, unsure, skip=skip)
+    return {"edits": edits, "creates": creates, "unsure": unsure, "warnings": warnings, "name": name, "kind": type(stmt).__name__, "old_module": old.name}
+
+
+def _move_stub(files, old, dest_path, dest_new, name, keep, edits, creates, warnings, skip):
+    """The stub beside the old module loses the declaration; the destination's stub gains it (created along with a
+    new destination module; an existing module without a stub stays without one)."""
+    stub_path = old.path + "i" if old.path.endswith(".py") else None
+    if stub_path not in files:
+        return
+    skip.add(stub_path)
+    stub = Module(files[stub_path])
+    stmt = next((s for s in stub.tree.body if _bound_name(s) == name), None)
+    if stmt is None:
+        return
+    start, end = _block(stub.src, stmt)
+    moved = stub.src.slice(start, end)
+    carried, needs_old = [], []
+    for free in _free_names(stmt, name):
+        origin = stub.import_origin(free)
+        if origin is not None:
+            carried.append(origin)
+        elif free in stub.top_bindings:
+            needs_old.append((free, None))
+    carried = _dedupe(carried + ([("from", old.name, needs_old)] if needs_old else []))
+    cut = _removal(stub.src, start, end)
+    edits.append(stub.edit(cut[0], cut[1], ""))
+    if keep or stub.reads_outside(name, stmt):
+        edits.append(stub.insert_import("from %s import %s as %s" % (old.dest_name, name, name)))
+    dest_stub = dest_path + "i"
+    skip.add(dest_stub)
+    if dest_stub in files:
+        target = Module(files[dest_stub])
+        edits.extend(target.receive(name, moved, [c for c in carried if not target.has_import(c)], old.name))
+    elif dest_new:
+        header = "".join(import_line(c) + "\n" for c in carried)
+        creates.append({"path": dest_stub, "content": header + ("\n\n" if header else "") + moved})
+    # An existing destination without a stub is read by type checkers as it is: the declaration is not needed there.
+
+
+def _future(old):
+    """The old module's `from __future__` imports: a new module starts with them (they change how code compiles)."""
+    found = [s for s in old.tree.body if isinstance(s, ast.ImportFrom) and s.module == "__future__"]
+    return [("from", "__future__", [(a.name, a.asname) for a in s.names]) for s in found]
+
+
+def _dedupe(carried):
+    out = []
+    for c in carried:
+        if c not in out:
+            out.append(c)
+    return out
