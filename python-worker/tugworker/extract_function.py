@@ -1,0 +1,242 @@
+# extract-function for Python: whole statements in a byte range become the body of a new function (a method when they
+# use `self`), called where they stood. Parameters are the enclosing function's names the statements read that are
+# bound before them; results are the names they assign that code outside them reads afterwards.
+import ast
+
+from tugworker.local_edits import SCOPES, Refused, Source, check_identifier, edit, names_in, own_nodes
+
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
+BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try) + ((ast.Match,) if hasattr(ast, "Match") else ()) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
+
+
+def _trimmed(source, start, end):
+    text = source.data
+    while start < end and text[start : start + 1].isspace():
+        start += 1
+    while end > start and text[end - 1 : end].isspace():
+        end -= 1
+    return start, end
+
+
+def _refuse(code, source, offset, message, **details):
+    line, col = source.position(offset)
+    raise Refused(code, message, {"reason": message, "line": line, "col": col, **details})
+
+
+def _statements_at(source, start, end):
+    """The run of sibling statements the range covers exactly, or InvalidSelection."""
+    for node in ast.walk(source.tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list) or not block or not isinstance(block[0], ast.stmt):
+                continue
+            starts = [source.span(s)[0] for s in block]
+            ends = [source.span(s)[1] for s in block]
+            if start in starts and end in ends and starts.index(start) <= ends.index(end):
+                return node, block[starts.index(start) : ends.index(end) + 1]
+    _refuse("InvalidSelection", source, start, "the range is not a run of whole statements in one block (it cuts a statement or spans two blocks)")
+
+
+def _own(statements):
+    """The nodes of the statements that belong to their scope (nested functions, classes and comprehensions excluded)."""
+    for statement in statements:
+        yield statement
+        if not isinstance(statement, SCOPES):
+            yield from own_nodes(statement)
+
+
+def _check_flow(source, statements):
+    for statement in statements:
+        stack = [(statement, False)]
+        while stack:
+            node, in_loop = stack.pop()
+            offset = source.span(node)[0] if hasattr(node, "lineno") else source.span(statement)[0]
+            if isinstance(node, ast.Return):
+                _refuse("UnsafeRefactor", source, offset, "the range contains a return, which would return from the new function instead")
+            if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                _refuse("UnsafeRefactor", source, offset, "the range contains a yield, which would make the new function a generator")
+            if isinstance(node, (ast.Break, ast.Continue)) and not in_loop:
+                _refuse("UnsafeRefactor", source, offset, "the range contains a break or continue for a loop outside it")
+            if isinstance(node, (ast.Global, ast.Nonlocal)):
+                _refuse("UnsafeRefactor", source, offset, "the range declares global or nonlocal names")
+            if isinstance(node, SCOPES):
+                continue
+            loop_body = isinstance(node, LOOPS)
+            for child in ast.iter_child_nodes(node):
+                stack.append((child, in_loop or (loop_body and child not in getattr(node, "orelse", []))))
+
+
+def _bound(node):
+    """The names a node binds in its own scope."""
+    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+        return [node.id]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, ast.alias):
+        return [(node.asname or node.name).split(".")[0]]
+    if isinstance(node, ast.ExceptHandler) and node.name:
+        return [node.name]
+    return []
+
+
+def _reads(nodes):
+    return [n for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+
+
+def _definitely_bound(statements, name):
+    """Whether a top-level statement of the range (not a branch or loop in it) binds the name."""
+    for statement in statements:
+        if isinstance(statement, BRANCHING):
+            continue
+        nodes = [statement] if isinstance(statement, SCOPES) else [statement, *own_nodes(statement)]
+        if any(name in _bound(n) for n in nodes if not isinstance(n, ast.Lambda)):
+            return True
+    return False
+
+
+def _analyse(source, scope, statements, start, end):
+    inside = set()
+    for statement in statements:
+        inside.update(ast.walk(statement))
+    everything = list(ast.walk(scope)) if isinstance(scope, ast.Module) else [scope, *ast.walk(scope)]
+    outside = [n for n in everything if n not in inside]
+    arguments = [a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)] if isinstance(scope, FUNCTIONS) else []
+    own_scope = [n for n in (own_nodes(scope)) if n not in inside]
+    before = set(arguments)
+    for node in own_scope:
+        if hasattr(node, "end_lineno") and source.span(node)[1] <= start:
+            before.update(_bound(node))
+    written = []
+    for node in _own(statements):
+        for name in _bound(node):
+            if name not in written:
+                written.append(name)
+    in_loop = any(isinstance(a, LOOPS) for a in source.ancestors(statements[0]) if not isinstance(a, SCOPES)) and not isinstance(scope, ast.Module)
+    read_outside = {n.id for n in _reads(outside) if in_loop or isinstance(scope, ast.Module) or source.span(n)[0] >= end}
+    results = [name for name in written if name in read_outside]
+    read_order = []
+    for node in sorted(_reads(inside), key=lambda n: source.span(n)[0]):
+        if node.id not in read_order:
+            read_order.append(node.id)
+    if isinstance(scope, ast.Module):
+        # Module names stay visible as globals; only those the range also assigns must come in as parameters.
+        params = [name for name in read_order if name in before and name in written]
+    else:
+        params = [name for name in read_order if name in before]
+    for name in results:
+        if name in before and name not in params:
+            params.append(name)
+        if name not in before and not _definitely_bound(statements, name):
+            _refuse("UnsafeRefactor", source, start, "%s is assigned only on some paths in the range and is not bound before it" % name, name=name)
+    return params, results
+
+
+def _enclosing(source, statements, start):
+    scope = source.scope_of(statements[0])
+    if isinstance(scope, ast.ClassDef):
+        _refuse("UnsupportedOperation", source, start, "the statements are in a class body; extract from a function or the module")
+    if isinstance(scope, FUNCTIONS):
+        if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(scope)):
+            _refuse("UnsafeRefactor", source, start, "the enclosing function declares global or nonlocal names")
+        outer = [a for a in source.ancestors(scope) if isinstance(a, SCOPES) and not isinstance(a, ast.Module)]
+        if outer and not (isinstance(outer[0], ast.ClassDef) and len(outer) == 1):
+            _refuse("UnsupportedOperation", source, start, "the enclosing function is nested in another function or class; its outer names would not be visible")
+    return scope
+
+
+def _body(source, statements, indent):
+    """The statements' lines, moved to the new indentation (lines inside multi-line strings kept as they are)."""
+    first, last = statements[0], statements[-1]
+    keep = set()
+    for statement in statements:
+        for node in ast.walk(statement):
+            if isinstance(node, (ast.Constant, ast.JoinedStr)) and hasattr(node, "end_lineno") and node.end_lineno > node.lineno:
+                keep.update(range(node.lineno + 1, node.end_lineno + 1))
+    base = source.indentation_before(first)
+    lines = []
+    for number in range(first.lineno, last.end_lineno + 1):
+        text = source.slice(source.starts[number - 1], source.starts[number] if number < len(source.starts) else len(source.data)).rstrip("\r\n")
+        if number in keep or not text.strip():
+            lines.append(text if number in keep else "")
+        else:
+            stripped = text[len(base) :] if text.startswith(base) else text.lstrip()
+            lines.append(indent + stripped)
+    return "\n".join(lines)
+
+
+def _line_end(source, offset):
+    """The offset of the end of the line holding offset (before its newline)."""
+    newline = source.data.find(b"\n", offset)
+    end = len(source.data) if newline < 0 else newline
+    return end - 1 if source.data[end - 1 : end] == b"\r" and end > offset else end
+
+
+def _merged(source, edits):
+    """The edits in file order, an insertion that touches the replaced statements joined to that replacement."""
+    edits = sorted(edits, key=lambda e: (e["span"][0], e["span"][1]))
+    out = []
+    for e in edits:
+        if out and out[-1]["span"][1] == e["span"][0]:
+            last = out.pop()
+            e = edit(source, last["span"][0], e["span"][1], last["new_text"] + e["new_text"])
+        out.append(e)
+    return out
+
+
+def extract_function(content, start, end, name):
+    source = Source(content)
+    check_identifier(name)
+    start, end = _trimmed(source, start, end)
+    _, statements = _statements_at(source, start, end)
+    first = statements[0]
+    if source.indentation_before(first) is None or source.slice(end, _line_end(source, end)).strip()[:1] not in ("", "#"):
+        _refuse("InvalidSelection", source, start, "the statements share a line with other code")
+    _check_flow(source, statements)
+    scope = _enclosing(source, statements, start)
+    params, results = _analyse(source, scope, statements, start, end)
+    inside = [n for s in statements for n in ast.walk(s)]
+    is_async = any(isinstance(n, (ast.Await, ast.AsyncFor, ast.AsyncWith)) for n in _own(statements))
+    method = isinstance(scope, FUNCTIONS) and isinstance(source.parent.get(scope), ast.ClassDef) and scope.args.args
+    receiver = scope.args.args[0].arg if method else None
+    uses_receiver = receiver is not None and any(isinstance(n, ast.Name) and n.id in (receiver, "super", "__class__") for n in inside)
+    if not uses_receiver and any(isinstance(n, ast.Name) and n.id in ("super", "__class__") for n in inside):
+        _refuse("UnsafeRefactor", source, start, "the range uses super() or __class__ outside a method")
+    if uses_receiver:
+        params = [p for p in params if p != receiver]
+        cls = source.parent[scope]
+        taken = names_in(cls) | {n.attr for n in ast.walk(source.tree) if isinstance(n, ast.Attribute)}
+        if name in taken or name in {n for s in cls.body for n in _bound(s)}:
+            _refuse("NameConflict", source, start, "%s is already a name in class %s" % (name, cls.name), name=name)
+    elif name in names_in(source.tree):
+        _refuse("NameConflict", source, start, "%s is already a name in this module" % name, name=name)
+    call = "%s%s(%s)" % ("%s." % receiver if uses_receiver else "", name, ", ".join(params))
+    if is_async:
+        call = "await " + call
+    if results:
+        call = "%s = %s" % (", ".join(results), call)
+    signature = "%sdef %s(%s):" % ("async " if is_async else "", name, ", ".join(([receiver] if uses_receiver else []) + params))
+    # A comment after the last statement goes with it into the new body.
+    edits = [edit(source, start, _line_end(source, end), call)]
+    if uses_receiver:
+        indent = source.indentation_before(scope) or ""
+        body = _body(source, statements, indent + "    ")
+        if results:
+            body += "\n%s    return %s" % (indent, ", ".join(results))
+        at = _line_end(source, source.span(scope)[1])
+        edits.append(edit(source, at, at, "\n\n%s%s\n%s" % (indent, signature, body)))
+    else:
+        body = _body(source, statements, "    ")
+        if results:
+            body += "\n    return %s" % ", ".join(results)
+        top = statements[0]
+        while source.parent.get(top) is not source.tree:
+            top = source.parent[top]
+        if isinstance(scope, ast.Module):
+            line = min([top.lineno] + [d.lineno for d in getattr(top, "decorator_list", [])])
+            at = source.starts[line - 1]
+            edits.append(edit(source, at, at, "%s\n%s\n\n\n" % (signature, body)))
+        else:
+            at = _line_end(source, source.span(top)[1])
+            edits.append(edit(source, at, at, "\n\n\n%s\n%s" % (signature, body)))
+    return {"edits": _merged(source, edits), "params": params, "results": results, "method": bool(uses_receiver), "async": is_async}
