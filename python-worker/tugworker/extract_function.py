@@ -114,7 +114,8 @@ def _analyse(source, scope, statements, start, end):
                 written.append(name)
     in_loop = any(isinstance(a, LOOPS) for a in source.ancestors(statements[0]) if not isinstance(a, SCOPES)) and not isinstance(scope, ast.Module)
     read_outside = {n.id for n in _reads(outside) if in_loop or isinstance(scope, ast.Module) or source.span(n)[0] >= end}
-    results = [name for name in written if name in read_outside]
+    # A module's names are its attributes, which other modules may read: every one the range assigns stays assigned.
+    results = written if isinstance(scope, ast.Module) else [name for name in written if name in read_outside]
     read_order = []
     for node in sorted(_reads(inside), key=lambda n: source.span(n)[0]):
         if node.id not in read_order:
@@ -163,6 +164,11 @@ def _body(source, statements, indent):
             stripped = text[len(base) :] if text.startswith(base) else text.lstrip()
             lines.append(indent + stripped)
     return "\n".join(lines)
+
+
+def _newlines(source, text):
+    """The text with the file's own line ending."""
+    return text.replace("\n", "\r\n") if b"\r\n" in source.data else text
 
 
 def _line_end(source, offset):
@@ -235,8 +241,10 @@ def extract_function(content, start, end, name):
         if isinstance(scope, ast.Module):
             line = min([top.lineno] + [d.lineno for d in getattr(top, "decorator_list", [])])
             at = source.starts[line - 1]
-            edits.append(edit(source, at, at, "%s\n%s\n\n\n" % (signature, body)))
+            above = source.data[: max(at - 1, 0)].rsplit(b"\n", 1)[-1].strip()
+            edits.append(edit(source, at, at, "%s%s\n%s\n\n\n" % ("\n\n" if at and above else "", signature, body)))
         else:
             at = _line_end(source, source.span(top)[1])
             edits.append(edit(source, at, at, "\n\n\n%s\n%s" % (signature, body)))
+    edits = [edit(source, *e["span"], _newlines(source, e["new_text"])) for e in edits]
     return {"edits": _merged(source, edits), "params": params, "results": results, "method": bool(uses_receiver), "async": is_async}
