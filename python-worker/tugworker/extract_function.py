@@ -116,6 +116,11 @@ def _analyse(source, scope, statements, start, end):
     read_outside = {n.id for n in _reads(outside) if in_loop or isinstance(scope, ast.Module) or source.span(n)[0] >= end}
     # A module's names are its attributes, which other modules may read: every one the range assigns stays assigned.
     results = written if isinstance(scope, ast.Module) else [name for name in written if name in read_outside]
+    if in_loop:
+        later = {name for n in own_scope if hasattr(n, "end_lineno") and source.span(n)[0] >= end for name in _bound(n)}
+        for node in _reads(inside):
+            if node.id in later and node.id not in before and node.id not in written:
+                _refuse("UnsafeRefactor", source, source.span(node)[0], "%s is read in the range but assigned only later in the loop" % node.id, name=node.id)
     read_order = []
     for node in sorted(_reads(inside), key=lambda n: source.span(n)[0]):
         if node.id not in read_order:
