@@ -43,6 +43,7 @@ const OK: [string, string, string][] = [
   ['async with await', 'import asyncio\n\nasync def f(d):\n    «await asyncio.sleep(0)\n    v = d * 2»\n    return v\n\nprint(asyncio.run(f(4)))\n', 'later'],
   ['a multi-line string keeps its lines', 'def f(a):\n    if a:\n        «s = """one\n  two"""\n        print(s)»\n    return a\n\nf(1)\n', 'show'],
   ['a loop with its own break', 'def f(xs):\n    «for x in xs:\n        if x > 2:\n            break\n        print(x)»\n    return 0\n\nf([1, 2, 3, 4])\n', 'upto'],
+  ['the tail of a function returns the call', 'def f(a):\n    b = a * 2\n    «if b > 3:\n        return "big"\n    print(b)»\n\nprint(f(1), f(5))\n', 'tail'],
   ['a result bound before is also a parameter', 'def f(a):\n    r = 0\n    «if a:\n        r = 5»\n    return r\n\nprint(f(0), f(1))\n', 'maybe'],
 ];
 

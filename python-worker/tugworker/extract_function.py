@@ -46,13 +46,13 @@ def _own(statements):
             yield from own_nodes(statement)
 
 
-def _check_flow(source, statements):
+def _check_flow(source, statements, tail):
     for statement in statements:
         stack = [(statement, False)]
         while stack:
             node, in_loop = stack.pop()
             offset = source.span(node)[0] if hasattr(node, "lineno") else source.span(statement)[0]
-            if isinstance(node, ast.Return):
+            if isinstance(node, ast.Return) and not tail:
                 _refuse("UnsafeRefactor", source, offset, "the range contains a return, which would return from the new function instead")
             if isinstance(node, (ast.Yield, ast.YieldFrom)):
                 _refuse("UnsafeRefactor", source, offset, "the range contains a yield, which would make the new function a generator")
@@ -199,11 +199,13 @@ def extract_function(content, start, end, name):
     source = Source(content)
     check_identifier(name)
     start, end = _trimmed(source, start, end)
-    _, statements = _statements_at(source, start, end)
+    block, statements = _statements_at(source, start, end)
+    # The statements that end a function's body may return: the call's value is then the function's.
+    tail = isinstance(block, FUNCTIONS) and statements[-1] is block.body[-1] and any(isinstance(n, ast.Return) for n in _own(statements))
     first = statements[0]
     if source.indentation_before(first) is None or source.slice(end, _line_end(source, end)).strip()[:1] not in ("", "#"):
         _refuse("InvalidSelection", source, start, "the statements share a line with other code")
-    _check_flow(source, statements)
+    _check_flow(source, statements, tail)
     scope = _enclosing(source, statements, start)
     params, results = _analyse(source, scope, statements, start, end)
     inside = [n for s in statements for n in ast.walk(s)]
@@ -224,6 +226,8 @@ def extract_function(content, start, end, name):
     call = "%s%s(%s)" % ("%s." % receiver if uses_receiver else "", name, ", ".join(params))
     if is_async:
         call = "await " + call
+    if tail:
+        call = "return " + call
     if results:
         call = "%s = %s" % (", ".join(results), call)
     signature = "%sdef %s(%s):" % ("async " if is_async else "", name, ", ".join(([receiver] if uses_receiver else []) + params))
