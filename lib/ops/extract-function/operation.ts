@@ -8,7 +8,7 @@ export const extractFunctionOperation = defineOperation({
   name: 'extract-function',
   tool: 'tug_extract_function',
   description:
-    "Move the statements (or the expression) in a range into a new function and call it there. Python: tug's own analysis of whole statements; parameters are the names they read that are bound before them, results the names they assign that are read afterwards; a method placed after the enclosing one when the statements use self, async kept; refused (UnsafeRefactor) on return, yield, break/continue leaving the range, global/nonlocal. Rust: rust-analyzer's extract_function assist. Verified in a sandbox (syntax, cargo check or tests), committed on tug/extract-function/<name>.",
+    "Move the statements (or the expression) in a range into a new function and call it there. Python: tug's own analysis of whole statements; parameters are the names they read that are bound before them, results the names they assign that are read afterwards; a method placed after the enclosing one when the statements use self, async kept; refused (UnsafeRefactor) on return (unless the statements end the function, then the call is returned), yield, break/continue leaving the range, global/nonlocal. Rust: rust-analyzer's extract_function assist. Verified in a sandbox (syntax, cargo check or tests), committed on tug/extract-function/<name>.",
   input: extractFunctionInput,
   output: RunResponse,
   annotations: { readOnly: false, destructive: false, idempotent: true },
