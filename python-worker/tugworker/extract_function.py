@@ -58,6 +58,8 @@ def _check_flow(source, statements, tail):
                 _refuse("UnsafeRefactor", source, offset, "the range contains a yield, which would make the new function a generator")
             if isinstance(node, (ast.Break, ast.Continue)) and not in_loop:
                 _refuse("UnsafeRefactor", source, offset, "the range contains a break or continue for a loop outside it")
+            if isinstance(node, ast.Delete) and any(isinstance(t, ast.Name) for t in node.targets):
+                _refuse("UnsafeRefactor", source, offset, "the range deletes a local name, which the new function cannot do for its caller")
             if isinstance(node, (ast.Global, ast.Nonlocal)):
                 _refuse("UnsafeRefactor", source, offset, "the range declares global or nonlocal names")
             if isinstance(node, SCOPES):
@@ -215,6 +217,8 @@ def extract_function(content, start, end, name):
     uses_receiver = receiver is not None and any(isinstance(n, ast.Name) and n.id in (receiver, "super", "__class__") for n in inside)
     if not uses_receiver and any(isinstance(n, ast.Name) and n.id in ("super", "__class__") for n in inside):
         _refuse("UnsafeRefactor", source, start, "the range uses super() or __class__ outside a method")
+    if uses_receiver and scope.decorator_list:
+        _refuse("UnsupportedOperation", source, start, "the enclosing method is decorated (a classmethod or staticmethod would not bind %s the same way)" % receiver)
     if uses_receiver:
         params = [p for p in params if p != receiver]
         cls = source.parent[scope]
