@@ -143,13 +143,13 @@ def _analyse(source, scope, statements, start, end):
 def _enclosing(source, statements, start):
     scope = source.scope_of(statements[0])
     if isinstance(scope, ast.ClassDef):
-        _refuse("UnsupportedOperation", source, start, "the statements are in a class body; extract from a function or the module")
+        _refuse("UnsafeRefactor", source, start, "the statements are in a class body; extract from a function or the module")
     if isinstance(scope, FUNCTIONS):
         if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(scope)):
             _refuse("UnsafeRefactor", source, start, "the enclosing function declares global or nonlocal names")
         outer = [a for a in source.ancestors(scope) if isinstance(a, SCOPES) and not isinstance(a, ast.Module)]
         if outer and not (isinstance(outer[0], ast.ClassDef) and len(outer) == 1):
-            _refuse("UnsupportedOperation", source, start, "the enclosing function is nested in another function or class; its outer names would not be visible")
+            _refuse("UnsafeRefactor", source, start, "the enclosing function is nested in another function or class; its outer names would not be visible")
     return scope
 
 

@@ -96,6 +96,10 @@ def handle(request):
         return {"results": [_facts(f.get("path", "<string>"), f["content"]) for f in request.get("files", [])]}
     if op == "rewrite_check":
         return _rewrite_check(request.get("path", "<string>"), request["content"])
+    if op == "signature_sites":
+        from tugworker.signature_sites import signature_sites
+
+        return signature_sites(request["content"], request["offsets"])
     if op in LOCAL_REFACTORS:
         return _local_refactor(op, request)
     raise WorkerError("UnknownOperation", "unknown op %r" % (op,))

@@ -19,15 +19,8 @@ function pythonPlan(input: Target): LocalPlan {
   const name = input.new_name;
   if (name === undefined) throw new TugError('InvalidArgument', 'extract-function in a Python file needs new_name (--name)', { details: { argument: 'new_name', reason: 'required for Python' } });
   return {
-    request: (_file, offset) => ({
-      op: 'extract_function',
-      params: { start: offset(input.line, input.column), end: offset(input.end_line, input.end_column), name },
-    }),
-    describe: (answer) => {
-      const params = answer['params'] as string[];
-      const kind = answer['method'] === true ? 'method' : 'function';
-      return { subject: `${kind} ${name}(${params.join(', ')}) from ${input.file}`, slug: `function-${name}` };
-    },
+    request: (_file, offset) => ({ op: 'extract_function', params: { start: offset(input.line, input.column), end: offset(input.end_line, input.end_column), name } }),
+    describe: (answer) => ({ subject: `${answer['method'] ? 'method' : 'function'} ${name} from ${input.file}`, slug: `function-${name}` }),
   };
 }
 
