@@ -1,176 +1,263 @@
-# extract-function for Python: whole statements in a byte range become a new function (or a method, when they use
-# `self`), called where they were. Parameters are the names the statements read that were bound before them; return
-# values are the names they bind that the code after them reads. Refused where that would not mean the same.
+# extract-function for Python: whole statements in a byte range become the body of a new function (a method when they
+# use `self`), called where they stood. Parameters are the enclosing function's names the statements read that are
+# bound before them; results are the names they assign that code outside them reads afterwards.
 import ast
 
 from tugworker.local_edits import SCOPES, Refused, Source, check_identifier, edit, names_in, own_nodes
 
-FLOW = (ast.Return, ast.Yield, ast.YieldFrom)
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
+BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try) + ((ast.Match,) if hasattr(ast, "Match") else ()) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
 
 
-def _refuse(reason, source, node):
-    line, col = source.position(source.span(node)[0])
-    raise Refused("UnsafeRefactor", "cannot extract these statements: %s" % reason, {"reason": reason, "line": line, "col": col})
-
-
-def _statements(source, start, end):
-    """The sibling statements the range covers exactly (whitespace around it ignored)."""
-    data = source.data
-    while start < end and data[start : start + 1].isspace():
+def _trimmed(source, start, end):
+    text = source.data
+    while start < end and text[start : start + 1].isspace():
         start += 1
-    while end > start and data[end - 1 : end].isspace():
+    while end > start and text[end - 1 : end].isspace():
         end -= 1
+    return start, end
+
+
+def _refuse(code, source, offset, message, **details):
+    line, col = source.position(offset)
+    raise Refused(code, message, {"reason": message, "line": line, "col": col, **details})
+
+
+def _statements_at(source, start, end):
+    """The run of sibling statements the range covers exactly, or InvalidSelection."""
     for node in ast.walk(source.tree):
         for field in ("body", "orelse", "finalbody"):
-            body = getattr(node, field, None)
-            if not isinstance(body, list) or not body or not isinstance(body[0], ast.stmt):
+            block = getattr(node, field, None)
+            if not isinstance(block, list) or not block or not isinstance(block[0], ast.stmt):
                 continue
-            starts = [source.span(s)[0] for s in body]
-            ends = [source.span(s)[1] for s in body]
+            starts = [source.span(s)[0] for s in block]
+            ends = [source.span(s)[1] for s in block]
             if start in starts and end in ends and starts.index(start) <= ends.index(end):
-                return body[starts.index(start) : ends.index(end) + 1]
-    raise Refused("InvalidSelection", "the range is not whole statements of one block", {"reason": "select complete statements, from the start of the first to the end of the last"})
+                return node, block[starts.index(start) : ends.index(end) + 1]
+    _refuse("InvalidSelection", source, start, "the range is not a run of whole statements in one block (it cuts a statement or spans two blocks)")
 
 
-def _walk_own(statements):
-    """Nodes of the statements, not descending into functions, classes, lambdas or comprehensions defined there."""
+def _own(statements):
+    """The nodes of the statements that belong to their scope (nested functions, classes and comprehensions excluded)."""
     for statement in statements:
         yield statement
-        yield from own_nodes(statement)
+        if not isinstance(statement, SCOPES):
+            yield from own_nodes(statement)
 
 
-def _check_flow(source, statements):
-    for node in _walk_own(statements):
-        if isinstance(node, FLOW):
-            _refuse("they contain %s, which would leave the new function instead" % type(node).__name__.lower().replace("from", " from"), source, node)
-        if isinstance(node, (ast.Global, ast.Nonlocal)):
-            _refuse("they declare names global or nonlocal", source, node)
-        if isinstance(node, (ast.Break, ast.Continue)) and not any(isinstance(a, LOOPS) and any(a is s or a in set(ast.walk(s)) for s in statements) for a in source.ancestors(node)):
-            _refuse("they %s a loop that encloses them" % ("break out of" if isinstance(node, ast.Break) else "continue"), source, node)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("locals", "vars", "super") and not node.args:
-            _refuse("they call %s(), which depends on the function it runs in" % node.func.id, source, node)
-
-
-def _bound(nodes):
-    out = set()
-    for node in nodes:
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            out.add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            out.add(node.name)
-        elif isinstance(node, ast.alias):
-            out.add((node.asname or node.name).split(".")[0])
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            out.add(node.name)
-    return out
-
-
-def _definitely_bound(statement):
-    """Names a statement binds on every path through it (an assignment, import, def or class at its top)."""
-    if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return _bound([statement, *own_nodes(statement)]) if not isinstance(statement, ast.AnnAssign) or statement.value is not None else set()
-    return set()
-
-
-def _reads(statements):
-    return [n for s in statements for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
-
-
-def _dataflow(source, scope, statements):
-    start, end = source.span(statements[0])[0], source.span(statements[-1])[1]
-    scope_nodes = list(own_nodes(scope))
-    locals_ = _bound(scope_nodes)
-    arguments = [a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)] if not isinstance(scope, ast.Module) else []
-    locals_.update(arguments)
-    before = {n.id for n in scope_nodes if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and source.span(n)[1] <= start}
-    before |= {n.name for n in scope_nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and source.span(n)[1] <= start}
-    before |= {(a.asname or a.name).split(".")[0] for n in scope_nodes if isinstance(n, (ast.Import, ast.ImportFrom)) and source.span(n)[1] <= start for a in n.names}
-    before |= set(arguments)
-    params = []
-    assigned = set()
+def _check_flow(source, statements, tail):
     for statement in statements:
-        for name in _reads([statement]):
-            if name.id in locals_ and name.id in before and name.id not in assigned and name.id not in params:
-                params.append(name.id)
-        assigned |= _definitely_bound(statement)
-    written = _bound(_walk_own(statements))
-    loop = next((a for a in source.ancestors(statements[0]) if isinstance(a, LOOPS) and a is not scope), None)
-    later = {n.id for n in scope_nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and (source.span(n)[0] >= end or (loop is not None and source.span(loop)[0] <= source.span(n)[0] < start))}
-    returns = sorted(w for w in written if w in later and w in locals_)
-    # Module level: a later statement may read any global, and other modules may import it; keep what it binds.
+        stack = [(statement, False)]
+        while stack:
+            node, in_loop = stack.pop()
+            offset = source.span(node)[0] if hasattr(node, "lineno") else source.span(statement)[0]
+            if isinstance(node, ast.Return) and not tail:
+                _refuse("UnsafeRefactor", source, offset, "the range contains a return, which would return from the new function instead")
+            if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                _refuse("UnsafeRefactor", source, offset, "the range contains a yield, which would make the new function a generator")
+            if isinstance(node, (ast.Break, ast.Continue)) and not in_loop:
+                _refuse("UnsafeRefactor", source, offset, "the range contains a break or continue for a loop outside it")
+            if isinstance(node, ast.Delete) and any(isinstance(t, ast.Name) for t in node.targets):
+                _refuse("UnsafeRefactor", source, offset, "the range deletes a local name, which the new function cannot do for its caller")
+            if isinstance(node, (ast.Global, ast.Nonlocal)):
+                _refuse("UnsafeRefactor", source, offset, "the range declares global or nonlocal names")
+            if isinstance(node, SCOPES):
+                continue
+            loop_body = isinstance(node, LOOPS)
+            for child in ast.iter_child_nodes(node):
+                stack.append((child, in_loop or (loop_body and child not in getattr(node, "orelse", []))))
+
+
+def _bound(node):
+    """The names a node binds in its own scope."""
+    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+        return [node.id]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, ast.alias):
+        return [(node.asname or node.name).split(".")[0]]
+    if isinstance(node, ast.ExceptHandler) and node.name:
+        return [node.name]
+    return []
+
+
+def _reads(nodes):
+    return [n for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+
+
+def _definitely_bound(statements, name):
+    """Whether a top-level statement of the range (not a branch or loop in it) binds the name."""
+    for statement in statements:
+        if isinstance(statement, BRANCHING):
+            continue
+        nodes = [statement] if isinstance(statement, SCOPES) else [statement, *own_nodes(statement)]
+        if any(name in _bound(n) for n in nodes if not isinstance(n, ast.Lambda)):
+            return True
+    return False
+
+
+def _analyse(source, scope, statements, start, end):
+    inside = set()
+    for statement in statements:
+        inside.update(ast.walk(statement))
+    everything = list(ast.walk(scope)) if isinstance(scope, ast.Module) else [scope, *ast.walk(scope)]
+    outside = [n for n in everything if n not in inside]
+    arguments = [a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)] if isinstance(scope, FUNCTIONS) else []
+    own_scope = [n for n in (own_nodes(scope)) if n not in inside]
+    before = set(arguments)
+    for node in own_scope:
+        if hasattr(node, "end_lineno") and source.span(node)[1] <= start:
+            before.update(_bound(node))
+    written = []
+    for node in _own(statements):
+        for name in _bound(node):
+            if name not in written:
+                written.append(name)
+    in_loop = any(isinstance(a, LOOPS) for a in source.ancestors(statements[0]) if not isinstance(a, SCOPES)) and not isinstance(scope, ast.Module)
+    read_outside = {n.id for n in _reads(outside) if in_loop or isinstance(scope, ast.Module) or source.span(n)[0] >= end}
+    # A module's names are its attributes, which other modules may read: every one the range assigns stays assigned.
+    results = written if isinstance(scope, ast.Module) else [name for name in written if name in read_outside]
+    if in_loop:
+        later = {name for n in own_scope if hasattr(n, "end_lineno") and source.span(n)[0] >= end for name in _bound(n)}
+        for node in _reads(inside):
+            if node.id in later and node.id not in before and node.id not in written:
+                _refuse("UnsafeRefactor", source, source.span(node)[0], "%s is read in the range but assigned only later in the loop" % node.id, name=node.id)
+    read_order = []
+    for node in sorted(_reads(inside), key=lambda n: source.span(n)[0]):
+        if node.id not in read_order:
+            read_order.append(node.id)
     if isinstance(scope, ast.Module):
-        returns = sorted(w for w in written if w in locals_ and (w in later or not w.startswith("_")))
-    return params, returns
+        # Module names stay visible as globals; only those the range also assigns must come in as parameters.
+        params = [name for name in read_order if name in before and name in written]
+    else:
+        params = [name for name in read_order if name in before]
+    for name in results:
+        if name in before and name not in params:
+            params.append(name)
+        if name not in before and not _definitely_bound(statements, name):
+            _refuse("UnsafeRefactor", source, start, "%s is assigned only on some paths in the range and is not bound before it" % name, name=name)
+    return params, results
 
 
-def _reindented(source, statements, old, new):
-    first = source.line_start(source.span(statements[0])[0])
-    end = source.span(statements[-1])[1]
-    last = source.data.find(b"\n", end)
-    last = len(source.data) if last < 0 else last + 1
-    for node in ast.walk(ast.Module(body=list(statements), type_ignores=[])):
-        if isinstance(node, (ast.Constant, ast.JoinedStr)) and getattr(node, "end_lineno", node.lineno) > node.lineno and isinstance(getattr(node, "value", ""), (str, bytes, list)) and len(old) != len(new):
-            _refuse("a string spans lines and would change with the new indentation", source, node)
-    lines = source.slice(first, last).splitlines(True)
-    out = []
-    for line in lines:
-        if line.strip() == "":
-            out.append("\n" if line.endswith("\n") else "")
-        elif line.startswith(old):
-            out.append(new + line[len(old) :])
+def _enclosing(source, statements, start):
+    scope = source.scope_of(statements[0])
+    if isinstance(scope, ast.ClassDef):
+        _refuse("UnsafeRefactor", source, start, "the statements are in a class body; extract from a function or the module")
+    if isinstance(scope, FUNCTIONS):
+        if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(scope)):
+            _refuse("UnsafeRefactor", source, start, "the enclosing function declares global or nonlocal names")
+        outer = [a for a in source.ancestors(scope) if isinstance(a, SCOPES) and not isinstance(a, ast.Module)]
+        if outer and not (isinstance(outer[0], ast.ClassDef) and len(outer) == 1):
+            _refuse("UnsafeRefactor", source, start, "the enclosing function is nested in another function or class; its outer names would not be visible")
+    return scope
+
+
+def _body(source, statements, indent):
+    """The statements' lines, moved to the new indentation (lines inside multi-line strings kept as they are)."""
+    first, last = statements[0], statements[-1]
+    keep = set()
+    for statement in statements:
+        for node in ast.walk(statement):
+            if isinstance(node, (ast.Constant, ast.JoinedStr)) and hasattr(node, "end_lineno") and node.end_lineno > node.lineno:
+                keep.update(range(node.lineno + 1, node.end_lineno + 1))
+    base = source.indentation_before(first)
+    lines = []
+    for number in range(first.lineno, last.end_lineno + 1):
+        text = source.slice(source.starts[number - 1], source.starts[number] if number < len(source.starts) else len(source.data)).rstrip("\r\n")
+        if number in keep or not text.strip():
+            lines.append(text if number in keep else "")
         else:
-            out.append(new + line.lstrip(" \t"))
-    text = "".join(out)
-    return first, last, text if text.endswith("\n") else text + "\n"
+            stripped = text[len(base) :] if text.startswith(base) else text.lstrip()
+            lines.append(indent + stripped)
+    return "\n".join(lines)
+
+
+def _newlines(source, text):
+    """The text with the file's own line ending."""
+    return text.replace("\n", "\r\n") if b"\r\n" in source.data else text
+
+
+def _line_end(source, offset):
+    """The offset of the end of the line holding offset (before its newline)."""
+    newline = source.data.find(b"\n", offset)
+    end = len(source.data) if newline < 0 else newline
+    return end - 1 if source.data[end - 1 : end] == b"\r" and end > offset else end
+
+
+def _merged(source, edits):
+    """The edits in file order, an insertion that touches the replaced statements joined to that replacement."""
+    edits = sorted(edits, key=lambda e: (e["span"][0], e["span"][1]))
+    out = []
+    for e in edits:
+        if out and out[-1]["span"][1] == e["span"][0]:
+            last = out.pop()
+            e = edit(source, last["span"][0], e["span"][1], last["new_text"] + e["new_text"])
+        out.append(e)
+    return out
 
 
 def extract_function(content, start, end, name):
     source = Source(content)
     check_identifier(name)
-    statements = _statements(source, start, end)
-    scope = source.scope_of(statements[0])
-    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
-        _refuse("they are in a class body; extract from a function or the module", source, statements[0])
-    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and not isinstance(source.scope_of(scope), (ast.Module, ast.ClassDef)):
-        _refuse("they are in a nested function, whose free names the new function would not see", source, statements[0])
-    _check_flow(source, statements)
-    indent = source.indentation_before(statements[0])
-    if indent is None or "\t" in indent:
-        _refuse("the first statement shares its line with other code, or the block is indented with tabs", source, statements[0])
-    params, returns = _dataflow(source, scope, statements)
-    owner = source.scope_of(scope) if not isinstance(scope, ast.Module) else None
-    method = isinstance(owner, ast.ClassDef) and scope.args.args and scope.args.args[0].arg in params
-    if method:
-        if any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in scope.decorator_list):
-            _refuse("they use the first parameter of a static or class method", source, statements[0])
-        receiver = scope.args.args[0].arg
-        params.remove(receiver)
-    taken = names_in(owner) if method else {n for s in source.tree.body for n in _bound([s])}
-    if name in taken or name in {n.id for n in ast.walk(source.tree) if isinstance(n, ast.Name)}:
-        raise Refused("NameConflict", "%s is already a name %s" % (name, "in the class" if method else "in the module"), {"name": name})
-    is_async = any(isinstance(n, (ast.Await, ast.AsyncFor, ast.AsyncWith)) for n in _walk_own(statements))
-    if method:
-        anchor, def_indent = scope, source.indentation_before(scope) or ""
-        body_indent = def_indent + "    "
+    start, end = _trimmed(source, start, end)
+    block, statements = _statements_at(source, start, end)
+    # The statements that end a function's body may return: the call's value is then the function's.
+    tail = isinstance(block, FUNCTIONS) and statements[-1] is block.body[-1] and any(isinstance(n, ast.Return) for n in _own(statements))
+    first = statements[0]
+    if source.indentation_before(first) is None or source.slice(end, _line_end(source, end)).strip()[:1] not in ("", "#"):
+        _refuse("InvalidSelection", source, start, "the statements share a line with other code")
+    _check_flow(source, statements, tail)
+    scope = _enclosing(source, statements, start)
+    params, results = _analyse(source, scope, statements, start, end)
+    inside = [n for s in statements for n in ast.walk(s)]
+    is_async = any(isinstance(n, (ast.Await, ast.AsyncFor, ast.AsyncWith)) for n in _own(statements))
+    method = isinstance(scope, FUNCTIONS) and isinstance(source.parent.get(scope), ast.ClassDef) and scope.args.args
+    receiver = scope.args.args[0].arg if method else None
+    uses_receiver = receiver is not None and any(isinstance(n, ast.Name) and n.id in (receiver, "super", "__class__") for n in inside)
+    if not uses_receiver and any(isinstance(n, ast.Name) and n.id in ("super", "__class__") for n in inside):
+        _refuse("UnsafeRefactor", source, start, "the range uses super() or __class__ outside a method")
+    if uses_receiver and scope.decorator_list:
+        _refuse("UnsupportedOperation", source, start, "the enclosing method is decorated (a classmethod or staticmethod would not bind %s the same way)" % receiver)
+    if uses_receiver:
+        params = [p for p in params if p != receiver]
+        cls = source.parent[scope]
+        taken = names_in(cls) | {n.attr for n in ast.walk(source.tree) if isinstance(n, ast.Attribute)}
+        if name in taken or name in {n for s in cls.body for n in _bound(s)}:
+            _refuse("NameConflict", source, start, "%s is already a name in class %s" % (name, cls.name), name=name)
+    elif name in names_in(source.tree):
+        _refuse("NameConflict", source, start, "%s is already a name in this module" % name, name=name)
+    call = "%s%s(%s)" % ("%s." % receiver if uses_receiver else "", name, ", ".join(params))
+    if is_async:
+        call = "await " + call
+    if tail:
+        call = "return " + call
+    if results:
+        call = "%s = %s" % (", ".join(results), call)
+    signature = "%sdef %s(%s):" % ("async " if is_async else "", name, ", ".join(([receiver] if uses_receiver else []) + params))
+    # A comment after the last statement goes with it into the new body.
+    edits = [edit(source, start, _line_end(source, end), call)]
+    if uses_receiver:
+        indent = source.indentation_before(scope) or ""
+        body = _body(source, statements, indent + "    ")
+        if results:
+            body += "\n%s    return %s" % (indent, ", ".join(results))
+        at = _line_end(source, source.span(scope)[1])
+        edits.append(edit(source, at, at, "\n\n%s%s\n%s" % (indent, signature, body)))
     else:
-        anchor = scope if isinstance(scope, ast.Module) else next(s for s in source.tree.body if s is scope or scope in set(ast.walk(s)))
-        body_indent, def_indent = "    ", ""
-    if isinstance(scope, ast.Module):
-        anchor = next(s for s in source.tree.body if s is statements[0] or statements[0] in set(ast.walk(s)))
-    first, last, body = _reindented(source, statements, indent, body_indent)
-    signature = ", ".join(([receiver] if method else []) + params)
-    result = ", ".join(returns)
-    definition = "%s%sdef %s(%s):\n%s%s" % (def_indent, "async " if is_async else "", name, signature, body, "%sreturn %s\n" % (body_indent, result) if returns else "")
-    call = "%s%s(%s)" % ("%s." % receiver if method else "", name, ", ".join(params))
-    call = "%s%s%s%s\n" % (indent, "%s = " % result if returns else "", "await " if is_async else "", call)
-    edits = [edit(source, first, last, call)]
-    if isinstance(scope, ast.Module):
-        at = source.line_start(source.span(anchor)[0])
-        edits.append(edit(source, at, at, definition + "\n\n"))
-    else:
-        anchor_end = source.span(anchor)[1]
-        newline = source.data.find(b"\n", anchor_end)
-        at = len(source.data) if newline < 0 else newline + 1
-        edits.append(edit(source, at, at, ("\n" if method else "\n\n") + definition))
-    return {"edits": sorted(edits, key=lambda e: e["span"]), "params": params, "returns": returns, "method": bool(method), "async": is_async}
+        body = _body(source, statements, "    ")
+        if results:
+            body += "\n    return %s" % ", ".join(results)
+        top = statements[0]
+        while source.parent.get(top) is not source.tree:
+            top = source.parent[top]
+        if isinstance(scope, ast.Module):
+            line = min([top.lineno] + [d.lineno for d in getattr(top, "decorator_list", [])])
+            at = source.starts[line - 1]
+            above = source.data[: max(at - 1, 0)].rsplit(b"\n", 1)[-1].strip()
+            edits.append(edit(source, at, at, "%s%s\n%s\n\n\n" % ("\n\n" if at and above else "", signature, body)))
+        else:
+            at = _line_end(source, source.span(top)[1])
+            edits.append(edit(source, at, at, "\n\n\n%s\n%s" % (signature, body)))
+    edits = [edit(source, *e["span"], _newlines(source, e["new_text"])) for e in edits]
+    return {"edits": _merged(source, edits), "params": params, "results": results, "method": bool(uses_receiver), "async": is_async}
