@@ -37,15 +37,26 @@ const WRAPPING = new Set(['profile', 'line_length', 'multi_line_output', 'includ
 type Table = Record<string, unknown>;
 const table = (value: unknown): Table | undefined => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Table) : undefined);
 
-/** Top-level modules and packages at the root or under src/, as ruff's default `src = [".", "src"]` finds them. */
+/**
+ * Top-level modules and packages at the root or under src/, as ruff's default `src = [".", "src"]` finds them. A
+ * top-level folder without `__init__.py` is a namespace package whose other parts may live elsewhere: as ruff does
+ * (it looks for the whole module path on disk), only the parts this repository holds count, as `top.part`.
+ */
 export function firstPartyOf(paths: readonly string[]): string[] {
   const names = new Set<string>();
+  const inits = new Set(paths.filter((p) => /(^|\/)__init__\.pyi?$/.test(p)).map((p) => p.replace(/\/__init__\.pyi?$/, '')));
+  const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
   for (const file of paths) {
     if (!/\.pyi?$/.test(file)) continue;
     const parts = file.split('/');
-    const rest = parts[0] === 'src' && parts.length > 1 ? parts.slice(1) : parts;
+    const inSrc = parts[0] === 'src' && parts.length > 1;
+    const rest = inSrc ? parts.slice(1) : parts;
     const top = rest[0]!.replace(/\.pyi?$/, '');
-    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(top)) names.add(top);
+    if (!identifier.test(top)) continue;
+    const regular = rest.length === 1 || inits.has((inSrc ? 'src/' : '') + top);
+    const part = rest[1]?.replace(/\.pyi?$/, '');
+    if (regular) names.add(top);
+    else if (part && identifier.test(part)) names.add(`${top}.${part}`);
   }
   return [...names].sort();
 }

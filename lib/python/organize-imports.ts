@@ -76,12 +76,20 @@ function applyFixes(bytes: Uint8Array, diagnostics: readonly RuffDiagnostic[]): 
   const starts = lineStarts(bytes);
   const starts2 = [...starts, bytes.length];
   const spans: Array<{ start: number; end: number; content: Uint8Array }> = [];
-  for (const diagnostic of diagnostics) {
-    const edits = (diagnostic.fix?.edits ?? []).map((e) => ({
-      start: offsetOf(starts2, e.location),
-      end: offsetOf(starts2, e.end_location),
-      content: new TextEncoder().encode(e.content ?? ''),
-    }));
+  const fixes = diagnostics
+    .map((diagnostic) =>
+      (diagnostic.fix?.edits ?? []).map((e) => ({
+        start: offsetOf(starts2, e.location),
+        end: offsetOf(starts2, e.end_location),
+        content: new TextEncoder().encode(e.content ?? ''),
+      })),
+    )
+    .filter((edits) => edits.length > 0);
+  // `ruff check --fix` takes fixes in the order of their first edit (a stable sort): the same order here gives the
+  // same result where an F401 removal and an I001 rewrite overlap (a comment above a removed import stays put).
+  const first = (edits: ReadonlyArray<{ start: number }>) => Math.min(...edits.map((e) => e.start));
+  fixes.sort((a, b) => first(a) - first(b));
+  for (const edits of fixes) {
     if (edits.length === 0 || edits.some((e) => spans.some((s) => e.start < s.end && s.start < e.end))) continue;
     spans.push(...edits);
   }

@@ -1,0 +1,73 @@
+// organize-imports' engine on its own: the order fixes are applied in and first party in namespace packages, the two
+// places where tug's use of ruff's WebAssembly differed from `ruff check --select I001,F401 --fix` on a corpus of
+// Debian's packages (tests/bench/organize-imports-corpus.mjs; docs/ops/organize-imports.md).
+import test from 'ava';
+import { firstPartyOf } from '../lib/python/import-settings.js';
+import { organizeImports, type OrganizeOptions } from '../lib/python/organize-imports.js';
+
+const encode = (text: string) => new TextEncoder().encode(text);
+const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+const options = (firstParty: string[]): OrganizeOptions => ({ firstParty, isort: {}, packageInit: false });
+
+// The expected text is what `ruff check --isolated --select I001,F401 --fix` writes for this file (checked with ruff's
+// command line): F401's removals first, then I001 sorts what is left, the comment going with the line below it.
+test('a comment above an unused import ends where ruff --fix leaves it (fixes in the order of their first edit)', async (t) => {
+  const before = [
+    'import re',
+    '',
+    'from shapes.base import Shape',
+    'from shapes.util import clamp, unused_helper',
+    '',
+    '# kept for old callers',
+    'from shapes.legacy import OldShape',
+    '',
+    "__all__ = ['Box']",
+    '',
+    '',
+    'class Box(Shape):',
+    '    pattern = re.compile(r"x")',
+    '    limit = clamp',
+    '',
+  ].join('\n');
+  const after = decode(await organizeImports('shapes/box.py', encode(before), options(['shapes'])));
+  t.is(
+    after,
+    [
+      'import re',
+      '',
+      'from shapes.base import Shape',
+      '',
+      '# kept for old callers',
+      'from shapes.util import clamp',
+      '',
+      "__all__ = ['Box']",
+      '',
+      '',
+      'class Box(Shape):',
+      '    pattern = re.compile(r"x")',
+      '    limit = clamp',
+      '',
+    ].join('\n'),
+  );
+  t.is(decode(await organizeImports('shapes/box.py', encode(after), options(['shapes']))), after, 'a second run changes nothing');
+});
+
+test('first party: regular packages by their top name, a namespace package only by the parts the repository holds', (t) => {
+  const paths = [
+    'setup.py',
+    'src/ledger/__init__.py',
+    'src/ledger/book.py',
+    'acme/tools/__init__.py',
+    'acme/tools/cli.py',
+    'acme/util.py',
+    'tests/test_book.py',
+    'README.md',
+  ];
+  t.deepEqual(firstPartyOf(paths), ['acme.tools', 'acme.util', 'ledger', 'setup', 'tests.test_book']);
+});
+
+test('an import of another part of a namespace package is third party', async (t) => {
+  const before = 'import os\n\nfrom acme.other import thing\nfrom acme.tools import cli\n\nprint(os, thing, cli)\n';
+  const after = decode(await organizeImports('acme/tools/run.py', encode(before), options(firstPartyOf(['acme/tools/__init__.py', 'acme/tools/run.py']))));
+  t.is(after, 'import os\n\nfrom acme.other import thing\n\nfrom acme.tools import cli\n\nprint(os, thing, cli)\n');
+});
