@@ -2,7 +2,7 @@
 // places where tug's use of ruff's WebAssembly differed from `ruff check --select I001,F401 --fix` on a corpus of
 // Debian's packages (tests/bench/organize-imports-corpus.mjs; docs/ops/organize-imports.md).
 import test from 'ava';
-import { firstPartyOf } from '../lib/python/import-settings.js';
+import { firstPartyOf, importSettings } from '../lib/python/import-settings.js';
 import { organizeImports, type OrganizeOptions } from '../lib/python/organize-imports.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -63,11 +63,22 @@ test('first party: regular packages by their top name, a namespace package only 
     'tests/test_book.py',
     'README.md',
   ];
-  t.deepEqual(firstPartyOf(paths), ['acme.tools', 'acme.util', 'ledger', 'setup', 'tests.test_book']);
+  t.deepEqual(firstPartyOf(paths), ['acme.tools', 'acme.util', 'ledger', 'setup', 'src.ledger', 'tests.test_book']);
 });
 
 test('an import of another part of a namespace package is third party', async (t) => {
   const before = 'import os\n\nfrom acme.other import thing\nfrom acme.tools import cli\n\nprint(os, thing, cli)\n';
   const after = decode(await organizeImports('acme/tools/run.py', encode(before), options(firstPartyOf(['acme/tools/__init__.py', 'acme/tools/run.py']))));
   t.is(after, 'import os\n\nfrom acme.other import thing\n\nfrom acme.tools import cli\n\nprint(os, thing, cli)\n');
+});
+
+test("source roots from [tool.ruff] src or [tool.isort] src_paths decide what is first party", (t) => {
+  const paths = ['lib/billing/__init__.py', 'lib/billing/tax.py', 'scripts/run.py', 'conftest.py'];
+  t.deepEqual(importSettings(paths, undefined, undefined).firstParty, ['conftest', 'lib.billing', 'scripts.run']);
+  t.deepEqual(importSettings(paths, { tool: { ruff: { src: ['lib', 'scripts'] } } }, undefined).firstParty, ['billing', 'run']);
+  t.deepEqual(importSettings(paths, undefined, { src: ['./lib'] }).firstParty, ['billing']);
+  const isort = importSettings(paths, { tool: { isort: { profile: 'black', src_paths: ['lib', '.'] } } }, undefined);
+  t.deepEqual(isort.firstParty, ['billing', 'conftest', 'lib.billing', 'scripts.run']);
+  t.deepEqual(isort.warnings, []);
+  t.deepEqual(importSettings(paths, { tool: { ruff: { src: ['../elsewhere'] } } }, undefined).firstParty, [], 'a root outside the repository is not looked at');
 });
