@@ -82,3 +82,13 @@ test("source roots from [tool.ruff] src or [tool.isort] src_paths decide what is
   t.deepEqual(isort.warnings, []);
   t.deepEqual(importSettings(paths, { tool: { ruff: { src: ['../elsewhere'] } } }, undefined).firstParty, [], 'a root outside the repository is not looked at');
 });
+
+// The expected text is what ruff's command line writes for this stub: one blank line after a stub's imports,
+// redundant aliases kept as re-exports, unused `import sys` removed.
+test('a stub (.pyi) gets at most one blank line after its imports, as ruff gives stubs', async (t) => {
+  const before = 'from typing import Any, List\nimport sys\nimport os as os\nfrom pkg.core import Thing\nfrom collections import OrderedDict as OrderedDict\n\n\n\ndef f(x: Any) -> Thing: ...\nclass C:\n    a: List[int]\n';
+  const expected = 'import os as os\nfrom collections import OrderedDict as OrderedDict\nfrom typing import Any, List\n\nfrom pkg.core import Thing\n\ndef f(x: Any) -> Thing: ...\nclass C:\n    a: List[int]\n';
+  t.is(decode(await organizeImports('pkg/mod.pyi', encode(before), options(['pkg']))), expected);
+  const two = { ...options(['pkg']), isort: { 'lines-after-imports': 2 } };
+  t.is(decode(await organizeImports('pkg/mod.pyi', encode(before), two)), expected, 'a configured 2 is still 1 in a stub');
+});
