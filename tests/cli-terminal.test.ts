@@ -27,6 +27,18 @@ test('analyze-impact groups references by file with file:line:col, warnings with
   await repo.cleanup();
 });
 
+test('analyze-impact of a refactor prints its diff stat, the patch and the next command on a terminal', async (t) => {
+  const repo = await makeRepo({ 'calc.py': 'def f(a, b):\n    x = a + b\n    return x * 2\n' });
+  const run = await tugOnTerminal(repo.root, ['analyze-impact', 'inline', '--at', 'calc.py:2:5']);
+  t.is(run.exitCode, 0, run.screen);
+  t.notRegex(run.screen, looksLikeJson);
+  t.regex(run.screen, /inline: 2 edit\(s\) in 1 file\(s\) \(nothing written\)/);
+  t.regex(run.screen, / {2}calc\.py \| {3}3 \+--/);
+  t.regex(run.screen, /\+ {4}return \(a \+ b\) \* 2/);
+  t.regex(run.screen, /next {4}tug run inline with the same flags/);
+  await repo.cleanup();
+});
+
 test('rename prints the symbol, a diff stat, warnings, the branch, the next command and undo; log and show read back', async (t) => {
   const repo = await makeRepo({ 'app.py': APP, 'main.py': MAIN });
   const run = await tugOnTerminal(repo.root, ['rename', 'app.py:1:5', 'transform_data']);

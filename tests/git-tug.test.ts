@@ -37,3 +37,20 @@ test('on a terminal tug prints a short summary instead of JSON', async (t) => {
   t.regex(run.stdout, /^snapshot [0-9a-f]{40} {2}1 files, 6 bytes, clean/);
   await repo.cleanup();
 });
+
+test('the refactor shorthands run under git: `git tug extract-variable`, `git tug inline`, `git tug organize-imports`', async (t) => {
+  const repo = await makeRepo({ 'calc.py': 'import sys\nimport os\n\n\ndef f(a, b):\n    x = a + b\n    return x * 2, os.sep, sys.argv\n' });
+  const env = { PATH: `${path.dirname(TUG_BIN)}${path.delimiter}${process.env['PATH']}` };
+  const git = (args: string[]) => execa('git', ['tug', ...args, '--json'], { cwd: repo.root, env, reject: false });
+  const extract = await git(['extract-variable', '--range', 'calc.py:6:9-6:14', '--name', 'total']);
+  t.is(extract.exitCode, 0, extract.stdout);
+  t.regex(JSON.parse(extract.stdout).git.branch, /^tug\/extract-variable\/variable-total$/);
+  const inline = await git(['inline', '--at', 'calc.py:6:5']);
+  t.is(inline.exitCode, 0, inline.stdout);
+  t.true(JSON.parse(inline.stdout).patch.unified_diff.includes('+    return (a + b) * 2, os.sep, sys.argv'));
+  const organize = await git(['organize-imports', '--file', 'calc.py']);
+  t.is(organize.exitCode, 0, organize.stdout);
+  t.true(JSON.parse(organize.stdout).patch.unified_diff.includes('+import sys'));
+  t.is(await repo.git('status', '--porcelain'), '', 'nothing was written without --apply');
+  await repo.cleanup();
+});

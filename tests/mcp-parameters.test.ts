@@ -121,6 +121,7 @@ const EFFECTS: Record<string, Effect> = {
   'tug_analyze_impact.end_line': { tool: 'tug_analyze_impact', a: { operation: 'extract_variable', ...SUM, end_line: 3 }, b: { operation: 'extract_variable', ...SUM }, setup: twoSums, probe: diffOf },
   'tug_organize_imports.all': { tool: 'tug_organize_imports', a: { all: true }, b: { file: 'calc.py' }, setup: unsorted, probe: diffOf },
   'tug_organize_imports.file': { tool: 'tug_organize_imports', a: { file: 'calc.py' }, b: { file: ['calc.py', 'other.py'] }, setup: unsorted, probe: diffOf },
+  'tug_extract_function.new_name': { tool: 'tug_extract_function', a: { file: 'calc.py', line: 2, column: 5, end_line: 2, end_column: 14, new_name: 'g' }, b: { file: 'calc.py', line: 2, column: 5, end_line: 2, end_column: 14, new_name: 'h' }, setup: twoSums, probe: diffOf },
   'tug_extract_variable.all': { tool: 'tug_extract_variable', a: { ...SUM, all: true }, b: SUM, setup: twoSums, probe: diffOf },
   'tug_extract_variable.new_name': { tool: 'tug_extract_variable', a: { ...SUM, new_name: 't' }, b: SUM, setup: twoSums, probe: diffOf },
   'tug_analyze_impact.safety': { tool: 'tug_analyze_impact', a: { ...AT, safety: 'aggressive' }, b: AT },

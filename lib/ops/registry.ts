@@ -18,6 +18,7 @@ import { extractVariableOperation } from './extract-variable/operation.js';
 import { extractFunctionOperation } from './extract-function/operation.js';
 import { inlineOperation } from './inline/operation.js';
 import { organizeImportsOperation } from './organize-imports/operation.js';
+import { changeSignatureOperation } from './change-signature/operation.js';
 import { renameOperation } from './rename/operation.js';
 import { analyzeImpactOperation } from './analyze-impact/operation.js';
 import { cleanOperation, sessionStatusOperation } from './session/operations.js';
@@ -55,6 +56,7 @@ export const operations: readonly Operation[] = [
   extractFunctionOperation,
   inlineOperation,
   organizeImportsOperation,
+  changeSignatureOperation,
 ] as readonly Operation[];
 
 /** Seed 000's name for the shell tool; `tug tool run_pty_cmd` and agentTools() accept it too. */

@@ -34,7 +34,7 @@ export async function askLocalRefactor<T extends object>(
   session: PythonSession,
   python: string | undefined,
   file: LocalFile,
-  op: 'extract_variable' | 'inline_local',
+  op: 'extract_variable' | 'extract_function' | 'inline_local',
   params: Record<string, unknown>,
 ): Promise<T & { edits: EditRequest[] }> {
   const content = new TextDecoder().decode(file.bytes);

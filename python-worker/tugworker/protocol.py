@@ -52,7 +52,7 @@ def _rewrite_check(path, content):
     return {"ok": module.code == content}
 
 
-LOCAL_REFACTORS = ("extract_variable", "inline_local")
+LOCAL_REFACTORS = ("extract_variable", "extract_function", "inline_local")
 
 
 def _local_refactor(op, request):
@@ -64,6 +64,10 @@ def _local_refactor(op, request):
             from tugworker.extract_variable import extract_variable
 
             return extract_variable(request["content"], request["start"], request["end"], request["name"], bool(request.get("all")))
+        if op == "extract_function":
+            from tugworker.extract_function import extract_function
+
+            return extract_function(request["content"], request["start"], request["end"], request["name"])
         from tugworker.inline_local import inline_local
 
         return inline_local(request["content"], request["offset"])
@@ -92,6 +96,10 @@ def handle(request):
         return {"results": [_facts(f.get("path", "<string>"), f["content"]) for f in request.get("files", [])]}
     if op == "rewrite_check":
         return _rewrite_check(request.get("path", "<string>"), request["content"])
+    if op == "signature_sites":
+        from tugworker.signature_sites import signature_sites
+
+        return signature_sites(request["content"], request["offsets"])
     if op in LOCAL_REFACTORS:
         return _local_refactor(op, request)
     raise WorkerError("UnknownOperation", "unknown op %r" % (op,))

@@ -8,6 +8,7 @@ import { extractFunctionFields } from '../extract-function/schema.js';
 import { extractVariableFields } from '../extract-variable/schema.js';
 import { inlineFields } from '../inline/schema.js';
 import { organizeImportsFields } from '../organize-imports/schema.js';
+import { changeSignatureFields } from '../change-signature/schema.js';
 
 type Preview = (input: never, context: OperationContext) => Promise<ChangePreviewJSON>;
 
@@ -36,6 +37,11 @@ export const PREVIEWS = {
     name: 'organize-imports',
     fields: organizeImportsFields,
     preview: async () => (await import('../organize-imports/run.js')).previewOrganizeImports as Preview,
+  },
+  change_signature: {
+    name: 'change-signature',
+    fields: changeSignatureFields,
+    preview: async () => (await import('../change-signature/run.js')).previewChangeSignature as Preview,
   },
 } satisfies Record<string, PreviewEntry>;
 

@@ -12,7 +12,7 @@ import type { Workspace } from '../workspace/workspace.js';
 
 export interface LocalPlan {
   /** The worker's request, given the file: op name and its parameters (byte offsets computed with `offset`). */
-  request(file: LocalFile, offset: (line: number, column: number) => number): { op: 'extract_variable' | 'inline_local'; params: Record<string, unknown> };
+  request(file: LocalFile, offset: (line: number, column: number) => number): { op: 'extract_variable' | 'extract_function' | 'inline_local'; params: Record<string, unknown> };
   describe(answer: Record<string, unknown>): { subject: string; slug: string; warnings?: WarningJSON[] };
 }
 

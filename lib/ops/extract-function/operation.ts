@@ -8,7 +8,7 @@ export const extractFunctionOperation = defineOperation({
   name: 'extract-function',
   tool: 'tug_extract_function',
   description:
-    "Move the statements (or the expression) in a range into a new function and call it there. Rust: rust-analyzer's extract_function assist. Verified in a sandbox (cargo check), committed on tug/extract-function/<name>.",
+    "Move the statements (or, in Rust, the expression) in a range into a new function and call it there. Python: whole statements of one block; parameters are the names they read that were bound before them, return values the names they bind that later code reads; a method (called on self) when they use the method's self; async kept; refused (UnsafeRefactor) on return, yield, break/continue out of the range, global/nonlocal, locals()/super(), nested functions and class bodies. Rust: rust-analyzer's extract_function assist. Verified in a sandbox, committed on tug/extract-function/<name>.",
   input: extractFunctionInput,
   output: RunResponse,
   annotations: { readOnly: false, destructive: false, idempotent: true },
@@ -20,6 +20,6 @@ export const extractFunctionOperation = defineOperation({
     flags: { range: rangeFlag, name: nameFlag, 'rust-analyzer': rustAnalyzerFlag },
     fields: (args) => ({ ...rangeFields(args), ...flagFields(args, ['rust-analyzer']), ...(args['name'] !== undefined ? { new_name: args['name'] } : {}) }),
     shorthand: 'extract-function',
-    examples: ['tug run extract-function --range src/lib.rs:3:5-5:6 --name checksum --verify tests'],
+    examples: ['tug run extract-function --range src/report.py:12:5-14:70 --name headline --verify tests', 'tug run extract-function --range src/lib.rs:3:5-5:6 --name checksum --verify tests'],
   },
 });

@@ -5,7 +5,7 @@ import { rustAnalyzerField } from '../assists/rust.js';
 
 export const extractFunctionFields = {
   ...RangeFields,
-  new_name: z.string().min(1).optional().describe('The name of the new function (Rust: default the one rust-analyzer picks).'),
+  new_name: z.string().min(1).optional().describe('The name of the new function (Python: required; Rust: default the one rust-analyzer picks).'),
   ...rustAnalyzerField,
 };
 

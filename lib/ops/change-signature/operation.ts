@@ -1,0 +1,42 @@
+// `change-signature`: reorder, rename, add and remove a Python function's parameters, with every resolved call.
+import { TugError } from '../../core/errors.js';
+import { RunResponse } from '../../core/schemas.js';
+import { defineOperation } from '../operation.js';
+import { atFields, atFlag, flagFields } from '../change/cli-flags.js';
+import { changeSignatureInput } from './schema.js';
+
+function paramsField(args: Record<string, unknown>): Record<string, unknown> {
+  const raw = args['params'];
+  if (typeof raw !== 'string') return {};
+  try {
+    return { new_params: JSON.parse(raw) as unknown };
+  } catch (error) {
+    throw new TugError('InvalidArgument', `--params is not JSON: ${(error as Error).message}`, { details: { argument: 'params', reason: 'not JSON' } });
+  }
+}
+
+export const changeSignatureOperation = defineOperation({
+  name: 'change-signature',
+  tool: 'tug_change_signature',
+  description:
+    'Python: give a function or method a new parameter list (reorder, rename, add with a default or a call-site value, remove, `/` `*` `*args` `**kwargs`) and rewrite its definitions (overrides and bases too) and every resolved call, partial(f, …) and super() call. Refused (UnsafeRefactor) when a removed argument is not a literal or a name, or a decorator may replace the function, unless force. Calls that unpack *args/**kwargs are left with a warning; untyped receivers are listed in unsure. Verified in a sandbox, committed on tug/change-signature/<name>.',
+  input: changeSignatureInput,
+  output: RunResponse,
+  annotations: { readOnly: false, destructive: false, idempotent: true },
+  async execute(input, context) {
+    const { runChangeSignature } = await import('./run.js');
+    return runChangeSignature(input, context);
+  },
+  cli: {
+    flags: {
+      at: atFlag,
+      params: { type: 'string', describe: 'The new parameter list as JSON: [{"name":…, "default"?, "type"?, "from"?, "value"?}, …]', required: true },
+      force: { type: 'boolean', describe: 'Remove arguments with possible effects; change decorated functions' },
+    },
+    fields: (args) => ({ ...atFields(args), ...paramsField(args), ...flagFields(args, ['force']) }),
+    shorthand: 'change-signature',
+    examples: [
+      'tug run change-signature --at src/shop/prices.py:4:5 --params \'[{"name":"amount"},{"name":"rate","from":"tax"},{"name":"currency","default":"\\"EUR\\""}]\'',
+    ],
+  },
+});

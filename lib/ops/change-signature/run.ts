@@ -1,0 +1,49 @@
+// change-signature's work: the Python plan on the snapshot, run through the change road or shown by analyze-impact.
+import type { z } from 'zod';
+import { TugError } from '../../core/errors.js';
+import { buildPatchSet } from '../../core/patchset.js';
+import type { ChangePreviewJSON, RunResponseJSON } from '../../core/schemas.js';
+import { loadPythonProject } from '../../python/load-project.js';
+import { planSignatureOn } from '../../python/change-signature/plan.js';
+import { resolveUserPath } from '../../workspace/paths.js';
+import { MAX_POSITION, type OperationContext } from '../operation.js';
+import { runChange } from '../change/pipeline.js';
+import { previewChange } from '../change/preview.js';
+import { loadSourceFiles } from '../change/source-files.js';
+import type { Planner } from '../change/types.js';
+import { warmPythonFor } from '../assists/python.js';
+import { configFor, configuredPython } from '../workspace/config.js';
+import type { changeSignatureInput } from './schema.js';
+
+type Input = z.infer<typeof changeSignatureInput>;
+
+function planner(input: Input, context: OperationContext): Planner {
+  return async (ws, snapshot) => {
+    const file = await resolveUserPath(ws.repo, input.file, 'file');
+    if (!/\.pyi?$/.test(file)) throw new TugError('UnsupportedOperation', `change-signature supports Python files; ${file} is not one`, { details: { operation: 'change-signature', reason: 'unsupported language' } });
+    if (!(input.line >= 1 && input.column >= 1 && input.line <= MAX_POSITION && input.column <= MAX_POSITION)) {
+      throw new TugError('InvalidPosition', `${file}:${input.line}:${input.column} is not a position (lines and columns start at 1)`, { details: { path: file, line: input.line, col: input.column } });
+    }
+    const config = await configFor(ws.repo, { python: input.python });
+    const python = configuredPython(config);
+    context.progress?.('analysing the Python project');
+    const loaded = await loadPythonProject(ws.repo, ws.session, snapshot.tree, python);
+    const plan = await planSignatureOn(loaded, { session: ws.session, python }, { file, line: input.line, col: input.column }, input.new_params, input.force ?? false);
+    const files = await loadSourceFiles(ws.repo, snapshot.tree, [...new Set(plan.edits.map((e) => e.file))]);
+    return {
+      patch: buildPatchSet(plan.edits, files),
+      warnings: plan.warnings,
+      unsure: plan.unsure,
+      subject: `${plan.name}(${input.new_params.map((p) => p.name).join(', ')}) (${plan.calls} call${plan.calls === 1 ? '' : 's'})`,
+      slug: `signature-${plan.name}`,
+    };
+  };
+}
+
+export function runChangeSignature(input: Input, context: OperationContext): Promise<RunResponseJSON> {
+  return runChange(input, { operation: 'change-signature', scope: 'change-signature', warmUp: warmPythonFor(input.file, input.python) }, planner(input, context), context);
+}
+
+export function previewChangeSignature(input: Input, context: OperationContext = {}): Promise<ChangePreviewJSON> {
+  return previewChange(input, { operation: 'change-signature', warmUp: warmPythonFor(input.file, input.python) }, planner(input, context));
+}

@@ -1,0 +1,86 @@
+// change-signature at one call site: which old parameter each argument fills, and the argument list the new
+// signature needs (positional where it can stay positional, keywords after a gap, values for new parameters).
+import type { NewParam, OldParam } from './params.js';
+
+export interface CallArg {
+  kind: 'pos' | 'star' | 'kw' | 'dstar';
+  name?: string;
+  span: [number, number];
+  /** The argument's value text (for a keyword: after `name=`). */
+  text: string;
+  trivial: boolean;
+}
+
+export type CallOutcome =
+  | { kind: 'rewrite'; args: string[] }
+  | { kind: 'skip'; reason: 'unpacking' | 'unbindable' }
+  | { kind: 'refuse'; param: string; text: string };
+
+/**
+ * The new argument texts for a call (`partial`: leading arguments only, nothing inserted for what is missing).
+ * `old` and `params` leave out a bound method's self; an unbound call passes it as its first argument (in `lead`).
+ */
+export function rewriteCall(args: readonly CallArg[], old: readonly OldParam[], params: readonly NewParam[], removed: readonly OldParam[], options: { partial: boolean; force: boolean }): CallOutcome {
+  if (args.some((a) => a.kind === 'star' || a.kind === 'dstar')) return { kind: 'skip', reason: 'unpacking' };
+  const given = new Map<string, CallArg>();
+  const extraPositional: CallArg[] = [];
+  const extraKeywords: CallArg[] = [];
+  const positional = old.filter((p) => p.kind === 'posonly' || p.kind === 'normal');
+  const varargs = old.find((p) => p.kind === 'vararg');
+  const kwargs = old.find((p) => p.kind === 'kwarg');
+  let index = 0;
+  for (const arg of args) {
+    if (arg.kind === 'pos') {
+      const param = positional[index++];
+      if (param) given.set(param.name, arg);
+      else if (varargs) extraPositional.push(arg);
+      else return { kind: 'skip', reason: 'unbindable' };
+    } else {
+      const param = old.find((p) => p.name === arg.name && p.kind !== 'posonly' && p.kind !== 'vararg' && p.kind !== 'kwarg');
+      if (param && !given.has(param.name)) given.set(param.name, arg);
+      else if (kwargs) extraKeywords.push(arg);
+      else return { kind: 'skip', reason: 'unbindable' };
+    }
+  }
+  for (const gone of removed) {
+    const arg = given.get(gone.name);
+    if (arg && !arg.trivial && !options.force) return { kind: 'refuse', param: gone.name, text: arg.text };
+    if (gone.kind === 'vararg' && extraPositional.length > 0 && !options.force && extraPositional.some((a) => !a.trivial)) return { kind: 'refuse', param: gone.name, text: extraPositional.map((a) => a.text).join(', ') };
+    if (gone.kind === 'kwarg' && extraKeywords.length > 0 && !options.force && extraKeywords.some((a) => !a.trivial)) return { kind: 'refuse', param: gone.name, text: extraKeywords.map((a) => `${a.name}=${a.text}`).join(', ') };
+  }
+  const out: string[] = [];
+  let keywordsOnly = false;
+  for (const p of params) {
+    if (p.kind === 'vararg') {
+      if (p.old && extraPositional.length > 0) {
+        if (keywordsOnly) return { kind: 'skip', reason: 'unbindable' };
+        out.push(...extraPositional.map((a) => a.text));
+      }
+      continue;
+    }
+    if (p.kind === 'kwarg') {
+      if (p.old) out.push(...extraKeywords.map((a) => `${a.name}=${a.text}`));
+      continue;
+    }
+    const arg = p.old ? given.get(p.old.name) : undefined;
+    const text = arg?.text ?? (options.partial ? null : p.value);
+    if (text === null || text === undefined) {
+      keywordsOnly = true;
+      continue;
+    }
+    // Stay positional while the arguments so far are, and the argument was written so (or must be).
+    const positionalOk = p.kind !== 'kwonly' && !keywordsOnly;
+    const wantPositional = p.kind === 'posonly' || (arg ? arg.kind === 'pos' : p.kind !== 'kwonly' && out.length === countPositional(out));
+    if (p.kind === 'posonly' && !positionalOk) return { kind: 'skip', reason: 'unbindable' };
+    if (positionalOk && wantPositional) out.push(text);
+    else {
+      keywordsOnly = true;
+      out.push(`${p.name}=${text}`);
+    }
+  }
+  return { kind: 'rewrite', args: out };
+}
+
+function countPositional(out: readonly string[]): number {
+  return out.filter((t) => !/^[A-Za-z_][A-Za-z0-9_]*=(?!=)/.test(t)).length;
+}
