@@ -47,10 +47,20 @@ export function preloadRuff(): RuffModule {
   return ruffModule;
 }
 
-async function ruffFor(options: OrganizeOptions): Promise<RuffWorkspace> {
+/**
+ * ruff leaves at most one blank line after the imports of a stub (`.pyi`), but WebAssembly checks text as a `.py` file
+ * and would ask for two: a stub gets the stub's limit through the setting itself.
+ */
+function stubLinesAfter(isort: IsortSettings): IsortSettings {
+  const configured = typeof isort['lines-after-imports'] === 'number' ? (isort['lines-after-imports'] as number) : -1;
+  return { ...isort, 'lines-after-imports': configured < 0 ? 1 : Math.min(configured, 1) };
+}
+
+async function ruffFor(options: OrganizeOptions, stub: boolean): Promise<RuffWorkspace> {
+  const isort = stub ? stubLinesAfter(options.isort) : options.isort;
   const settings = {
     ...(options.lineLength ? { 'line-length': options.lineLength } : {}),
-    lint: { select: options.packageInit ? ['I001'] : ['I001', 'F401'], isort: { ...options.isort, 'known-first-party': [...new Set([...((options.isort['known-first-party'] as string[] | undefined) ?? []), ...options.firstParty])].sort() } },
+    lint: { select: options.packageInit ? ['I001'] : ['I001', 'F401'], isort: { ...isort, 'known-first-party': [...new Set([...((options.isort['known-first-party'] as string[] | undefined) ?? []), ...options.firstParty])].sort() } },
   };
   const key = JSON.stringify(settings);
   const known = workspaces.get(key);
@@ -76,12 +86,20 @@ function applyFixes(bytes: Uint8Array, diagnostics: readonly RuffDiagnostic[]): 
   const starts = lineStarts(bytes);
   const starts2 = [...starts, bytes.length];
   const spans: Array<{ start: number; end: number; content: Uint8Array }> = [];
-  for (const diagnostic of diagnostics) {
-    const edits = (diagnostic.fix?.edits ?? []).map((e) => ({
-      start: offsetOf(starts2, e.location),
-      end: offsetOf(starts2, e.end_location),
-      content: new TextEncoder().encode(e.content ?? ''),
-    }));
+  const fixes = diagnostics
+    .map((diagnostic) =>
+      (diagnostic.fix?.edits ?? []).map((e) => ({
+        start: offsetOf(starts2, e.location),
+        end: offsetOf(starts2, e.end_location),
+        content: new TextEncoder().encode(e.content ?? ''),
+      })),
+    )
+    .filter((edits) => edits.length > 0);
+  // `ruff check --fix` takes fixes in the order of their first edit (a stable sort): the same order here gives the
+  // same result where an F401 removal and an I001 rewrite overlap (a comment above a removed import stays put).
+  const first = (edits: ReadonlyArray<{ start: number }>) => Math.min(...edits.map((e) => e.start));
+  fixes.sort((a, b) => first(a) - first(b));
+  for (const edits of fixes) {
     if (edits.length === 0 || edits.some((e) => spans.some((s) => e.start < s.end && s.start < e.end))) continue;
     spans.push(...edits);
   }
@@ -116,7 +134,7 @@ function leftAlone(text: string): Set<number> {
 export async function organizeImports(path: string, bytes: Uint8Array, options: OrganizeOptions): Promise<Uint8Array> {
   // `# isort: skip_file` keeps the whole file as it is, as isort and ruff do.
   if (/#\s*isort:\s*skip_file\b/.test(new TextDecoder().decode(bytes))) return bytes;
-  const ruff = await ruffFor(options);
+  const ruff = await ruffFor(options, path.endsWith('.pyi'));
   let current = bytes;
   for (let round = 0; round < 20; round++) {
     const text = new TextDecoder().decode(current);
