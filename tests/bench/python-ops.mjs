@@ -14,6 +14,7 @@ from rope.base.project import Project
 from rope.refactor.extract import ExtractVariable
 from rope.refactor.inline import create_inline
 from rope.refactor.importutils import ImportOrganizer
+from rope.refactor.change_signature import ChangeSignature, ArgumentReorderer
 root, op, file, a, b, name = sys.argv[1:7]
 project = Project(root, ropefolder=None)
 resource = project.get_resource(file)
@@ -21,6 +22,8 @@ if op == "extract-variable":
     changes = ExtractVariable(project, resource, int(a), int(b)).get_changes(name, similar=True)
 elif op == "inline":
     changes = create_inline(project, resource, int(a)).get_changes()
+elif op == "change-signature":
+    changes = ChangeSignature(project, resource, int(a)).get_changes([ArgumentReorderer([int(i) for i in name.split(",")])])
 else:
     changes = ImportOrganizer(project).organize_imports(resource)
 print(round((time.perf_counter() - started) * 1000, 1), len(changes.get_changed_resources()) if changes else 0)
@@ -40,10 +43,13 @@ const CASES = [
   { op: 'extract-variable', fixture: 'local_ops', file: 'src/geometry/shapes.py', range: [76, 12, 76, 28], name: 'gap', flags: ['--all'] },
   { op: 'inline', fixture: 'local_ops', file: 'src/geometry/shapes.py', at: [42, 9] },
   { op: 'organize-imports', fixture: 'imports_ops', file: 'src/inventory/store.py' },
+  // price_with_tax(amount, rate=0.2, rounding=2) -> (amount, rounding=2, rate=0.2): a reorder both tools express.
+  { op: 'change-signature', fixture: 'change_signature/shop', file: 'src/shop/prices.py', at: [4, 5], params: [{ name: 'amount' }, { name: 'rounding' }, { name: 'rate' }], order: '0,2,1' },
 ];
 
 function tugArgs(c) {
   if (c.range) return ['--range', `${c.file}:${c.range[0]}:${c.range[1]}-${c.range[2]}:${c.range[3]}`, '--name', c.name, ...(c.flags ?? [])];
+  if (c.params) return ['--at', `${c.file}:${c.at[0]}:${c.at[1]}`, '--params', JSON.stringify(c.params)];
   if (c.at) return ['--at', `${c.file}:${c.at[0]}:${c.at[1]}`];
   return ['--file', c.file];
 }
@@ -52,12 +58,14 @@ function tugArgs(c) {
 function impactInput(repo, c) {
   const operation = c.op.replaceAll('-', '_');
   if (c.range) return { workspace: repo, operation, file: c.file, line: c.range[0], column: c.range[1], end_line: c.range[2], end_column: c.range[3], new_name: c.name, all: true };
+  if (c.params) return { workspace: repo, operation, file: c.file, line: c.at[0], column: c.at[1], new_params: c.params };
   if (c.at) return { workspace: repo, operation, file: c.file, line: c.at[0], column: c.at[1] };
   return { workspace: repo, operation, file: c.file };
 }
 
 function ropeArgs(repo, c) {
   if (c.range) return [String(offset(repo, c.file, c.range[0], c.range[1])), String(offset(repo, c.file, c.range[2], c.range[3])), c.name];
+  if (c.order) return [String(offset(repo, c.file, c.at[0], c.at[1])), '0', c.order];
   if (c.at) return [String(offset(repo, c.file, c.at[0], c.at[1])), '0', '-'];
   return ['0', '0', '-'];
 }
@@ -65,7 +73,7 @@ function ropeArgs(repo, c) {
 export function pythonOpsBench(runs) {
   const rope = existsSync(ROPE_PYTHON) && timed(ROPE_PYTHON, ['-c', 'import rope'], { allowFailure: true }).status === 0;
   return CASES.map((c) => {
-    const repo = cachedRepo(`py-ops-${c.fixture}`, copy(c.fixture));
+    const repo = cachedRepo(`py-ops-${c.fixture.replaceAll('/', '-')}`, copy(c.fixture));
     const analyze = () => timed('node', [TUG, 'analyze-impact', c.op, ...tugArgs(c), '--json'], { cwd: repo });
     const cold = [];
     const warm = [];

@@ -40,7 +40,7 @@ if (wanted('python')) {
   sections.push(largeReport(largeBench(quick ? 1 : 3)));
 }
 if (wanted('python-ops')) {
-  process.stderr.write('bench: python extract-variable, inline, organize-imports vs rope…\n');
+  process.stderr.write('bench: python extract-variable, inline, organize-imports, change-signature vs rope…\n');
   sections.push(pythonOpsReport(pythonOpsBench(quick ? 2 : 5)));
 }
 if (wanted('rust')) {
