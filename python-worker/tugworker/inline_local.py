@@ -1,6 +1,7 @@
 # inline for a Python local variable: `name = value` assigned once, each use replaced by the value and the assignment
 # removed. Refused wherever the value could mean or do something else at a use.
 import ast
+import re
 
 from tugworker.local_edits import COMPREHENSIONS, Refused, SCOPES, Source, edit, has_effects, own_nodes
 
@@ -14,6 +15,12 @@ def _name_at(source, offset):
             s, e = source.span(node)
             if s <= offset < e or (offset == e and e > s):
                 return node
+    for node in ast.walk(source.tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            header = re.compile(rb"(?:async\s+)?(?:def|class)\s+(" + re.escape(node.name.encode("utf-8")) + rb")\b")
+            match = header.match(source.data, source.offset(node.lineno, node.col_offset))
+            if match and match.start(1) <= offset < match.end(1):
+                raise Refused("UnsupportedOperation", "%s is a function or class; Python inline replaces a function's local variables (inlining functions is not supported yet)" % node.name, {"operation": "inline", "reason": "not a local variable"})
     raise Refused("SymbolNotFound", "there is no variable name at that position", {"reason": "put the position on the variable's assignment or a use"})
 
 

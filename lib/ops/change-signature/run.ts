@@ -2,13 +2,11 @@
 import type { z } from 'zod';
 import { TugError } from '../../core/errors.js';
 import { buildPatchSet } from '../../core/patchset.js';
-import type { ChangePreviewJSON, RunResponseJSON } from '../../core/schemas.js';
 import { loadPythonProject } from '../../python/load-project.js';
 import { planSignatureOn } from '../../python/change-signature/plan.js';
 import { resolveUserPath } from '../../workspace/paths.js';
 import { MAX_POSITION, type OperationContext } from '../operation.js';
-import { runChange } from '../change/pipeline.js';
-import { previewChange } from '../change/preview.js';
+import { refactorDoors } from '../change/doors.js';
 import { loadSourceFiles } from '../change/source-files.js';
 import type { Planner } from '../change/types.js';
 import { warmPythonFor } from '../assists/python.js';
@@ -40,10 +38,6 @@ function planner(input: Input, context: OperationContext): Planner {
   };
 }
 
-export function runChangeSignature(input: Input, context: OperationContext): Promise<RunResponseJSON> {
-  return runChange(input, { operation: 'change-signature', scope: 'change-signature', warmUp: warmPythonFor(input.file, input.python) }, planner(input, context), context);
-}
-
-export function previewChangeSignature(input: Input, context: OperationContext = {}): Promise<ChangePreviewJSON> {
-  return previewChange(input, { operation: 'change-signature', warmUp: warmPythonFor(input.file, input.python) }, planner(input, context));
-}
+const doors = refactorDoors<Input>('change-signature', planner, (input) => warmPythonFor(input.file, input.python));
+export const runChangeSignature = doors.run;
+export const previewChangeSignature = doors.preview;

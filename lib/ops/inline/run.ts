@@ -1,10 +1,8 @@
 // inline's work: the language adapter's proposal, run through the change road or shown by analyze-impact.
 import type { z } from 'zod';
-import type { ChangePreviewJSON, RunResponseJSON } from '../../core/schemas.js';
 import { resolveUserPath } from '../../workspace/paths.js';
 import type { OperationContext } from '../operation.js';
-import { runChange } from '../change/pipeline.js';
-import { previewChange } from '../change/preview.js';
+import { refactorDoors } from '../change/doors.js';
 import type { Planner } from '../change/types.js';
 import { languageOf, planRustAssistChange, unsupportedLanguage, type AssistKind } from '../assists/rust.js';
 import { planPythonLocal, warmPythonFor, type LocalPlan } from '../assists/python.js';
@@ -31,10 +29,6 @@ function planner(input: Target, context: OperationContext): Planner {
   };
 }
 
-export function runInline(input: z.infer<typeof inlineInput>, context: OperationContext): Promise<RunResponseJSON> {
-  return runChange(input, { operation: KIND.operation, scope: KIND.operation, warmUp: warmPythonFor(input.file, input.python) }, planner(input, context), context);
-}
-
-export function previewInline(input: z.infer<typeof inlineInput>, context: OperationContext = {}): Promise<ChangePreviewJSON> {
-  return previewChange(input, { operation: KIND.operation, warmUp: warmPythonFor(input.file, input.python) }, planner(input, context));
-}
+const doors = refactorDoors<z.infer<typeof inlineInput>>(KIND.operation, planner, (input) => warmPythonFor(input.file, input.python));
+export const runInline = doors.run;
+export const previewInline = doors.preview;

@@ -3,15 +3,13 @@
 import type { z } from 'zod';
 import { buildPatchSet } from '../../core/patchset.js';
 import { withFileOperations } from '../../core/file-ops.js';
-import type { ChangePreviewJSON, RunResponseJSON } from '../../core/schemas.js';
 import { readBlobs } from '../../git/objects.js';
 import { listTreePaths } from '../../git/snapshot.js';
 import { askPython } from '../../python/load-project.js';
 import { planMoveSymbol } from '../../python/move-symbol/plan.js';
 import { resolveUserPath, resolveWritePath } from '../../workspace/paths.js';
 import type { OperationContext } from '../operation.js';
-import { runChange } from '../change/pipeline.js';
-import { previewChange } from '../change/preview.js';
+import { refactorDoors } from '../change/doors.js';
 import { loadSourceFiles } from '../change/source-files.js';
 import type { Planner } from '../change/types.js';
 import { warmPythonFor } from '../assists/python.js';
@@ -44,10 +42,6 @@ function planner(input: Input, context: OperationContext): Planner {
   };
 }
 
-export function runMoveSymbol(input: Input, context: OperationContext): Promise<RunResponseJSON> {
-  return runChange(input, { operation: 'move-symbol', scope: 'move-symbol', warmUp: warmPythonFor(input.file, input.python) }, planner(input, context), context);
-}
-
-export function previewMoveSymbol(input: Input, context: OperationContext = {}): Promise<ChangePreviewJSON> {
-  return previewChange(input, { operation: 'move-symbol', warmUp: warmPythonFor(input.file, input.python) }, planner(input, context));
-}
+const doors = refactorDoors<Input>('move-symbol', planner, (input) => warmPythonFor(input.file, input.python));
+export const runMoveSymbol = doors.run;
+export const previewMoveSymbol = doors.preview;

@@ -2,11 +2,9 @@
 // change road or shown by analyze-impact.
 import type { z } from 'zod';
 import { TugError } from '../../core/errors.js';
-import type { ChangePreviewJSON, RunResponseJSON } from '../../core/schemas.js';
 import { resolveUserPath } from '../../workspace/paths.js';
 import type { OperationContext } from '../operation.js';
-import { runChange } from '../change/pipeline.js';
-import { previewChange } from '../change/preview.js';
+import { refactorDoors } from '../change/doors.js';
 import type { Planner } from '../change/types.js';
 import { languageOf, planRustAssistChange, unsupportedLanguage, type AssistKind } from '../assists/rust.js';
 import { planPythonImports } from './python.js';
@@ -45,10 +43,6 @@ function warmRuff(input: Target): () => void {
   };
 }
 
-export function runOrganizeImports(input: z.infer<typeof organizeImportsInput>, context: OperationContext): Promise<RunResponseJSON> {
-  return runChange(input, { operation: KIND.operation, scope: KIND.operation, warmUp: warmRuff(input) }, planner(input, context), context);
-}
-
-export function previewOrganizeImports(input: z.infer<typeof organizeImportsInput>, context: OperationContext = {}): Promise<ChangePreviewJSON> {
-  return previewChange(input, { operation: KIND.operation, warmUp: warmRuff(input) }, planner(input, context));
-}
+const doors = refactorDoors<z.infer<typeof organizeImportsInput>>(KIND.operation, planner, warmRuff);
+export const runOrganizeImports = doors.run;
+export const previewOrganizeImports = doors.preview;
