@@ -4,55 +4,15 @@ import test from 'ava';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tug } from './helpers/cli.js';
-import { expectGolden, PROJECT_ROOT } from './helpers/golden.js';
 import { fixtureRepo } from './helpers/rename-cases.js';
+import { checkOpCase, checkPreviewMatchesRun, opManifest } from './helpers/op-cases.js';
 
-interface Case {
-  name: string;
-  argv: string[];
-  expect: string;
-}
+const manifest = await opManifest('extract_function.json');
 
-const manifest = JSON.parse(await readFile(path.join(PROJECT_ROOT, 'fixtures', 'python', 'extract_function.json'), 'utf8')) as { workspace: string; cases: Case[] };
+for (const c of manifest.cases) test(`python ${c.name}`, (t) => checkOpCase(t, manifest.workspace, c, 'python-ops'));
 
-for (const c of manifest.cases) {
-  test(`python ${c.name}`, async (t) => {
-    const repo = await fixtureRepo('python', manifest.workspace);
-    try {
-      const run = await tug(repo.root, ['run', ...c.argv, '--verify', 'tests', '--json']);
-      if (c.expect !== 'ok') {
-        t.is(run.json?.error?.code, c.expect, run.stdout);
-        t.not(run.exitCode, 0);
-        await expectGolden(t, `python-ops/${c.name}.json`, `${run.stdout.replaceAll(repo.root, '<workspace>')}\n`);
-      } else {
-        t.is(run.exitCode, 0, run.stdout);
-        t.is(run.json.verification.status, 'passed', JSON.stringify(run.json.verification));
-        t.true(run.json.verification.checks.some((check: { name: string }) => check.name === 'tests'), 'the package tests ran');
-        await expectGolden(t, `python-ops/${c.name}.patch`, run.json.patch.unified_diff);
-      }
-      t.is(await repo.git('status', '--porcelain'), '', 'the working tree is untouched');
-    } finally {
-      await repo.cleanup();
-    }
-  });
-}
-
-test('analyze-impact shows a Python extract-function patch equal to the run\'s, the same each time, and writes nothing', async (t) => {
-  const repo = await fixtureRepo('python', manifest.workspace);
-  try {
-    const args = ['extract-function', '--range', 'src/ledger/report.py:12:5-14:22', '--name', 'after_tax'];
-    const preview = await tug(repo.root, ['analyze-impact', ...args, '--json']);
-    t.is(preview.exitCode, 0, preview.stdout);
-    t.is(preview.json.operation, 'extract-function');
-    t.is(await repo.git('branch', '--list', 'tug/*'), '');
-    const run = await tug(repo.root, ['run', ...args, '--json']);
-    t.is(run.json.patch.unified_diff, preview.json.patch.unified_diff);
-    const again = await tug(repo.root, ['analyze-impact', ...args, '--json']);
-    t.is(again.stdout, preview.stdout);
-  } finally {
-    await repo.cleanup();
-  }
-});
+test('analyze-impact shows a Python extract-function patch equal to the run\'s, the same each time, and writes nothing', (t) =>
+  checkPreviewMatchesRun(t, manifest.workspace, ['extract-function', '--range', 'src/ledger/report.py:12:5-14:22', '--name', 'after_tax']));
 
 test('the shorthand `tug extract-function --apply` writes a method that the file then calls through self', async (t) => {
   const repo = await fixtureRepo('python', manifest.workspace);
