@@ -3,20 +3,11 @@
 # bound before them; results are the names they assign that code outside them reads afterwards.
 import ast
 
-from tugworker.local_edits import SCOPES, Refused, Source, check_identifier, edit, names_in, own_nodes
+from tugworker.local_edits import SCOPES, Refused, Source, check_identifier, edit, names_in, own_nodes, trimmed
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try) + ((ast.Match,) if hasattr(ast, "Match") else ()) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
-
-
-def _trimmed(source, start, end):
-    text = source.data
-    while start < end and text[start : start + 1].isspace():
-        start += 1
-    while end > start and text[end - 1 : end].isspace():
-        end -= 1
-    return start, end
 
 
 def _refuse(code, source, offset, message, **details):
@@ -200,7 +191,7 @@ def _merged(source, edits):
 def extract_function(content, start, end, name):
     source = Source(content)
     check_identifier(name)
-    start, end = _trimmed(source, start, end)
+    start, end = trimmed(source, start, end)
     block, statements = _statements_at(source, start, end)
     # The statements that end a function's body may return: the call's value is then the function's.
     tail = isinstance(block, FUNCTIONS) and statements[-1] is block.body[-1] and any(isinstance(n, ast.Return) for n in _own(statements))

@@ -2,17 +2,7 @@
 # statement that holds it. Refused wherever moving the evaluation there could change what the code does.
 import ast
 
-from tugworker.local_edits import COMPREHENSIONS, Refused, Source, check_identifier, edit, has_effects, names_in, own_nodes
-
-
-def _trimmed(source, start, end):
-    """The selection without surrounding whitespace and, when they enclose all of it, matching parentheses."""
-    text = source.data
-    while start < end and text[start : start + 1].isspace():
-        start += 1
-    while end > start and text[end - 1 : end].isspace():
-        end -= 1
-    return start, end
+from tugworker.local_edits import COMPREHENSIONS, Refused, Source, check_identifier, edit, has_effects, names_in, own_nodes, trimmed
 
 
 def _expression_at(source, start, end):
@@ -128,7 +118,7 @@ def _root(node):
 def extract_variable(content, start, end, name, replace_all=False):
     source = Source(content)
     check_identifier(name)
-    start, end = _trimmed(source, start, end)
+    start, end = trimmed(source, start, end)
     node = _expression_at(source, start, end)
     statement = source.statement_of(node)
     _check_context(source, node, statement)

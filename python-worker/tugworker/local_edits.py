@@ -116,5 +116,15 @@ def names_in(scope):
     return found
 
 
+def trimmed(source, start, end):
+    """A selection's byte range without the whitespace around it."""
+    text = source.data
+    while start < end and text[start : start + 1].isspace():
+        start += 1
+    while end > start and text[end - 1 : end].isspace():
+        end -= 1
+    return start, end
+
+
 def edit(source, start, end, new_text):
     return {"span": [start, end], "old_text": source.slice(start, end), "new_text": new_text}
