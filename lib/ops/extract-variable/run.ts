@@ -1,12 +1,9 @@
 // extract-variable's work: the language adapter's proposal, run through the change road or shown by analyze-impact.
 import type { z } from 'zod';
-import { resolveUserPath } from '../../workspace/paths.js';
-import type { OperationContext } from '../operation.js';
-import { refactorDoors } from '../change/doors.js';
-import type { Planner } from '../change/types.js';
 import { TugError } from '../../core/errors.js';
-import { languageOf, planRustAssistChange, unsupportedLanguage, type AssistKind } from '../assists/rust.js';
-import { planPythonLocal, warmPythonFor, type LocalPlan } from '../assists/python.js';
+import type { AssistKind } from '../assists/rust.js';
+import type { LocalPlan } from '../assists/python.js';
+import { localRefactorDoors } from '../assists/local.js';
 import type { extractVariableFields, extractVariableInput } from './schema.js';
 
 const KIND: AssistKind = { operation: 'extract-variable', assists: ['extract_variable'], slug: 'variable' };
@@ -25,17 +22,10 @@ function pythonPlan(input: Target): LocalPlan {
   };
 }
 
-function planner(input: Target, context: OperationContext): Planner {
-  return async (ws, snapshot) => {
-    const file = await resolveUserPath(ws.repo, input.file, 'file');
-    const language = languageOf(file);
-    if (language === 'python') return planPythonLocal(ws, snapshot, file, input.python, pythonPlan(input), context);
-    if (input.all) throw new TugError('InvalidArgument', 'all applies to Python files; rust-analyzer extracts the one expression', { details: { argument: 'all', reason: 'Python only' } });
-    if (language === 'rust') return planRustAssistChange(ws, snapshot, KIND, file, input, context);
-    throw unsupportedLanguage(KIND.operation, file, 'Python and Rust');
-  };
+function pythonOnly(input: Target): void {
+  if (input.all) throw new TugError('InvalidArgument', 'all applies to Python files; rust-analyzer extracts the one expression', { details: { argument: 'all', reason: 'Python only' } });
 }
 
-const doors = refactorDoors<z.infer<typeof extractVariableInput>>(KIND.operation, planner, (input) => warmPythonFor(input.file, input.python));
+const doors = localRefactorDoors<z.infer<typeof extractVariableInput>>(KIND, pythonPlan, pythonOnly);
 export const runExtractVariable = doors.run;
 export const previewExtractVariable = doors.preview;
