@@ -35,7 +35,9 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       return;
     }
     const input = await toInput(args);
-    if (typeof (input as Record<string, unknown>)['new_name'] === 'string' && (name === 'analyze-impact' || name === 'rename-symbol')) io.analysing?.(analysisTarget(input as Record<string, unknown>));
+    // A daemon started after this command warms up a rename analysis: only a rename names one.
+    const fields = input as Record<string, unknown>;
+    if (name === 'rename-symbol' || (name === 'analyze-impact' && fields['operation'] === 'rename_symbol')) io.analysing?.(analysisTarget(fields));
     exitCode = await execute(findOperation(name)!, input, mode, name, io, createLogger(logSettings(args, io), io));
   };
   const cli = globalOptions(
