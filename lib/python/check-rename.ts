@@ -33,7 +33,6 @@ export async function checkComplete(request: CheckRequest): Promise<void> {
     python: async () => (await resolvePython(request.python, request.session.dir)).path,
     factsDir: request.session.paths.facts,
     workersDir: request.session.paths.workers,
-    launchMemo: path.join(request.session.dir, 'python', 'launch.json'),
   });
   const mentioning = new Set<string>();
   for (const [file, bytes] of loaded.bytesOf) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { lineStarts, positionOf } from '../core/text.js';
 import { resolvePython } from '../verify/python.js';
-import { mark } from '../ops/change/timing.js';
+import { mark } from '../core/timing.js';
 import { checkComplete } from './check-rename.js';
 import { doctestOccurrences } from './doctests.js';
 import type { LoadedProject } from './load-project.js';
@@ -31,7 +31,6 @@ export async function completePlan(request: CompleteRequest, loaded: LoadedProje
     python,
     factsDir: session.paths.facts,
     workersDir: session.paths.workers,
-    launchMemo: path.join(session.dir, 'python', 'launch.json'),
   });
   mark('python: doctests searched');
   for (const file of examples.unparsed) {

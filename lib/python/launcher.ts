@@ -1,4 +1,5 @@
 // Version-manager shims (pyenv, asdf, mise) are shell scripts that cost ~80 ms per Python start: remember what a shim ran, and run that directly while nothing that steers the shim has changed.
+import { createHash } from 'node:crypto';
 import { open, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,6 +60,18 @@ export interface Launch {
   path: string;
   /** Records what the shim ran (the worker's sys.executable) for next time; nothing to do when no shim ran. */
   remember(executable: string | undefined): Promise<void>;
+}
+
+/**
+ * Where the memo for `python` started from this directory lives: the user's cache, not a repository's session, since
+ * what a shim runs is a fact of the machine (and `tug clean` would otherwise cost the next run the shim's start).
+ * One file per shim and directory, so repositories pinned to different versions do not overwrite each other.
+ */
+export function launchMemoFile(python: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const base = env['XDG_CACHE_HOME'] || (os.homedir() ? path.join(os.homedir(), '.cache') : '');
+  if (!base || !path.isAbsolute(base)) return undefined;
+  const key = createHash('sha256').update(`${python}\0${process.cwd()}`).digest('hex').slice(0, 16);
+  return path.join(base, 'tug', 'python-launch', `${key}.json`);
 }
 
 /** How to start `python`: what the shim ran last time when nothing that steers it has changed, else `python` itself. */

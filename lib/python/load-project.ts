@@ -16,7 +16,7 @@ import { selects, type FileSelection } from '../core/file-selection.js';
 import { FactsCache } from './facts-cache.js';
 import { askWorker, prestartWorkers, type SourceText, type Unparsable, type WorkerPlaces } from './worker-pool.js';
 import { countWarm } from '../ops/resources.js';
-import { mark } from '../ops/change/timing.js';
+import { mark } from '../core/timing.js';
 
 /** Paths never analysed even when committed: environments and vendored trees. */
 const EXCLUDED = /(^|\/)(\.venv|venv|\.tox|node_modules|site-packages|__pycache__|\.git)\//;
@@ -59,8 +59,7 @@ export interface RenameFocus {
 }
 
 function workerPlaces(session: PythonSession): WorkerPlaces {
-  // Beside the managed venv: like the venv's choice, it is no cache of the project and survives `tug clean --cache`.
-  return { workersDir: session.paths.workers, launchMemo: path.join(session.dir, 'python', 'launch.json') };
+  return { workersDir: session.paths.workers };
 }
 
 /**

@@ -16,7 +16,7 @@ import { withPythonProject, type LoadedProject } from './load-project.js';
 import { mentions, unparsableError } from './parse-errors.js';
 import { filesByModule, filesMentioning, withPackages } from './candidates.js';
 import { textualEdits } from './textual-edits.js';
-import { mark } from '../ops/change/timing.js';
+import { mark } from '../core/timing.js';
 import { completePlan } from './complete-plan.js';
 import type { CorePlan, ReferenceJSON, RenamePlan, RenameTarget, SymbolJSON } from './plan-types.js';
 import { dynamicWarnings } from './dynamic-warnings.js';

@@ -6,9 +6,9 @@ import { TugError } from '../core/errors.js';
 import type { Facts } from './facts.js';
 import { FactsCache } from './facts-cache.js';
 import { countWarm, onRelease, trackHelper } from '../ops/resources.js';
-import { launchFor } from './launcher.js';
+import { launchFor, launchMemoFile } from './launcher.js';
 import { PythonWorker } from './worker.js';
-import { mark } from '../ops/change/timing.js';
+import { mark } from '../core/timing.js';
 
 export const WORKER_SCRIPT = fileURLToPath(new URL('../../../python-worker/tug_worker.py', import.meta.url));
 
@@ -76,7 +76,7 @@ let workersStarted = 0;
 /** Where workers keep their files: pid files, and the memo of what a version manager's shim ran. */
 export interface WorkerPlaces {
   workersDir: string;
-  /** See launcher.ts. */
+  /** See launcher.ts; by default the user's cache (launchMemoFile). */
   launchMemo?: string;
 }
 
@@ -86,7 +86,9 @@ async function startWorker(python: string, places: WorkerPlaces): Promise<Python
     script: WORKER_SCRIPT,
     pidFile: path.join(places.workersDir, `python-${process.pid}-${workersStarted++}.pid`),
   });
-  const launch = places.launchMemo ? await launchFor(python, places.launchMemo) : undefined;
+  const memo = places.launchMemo ?? launchMemoFile(python);
+  const launch = memo ? await launchFor(python, memo) : undefined;
+  mark('python: launcher chosen');
   if (!launch || launch.path === python) {
     const worker = tracked(await PythonWorker.start(options(python)), places);
     void launch?.remember(worker.ready.executable).catch(() => undefined);
@@ -127,6 +129,7 @@ function ensureWorkers(python: string, count: number, places: WorkerPlaces): Slo
 export function prestartWorkers(python: Promise<string>, places: WorkerPlaces, count = 1): void {
   python.then(
     (p) => {
+      mark('python: interpreter resolved');
       for (const slot of ensureWorkers(p, count, places)) slot.started.catch(() => undefined);
     },
     () => undefined,

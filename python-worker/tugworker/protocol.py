@@ -9,20 +9,42 @@ from tugworker.facts import SourceSyntaxError, extract_facts
 PROTOCOL = 1
 
 
+def site_packages():
+    """The interpreter's site-packages folders, found without running site (the worker starts with -S).
+
+    site.main() would also run every .pth file there, which is code the user never asked tug to run; the worker
+    itself needs only the standard library, and these folders only to find LibCST.
+    """
+    import site
+
+    prefixes = [sys.prefix, sys.exec_prefix]
+    if sys.prefix != sys.base_prefix and _includes_system_site():
+        prefixes += [sys.base_prefix, sys.base_exec_prefix]
+    return [folder for folder in dict.fromkeys(site.getsitepackages(prefixes)) if os.path.isdir(folder)]
+
+
+def _includes_system_site():
+    try:
+        with open(os.path.join(sys.prefix, "pyvenv.cfg"), encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return False
+    return any(line.replace(" ", "").lower() == "include-system-site-packages=true" for line in lines)
+
+
 def libcst_version():
     """LibCST's version without importing it (an import costs ~0.5 s; facts never need it)."""
-    import importlib.util
-    import os
+    import importlib.machinery
     import re
 
     try:
-        spec = importlib.util.find_spec("libcst")
+        spec = importlib.machinery.PathFinder.find_spec("libcst", site_packages())
     except Exception:
         spec = None
     if spec is None or not spec.submodule_search_locations:
         return None
-    site = os.path.dirname(list(spec.submodule_search_locations)[0])
-    for entry in sorted(os.listdir(site)):
+    folder = os.path.dirname(list(spec.submodule_search_locations)[0])
+    for entry in sorted(os.listdir(folder)):
         match = re.match(r"libcst-([^-]+)\.(dist|egg)-info$", entry)
         if match:
             return match.group(1)
@@ -41,6 +63,9 @@ def _facts(path, content):
 
 
 def _rewrite_check(path, content):
+    for folder in site_packages():
+        if folder not in sys.path:
+            sys.path.append(folder)
     try:
         import libcst
     except Exception:

@@ -4,7 +4,7 @@ import { toEditJSON, type PatchSet } from '../../core/patchset.js';
 import type { RunResponseJSON, WarningJSON } from '../../core/schemas.js';
 import { unifiedDiff } from '../../core/unified-diff.js';
 import type { Verification } from '../../verify/verify.js';
-import { timingsWanted } from './timing.js';
+import { timingsWanted } from '../../core/timing.js';
 
 /**
  * Durations, and the output of checks that passed (test runners print timings), are left out unless

@@ -15,7 +15,7 @@ import { snapshotCommit, takeSnapshot, type Snapshot } from '../workspace/snapsh
 import { loadSourceFiles } from '../change/source-files.js';
 import { withWorkspace, type Workspace } from '../workspace/workspace.js';
 import { configFor, configuredPython, configuredRustAnalyzer } from '../workspace/config.js';
-import { mark } from '../change/timing.js';
+import { mark } from '../../core/timing.js';
 
 type Language = 'python' | 'rust';
 
