@@ -4,13 +4,16 @@ import { tryDaemon } from '../daemon/client.js';
 import { loadBundledCli, type BundledCli } from './bundle-loader.js';
 import { processIO, type AnalysisTarget, type CliIO } from './io.js';
 import { isLeanSnapshot, leanSnapshot } from './lean-snapshot.js';
+import { mark } from '../core/timing.js';
 
 export async function launch(argv: readonly string[]): Promise<number> {
+  mark('launched');
   const forwarded = await tryDaemon(argv);
   if (forwarded !== null) return forwarded;
   let target: AnalysisTarget | undefined;
   const io: CliIO = { ...processIO(), analysing: (t) => (target = t) };
   const code = await runHere(argv, io);
+  mark('ran');
   if (autoStartWanted(argv, code, process.cwd(), process.env)) autoStartDaemon(process.cwd(), target, io.stderrIsTTY, io.err);
   return code;
 }
@@ -24,6 +27,7 @@ async function runHere(argv: readonly string[], io: CliIO): Promise<number> {
     }
   }
   const bundled = loadBundledCli(argv);
+  mark('CLI loaded');
   if (!bundled) {
     // By URL, so bundling this file (scripts/bundle-cli.mjs) does not pull the whole CLI in.
     const plain = (await import(new URL('../cli/main.js', import.meta.url).href)) as { main: BundledCli['main'] };
