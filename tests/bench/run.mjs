@@ -6,6 +6,7 @@ import { patchsetBench, patchsetReport } from './patchset.mjs';
 import { pythonBench, pythonReport } from './python.mjs';
 import { largeBench, largeReport } from './python-large.mjs';
 import { pythonOpsBench, pythonOpsReport } from './python-ops.mjs';
+import { pythonOpsRealBench, pythonOpsRealReport } from './python-ops-real.mjs';
 import { rustBench, rustReport } from './rust.mjs';
 import { daemonBench, daemonReport } from './daemon.mjs';
 
@@ -42,6 +43,8 @@ if (wanted('python')) {
 if (wanted('python-ops')) {
   process.stderr.write('bench: python extract-variable, inline, organize-imports, change-signature vs rope…\n');
   sections.push(pythonOpsReport(pythonOpsBench(quick ? 2 : 5)));
+  process.stderr.write('bench: the same refactors on Jinja2 (Debian python3-jinja2) vs rope…\n');
+  sections.push(pythonOpsRealReport(pythonOpsRealBench(quick ? 2 : 5)));
 }
 if (wanted('rust')) {
   process.stderr.write('bench: rust rename, cold vs warm daemon…\n');
