@@ -5,9 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PythonWorker } from '../lib/python/worker.js';
-import { WORKER_SCRIPT } from '../lib/python/worker-pool.js';
-import { resolvePython } from '../lib/verify/python.js';
+import { PythonWorker, WORKER_SCRIPT } from '../lib/python/worker.js';
+import { resolvePython } from '../lib/python/interpreter.js';
 
 const python = (await resolvePython()).path;
 const worker = await PythonWorker.start({ python, script: WORKER_SCRIPT, pidFile: path.join(await mkdtemp(path.join(os.tmpdir(), 'tug-ef-')), 'python.pid') });

@@ -5,7 +5,7 @@ import { chmod, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { launchFor } from '../lib/python/launcher.js';
-import { resolvePython } from '../lib/verify/python.js';
+import { resolvePython } from '../lib/python/interpreter.js';
 
 // The interpreter itself, not a shim in front of it (PATH's python3 may be one).
 const real = execFileSync((await resolvePython()).path, ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();

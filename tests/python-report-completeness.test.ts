@@ -6,7 +6,7 @@ import { loadPythonProject } from '../lib/python/load-project.js';
 import { leftOvers } from '../lib/python/completeness.js';
 import { renamedProject } from '../lib/python/renamed-project.js';
 import { shutdownWorkers } from '../lib/python/worker-pool.js';
-import { resolvePython } from '../lib/verify/python.js';
+import { resolvePython } from '../lib/python/interpreter.js';
 import { lineStarts, offsetOf } from '../lib/core/text.js';
 import type { EditRequest } from '../lib/core/patchset.js';
 import { makeRepo } from './helpers/repo.js';

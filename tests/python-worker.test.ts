@@ -7,9 +7,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { TugError } from '../lib/core/errors.js';
 import type { Facts } from '../lib/python/facts.js';
-import { PythonWorker } from '../lib/python/worker.js';
-import { WORKER_SCRIPT } from '../lib/python/worker-pool.js';
-import { resolvePython } from '../lib/verify/python.js';
+import { PythonWorker, WORKER_SCRIPT } from '../lib/python/worker.js';
+import { resolvePython } from '../lib/python/interpreter.js';
 
 const python = (await resolvePython()).path;
 

@@ -5,6 +5,8 @@ import { loadBundledCli, type BundledCli } from './bundle-loader.js';
 import { processIO, type AnalysisTarget, type CliIO } from './io.js';
 import { isLeanSnapshot, leanSnapshot } from './lean-snapshot.js';
 import { mark } from '../core/timing.js';
+import { discardEarlyWorker, startEarlyWorker } from '../python/early-worker.js';
+import { WORKER_SCRIPT } from '../python/worker.js';
 
 export async function launch(argv: readonly string[]): Promise<number> {
   mark('launched');
@@ -12,7 +14,13 @@ export async function launch(argv: readonly string[]): Promise<number> {
   if (forwarded !== null) return forwarded;
   let target: AnalysisTarget | undefined;
   const io: CliIO = { ...processIO(), analysing: (t) => (target = t) };
-  const code = await runHere(argv, io);
+  let code: number;
+  try {
+    await startEarlyWorker(argv, WORKER_SCRIPT);
+    code = await runHere(argv, io);
+  } finally {
+    discardEarlyWorker();
+  }
   mark('ran');
   if (autoStartWanted(argv, code, process.cwd(), process.env)) autoStartDaemon(process.cwd(), target, io.stderrIsTTY, io.err);
   return code;

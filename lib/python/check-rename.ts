@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { EditRequest, FileMove } from '../core/patchset.js';
 import type { Repo } from '../git/repo.js';
-import { resolvePython } from '../verify/python.js';
+import { resolvePython } from './interpreter.js';
 import { assertComplete, leftOvers } from './completeness.js';
 import type { LoadedProject } from './load-project.js';
 import type { Entity } from './project.js';

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { lineStarts, positionOf } from '../core/text.js';
-import { resolvePython } from '../verify/python.js';
+import { resolvePython } from './interpreter.js';
 import { mark } from '../core/timing.js';
 import { checkComplete } from './check-rename.js';
 import { doctestOccurrences } from './doctests.js';

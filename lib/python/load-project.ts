@@ -6,7 +6,7 @@ import { decodeText, lineStarts, offsetOf } from '../core/text.js';
 import { readBlobs } from '../git/objects.js';
 import type { Repo } from '../git/repo.js';
 import { listTreePaths } from '../git/snapshot.js';
-import { resolvePython } from '../verify/python.js';
+import { resolvePython } from './interpreter.js';
 import { filesByModule, filesMentioning, identifierAt, withPackages } from './candidates.js';
 import { FactsSource } from './facts-source.js';
 import { buildModuleMap, sourceRoots, type ModuleMap } from './modules.js';

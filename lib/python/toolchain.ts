@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { TugError } from '../core/errors.js';
 import { writeJson } from '../session/files.js';
-import { managedPython, resolvePython, type PythonChoice } from '../verify/python.js';
+import { managedPython, resolvePython, type PythonChoice } from './interpreter.js';
 
 export interface PythonInfo {
   found: boolean;

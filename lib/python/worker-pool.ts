@@ -1,16 +1,15 @@
 // Facts for many files: the cache lookup by blob id, and parsing in a pool of workers sized by the machine's cores.
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import type { Facts } from './facts.js';
 import { FactsCache } from './facts-cache.js';
 import { countWarm, onRelease, trackHelper } from '../ops/resources.js';
 import { launchFor, launchMemoFile } from './launcher.js';
-import { PythonWorker } from './worker.js';
+import { PythonWorker, WORKER_SCRIPT } from './worker.js';
+import { takeEarlyWorker } from './early-worker.js';
 import { mark } from '../core/timing.js';
 
-export const WORKER_SCRIPT = fileURLToPath(new URL('../../../python-worker/tug_worker.py', import.meta.url));
 
 export interface SourceText {
   path: string;
@@ -86,9 +85,19 @@ async function startWorker(python: string, places: WorkerPlaces): Promise<Python
     script: WORKER_SCRIPT,
     pidFile: path.join(places.workersDir, `python-${process.pid}-${workersStarted++}.pid`),
   });
+  const early = takeEarlyWorker(python);
   const memo = places.launchMemo ?? launchMemoFile(python);
   const launch = memo ? await launchFor(python, memo) : undefined;
   mark('python: launcher chosen');
+  if (early) {
+    // Started by bin/tug for this interpreter; one that did not come up is replaced like any failed start.
+    const worker = await PythonWorker.attach(early.started, options(early.program)).catch(() => undefined);
+    if (worker) {
+      mark('python: took over the early worker');
+      if (early.program === python) void launch?.remember(worker.ready.executable).catch(() => undefined);
+      return tracked(worker, places);
+    }
+  }
   if (!launch || launch.path === python) {
     const worker = tracked(await PythonWorker.start(options(python)), places);
     void launch?.remember(worker.ready.executable).catch(() => undefined);

@@ -1,7 +1,8 @@
 // The client side of the Python worker: one long-lived process speaking JSON lines, with ids, timeouts and crash reports.
-import { execa, type ResultPromise } from 'execa';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile, rm, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { TugError } from '../core/errors.js';
 
@@ -29,6 +30,9 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
+/** The worker's entry point, at the same depth from dist/lib/python/ as from the bundles in dist/lib/cli-bundle/. */
+export const WORKER_SCRIPT = fileURLToPath(new URL('../../../python-worker/tug_worker.py', import.meta.url));
+
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /**
@@ -37,20 +41,51 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
  */
 export const WORKER_FLAGS: readonly string[] = ['-u', '-S'];
 
+/** A started worker process and its exit code (null when it could not start or a signal ended it). */
+export interface WorkerProcess {
+  child: ChildProcess;
+  exit: Promise<number | null>;
+}
+
+/**
+ * Starts `python` on the worker script. Node's own spawn, not execa: bin/tug's first step starts workers too
+ * (early-worker.ts) and stays small. A worker ends with this process: killed on exit, and it ends by itself when its
+ * stdin closes (a parent killed by a signal).
+ */
+export function spawnWorker(python: string, script: string): WorkerProcess {
+  const child = spawn(python, [...WORKER_FLAGS, script], { stdio: 'pipe' });
+  // A write to a worker that died fails its request through the exit, not as an unhandled stream error.
+  child.stdin!.on('error', () => undefined);
+  const end = () => child.kill('SIGKILL');
+  process.once('exit', end);
+  const exit = new Promise<number | null>((resolve) => {
+    child.once('error', () => resolve(null));
+    child.once('exit', (code) => resolve(code));
+  });
+  void exit.then(() => process.off('exit', end));
+  return { child, exit };
+}
+
 export class PythonWorker {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private stderrTail = '';
   private exited: TugError | null = null;
+  private exit: Promise<number | null> = Promise.resolve(null);
 
   private constructor(
-    private readonly child: ResultPromise,
+    private readonly child: ChildProcess,
     readonly ready: WorkerReady,
     private readonly pidFile: string | undefined,
   ) {}
 
-  static async start(options: WorkerOptions): Promise<PythonWorker> {
-    const child = execa(options.python, WORKER_FLAGS.concat(options.script), { stdin: 'pipe', stdout: 'pipe', stderr: 'pipe', reject: false, buffer: false, cleanup: true });
+  static start(options: WorkerOptions): Promise<PythonWorker> {
+    return PythonWorker.attach(spawnWorker(options.python, options.script), options);
+  }
+
+  /** Takes over a worker process started before (its ready line waits in the pipe until read). */
+  static async attach(started: WorkerProcess, options: WorkerOptions): Promise<PythonWorker> {
+    const { child, exit } = started;
     const lines = createInterface({ input: child.stdout! });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
@@ -70,20 +105,21 @@ export class PythonWorker {
           reject(new TugError('WorkerCrashed', `the Python worker sent no ready line: ${String(error)}`, { details: { exit_code: null, stderr } }));
         }
       });
-      void child.then((result) => {
+      void exit.then((code) => {
         clearTimeout(timer);
-        reject(new TugError('WorkerCrashed', 'the Python worker exited while starting', { details: { exit_code: result.exitCode ?? null, stderr } }));
+        reject(new TugError('WorkerCrashed', 'the Python worker exited while starting', { details: { exit_code: code, stderr } }));
       });
     });
     // An idle worker must not keep its parent alive: a library caller's process exits when its own work is done
-    // (execa's cleanup ends the worker then). Pending requests hold the event loop open through their timers.
+    // (spawnWorker ends the worker then). Pending requests hold the event loop open through their timers.
     child.unref();
     for (const stream of [child.stdin, child.stdout, child.stderr] as Array<{ unref?: () => void } | null>) stream?.unref?.();
     const worker = new PythonWorker(child, ready, options.pidFile);
     worker.stderrTail = stderr;
     child.stderr!.on('data', (chunk: Buffer) => (worker.stderrTail = (worker.stderrTail + chunk.toString()).slice(-8000)));
     lines.on('line', (line) => worker.onLine(line));
-    void child.then((result) => worker.onExit(result.exitCode ?? null));
+    worker.exit = exit;
+    void exit.then((code) => worker.onExit(code));
     if (options.pidFile) {
       await mkdir(path.dirname(options.pidFile), { recursive: true });
       await writeFile(options.pidFile, `${ready.pid}\n`);
@@ -118,7 +154,7 @@ export class PythonWorker {
       // The worker holds nothing to save, so a signal ends it without the round trip and the interpreter's
       // teardown a `shutdown` request waits for (~10 ms of every one-shot command).
       this.child.kill('SIGTERM');
-      await this.child.catch(() => undefined);
+      await this.exit;
     }
     if (this.pidFile) await rm(this.pidFile, { force: true });
   }

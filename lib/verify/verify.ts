@@ -1,7 +1,8 @@
 // Verification of a sandbox: syntax of the changed files (Python compile, cargo check), then the tests of every language the change touches, then a type checker, per --verify.
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { checkPythonSyntax, resolvePython } from './python.js';
+import { checkPythonSyntax } from './python.js';
+import { resolvePython } from '../python/interpreter.js';
 import { cargoChecks } from './cargo.js';
 import { runCheck, type CheckResult } from './run-check.js';
 import { callerEnvironment, sandboxEnv } from './sandbox-env.js';

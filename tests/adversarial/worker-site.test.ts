@@ -9,8 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { tug } from '../helpers/cli.js';
 import { makeRepo } from '../helpers/repo.js';
-import { PythonWorker } from '../../lib/python/worker.js';
-import { WORKER_SCRIPT } from '../../lib/python/worker-pool.js';
+import { PythonWorker, WORKER_SCRIPT } from '../../lib/python/worker.js';
 
 const PACKAGE = {
   'app/__init__.py': '',

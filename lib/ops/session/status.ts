@@ -8,7 +8,7 @@ import { deleteRef, listRefs } from '../../git/refs.js';
 import { git } from '../../git/run-git.js';
 import { removeAllSandboxes, sandboxRoot } from '../../git/worktree.js';
 import { directorySize, removeDir } from '../../session/session.js';
-import { resolvePython } from '../../verify/python.js';
+import { resolvePython } from '../../python/interpreter.js';
 import { discardInterruptedApply, recoverInterruptedApply } from '../../workspace/recover.js';
 import type { CommonInput, Workspace } from '../workspace/workspace.js';
 import { withWorkspace } from '../workspace/workspace.js';

@@ -1,0 +1,74 @@
+// bin/tug's first step for a Python refactor: start the Python worker before the CLI loads, so the interpreter's start
+// (~25 ms, more through a shim) overlaps the CLI's own (~60 ms) instead of following it. The worker pool takes it over
+// only if the analysis chooses the same interpreter; otherwise it is ended unused. It runs tug's own script only.
+import { launchFor, launchMemoFile } from './launcher.js';
+import { resolvePython } from './interpreter.js';
+import { spawnWorker, type WorkerProcess } from './worker.js';
+
+/** Refactors whose analysis always asks the worker (a rename may answer from the facts cache without one). */
+const NEEDS_WORKER = new Set(['extract-variable', 'extract-function', 'inline', 'move-symbol', 'move', 'change-signature']);
+const TARGET_FLAGS = new Set(['--at', '--range', '--file']);
+
+interface Early {
+  /** The interpreter as chosen (a shim's path, when one is): what the pool is asked for. */
+  python: string;
+  started: WorkerProcess;
+  /** What actually ran (the shim's interpreter when remembered). */
+  program: string;
+}
+
+/** Shared through the process, since the launcher and the CLI are two bundles with a module copy each. */
+const SLOT = Symbol.for('tug.earlyPythonWorker');
+const slot = globalThis as { [SLOT]?: Early };
+
+/** The value of `flag` in argv (`--flag value` or `--flag=value`), if given. */
+function flagValue(argv: readonly string[], names: ReadonlySet<string>): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (names.has(arg)) return argv[i + 1];
+    const eq = arg.indexOf('=');
+    if (eq > 0 && names.has(arg.slice(0, eq))) return arg.slice(eq + 1);
+  }
+  return undefined;
+}
+
+/** Whether argv is a Python refactor that will ask the worker: its command, and a .py/.pyi target. */
+export function wantsEarlyWorker(argv: readonly string[]): boolean {
+  const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2);
+  if (!words.some((w) => NEEDS_WORKER.has(w))) return false;
+  const target = flagValue(argv, TARGET_FLAGS);
+  return target !== undefined && /\.pyi?$/.test(target.split(':')[0]!);
+}
+
+/**
+ * Starts the worker for argv when it is a Python refactor, with the interpreter the analysis would choose before
+ * it reads the session and the configuration (those may choose another; then this one is not used). Never fails.
+ */
+export async function startEarlyWorker(argv: readonly string[], script: string): Promise<void> {
+  if (slot[SLOT] || !wantsEarlyWorker(argv)) return;
+  try {
+    const choice = await resolvePython(flagValue(argv, new Set(['--python'])));
+    const memo = launchMemoFile(choice.path);
+    const launch = memo ? await launchFor(choice.path, memo) : undefined;
+    const program = launch?.path ?? choice.path;
+    slot[SLOT] = { python: choice.path, started: spawnWorker(program, script), program };
+  } catch {
+    // The analysis resolves again and reports what is wrong.
+  }
+}
+
+/** The early worker if it runs `python`, handed over once; otherwise undefined (and it stays for discardEarlyWorker). */
+export function takeEarlyWorker(python: string): { started: WorkerProcess; program: string } | undefined {
+  const early = slot[SLOT];
+  if (!early || early.python !== python) return undefined;
+  delete slot[SLOT];
+  return { started: early.started, program: early.program };
+}
+
+/** Ends an early worker nobody took (another interpreter was chosen, or the command failed before analysis). */
+export function discardEarlyWorker(): void {
+  const early = slot[SLOT];
+  if (!early) return;
+  delete slot[SLOT];
+  early.started.child.kill('SIGKILL');
+}
