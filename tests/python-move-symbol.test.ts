@@ -27,7 +27,7 @@ test('`tug move --apply` writes the move; the applied tree compiles and its test
     const exec = promisify(execFile);
     await exec('python3', ['-m', 'py_compile', 'src/shop/money.py', 'src/shop/pricing.py', 'src/shop/cart.py'], { cwd: repo.root });
     const tests = await exec('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], { cwd: repo.root });
-    t.regex(tests.stdout, /6 passed/);
+    t.regex(tests.stdout, /8 passed/);
   } finally {
     await repo.cleanup();
   }

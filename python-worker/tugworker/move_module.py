@@ -23,6 +23,12 @@ class Module:
         for stmt in self.tree.body:
             for bound in _bindings(stmt):
                 self.top_bindings.setdefault(bound, stmt.lineno)
+        # Bound at import time inside a block (`try: from msvcrt import f` / `except ImportError: def f(...)`), so
+        # importable from the module; not under `if TYPE_CHECKING:`, which binds nothing when the program runs.
+        self.block_bindings = set()
+        for stmt in self.tree.body:
+            if not _bindings(stmt):
+                self.block_bindings.update(_block_bindings(stmt))
 
     def absolute(self, level, module):
         if level == 0:
@@ -166,6 +172,24 @@ def _bindings(stmt):
         return [a.asname or a.name.split(".")[0] for a in stmt.names if a.name != "*"]
     targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
     return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+
+
+def _block_bindings(stmt):
+    if isinstance(stmt, ast.If) and "TYPE_CHECKING" in ast.unparse(stmt.test):
+        return _blocks_bindings(stmt.orelse)
+    parts = []
+    for field in ("body", "orelse", "finalbody"):
+        parts.extend(getattr(stmt, field, None) or [])
+    for handler in getattr(stmt, "handlers", None) or []:
+        parts.extend(handler.body)
+    return _blocks_bindings(parts) if isinstance(stmt, (ast.If, ast.Try, ast.With, ast.For, ast.While)) or type(stmt).__name__ == "TryStar" else []
+
+
+def _blocks_bindings(stmts):
+    names = []
+    for stmt in stmts:
+        names.extend(_bindings(stmt) or _block_bindings(stmt))
+    return names
 
 
 def drop_alias(module, stmt, name, replacement):

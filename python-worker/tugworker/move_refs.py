@@ -6,7 +6,7 @@ from tugworker.move_module import Module, drop_alias
 from tugworker.positions import Positions, string_content_span
 
 
-def rewrite_references(files, old, dest_name, name, keep, edits, unsure, skip):
+def rewrite_references(files, old, dest_name, name, keep, edits, unsure, skip, globals_read=()):
     for entry in files:
         if entry["path"] in skip or entry.get("skip_refs"):
             continue
@@ -15,6 +15,24 @@ def rewrite_references(files, old, dest_name, name, keep, edits, unsure, skip):
         except Refused:
             continue
         _rewrite_file(module, old, dest_name, name, edits, unsure)
+        _patched_globals(module, old, name, globals_read, unsure)
+
+
+def _patched_globals(module, old, name, globals_read, unsure):
+    """A string naming a global of the old module that the moved code reads (`mock.patch("pkg.old.get_handle")`)
+    patches the old module's binding, which the moved code no longer reads: such a test may now test something else."""
+    targets = ["%s.%s" % (old.name, g) for g in sorted(set(globals_read))]
+    if not targets:
+        return
+    # Call arguments only, the shape of a patch target (`patch("m.x")`, `setattr`-like helpers): an annotation or a
+    # docstring naming the global means the object, which the move does not change.
+    arguments = [a for call in ast.walk(module.tree) if isinstance(call, ast.Call) for a in call.args]
+    for node in arguments:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            full = next((t for t in targets if node.value == t or node.value.startswith(t + ".")), None)
+            if full is not None:
+                message = "a string names %s, which the moved %s reads: a patch of it no longer reaches %s in its new module" % (full, name, name)
+                unsure.append(_unsure(module, node, "string_mention", message))
 
 
 def _relative_or_absolute(module, level, dest_name):

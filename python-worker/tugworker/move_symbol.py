@@ -108,15 +108,16 @@ def move_symbol(request):
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             line, col = node.lineno, node.col_offset + 1
             raise Refused("UnsafeRefactor", "the code declares `global %s`: moved, it would rebind a global of the new module" % ", ".join(node.names), {"line": line, "col": col, "reason": "global statement"})
-    needs_old, carried, unknown = [], [], []
+    needs_old, carried, unknown, globals_read = [], [], [], []
     for free in _free_names(stmt, name):
         origin = old.import_origin(free)
         if origin is not None:
             carried.append(origin)
-        elif free in old.top_bindings:
+        elif free in old.top_bindings or free in old.block_bindings:
             needs_old.append(free)
         else:
             unknown.append(free)
+        globals_read.append(free)
     old_uses = old.reads_outside(name, stmt)
     keep = bool(request.get("keep_reexport"))
     if needs_old and (old_uses or keep or old.imports_module(dest_name)):
@@ -151,7 +152,7 @@ def move_symbol(request):
         edits.extend(dest.receive(name, moved, [c for c in _dedupe(carried) if not dest.has_import(c)], old.name))
     skip = {old.path, dest_path}
     _move_stub(files, old, dest_path, dest is None, name, keep, edits, creates, warnings, skip)
-    rewrite_references(request["files"], old, dest_name, name, keep, edits, unsure, skip=skip)
+    rewrite_references(request["files"], old, dest_name, name, keep, edits, unsure, skip=skip, globals_read=globals_read)
     return {"edits": edits, "creates": creates, "unsure": unsure, "warnings": warnings, "name": name, "kind": type(stmt).__name__, "old_module": old.name}
 
 

@@ -100,11 +100,13 @@ export async function planMoveSymbol(request: MoveRequest, ask: AskWorker): Prom
   }
   const dest = resolveDestination(request.destination, modules, roots, request.allPaths);
   const name = identifierAt(source, offset);
-  // Only files whose bytes name the symbol can import or use it; the two modules (and their stubs) always go.
+  // Only files whose bytes name the symbol can import or use it; the two modules (and their stubs) always go. Files
+  // naming the old module's dotted path go too: a string there may patch a global the moved code reads.
   const always = new Set([request.file, `${request.file}i`, dest.path, `${dest.path}i`]);
-  const needle = name ? new TextEncoder().encode(name) : null;
+  const oldModule = modules.byFile.get(request.file);
+  const needles = [name, oldModule ? `${oldModule}.` : null].flatMap((text) => (text ? [new TextEncoder().encode(text)] : []));
   const files = paths
-    .filter((p) => always.has(p) || (needle !== null && contains(request.files.get(p)!, needle)))
+    .filter((p) => always.has(p) || needles.some((needle) => contains(request.files.get(p)!, needle)))
     .flatMap((p) => {
       const text = decodeText(request.files.get(p)!);
       return text.ok ? [{ path: p, module: modules.byFile.get(p) ?? null, content: text.text }] : [];
