@@ -79,7 +79,12 @@ async function runOnSnapshot(
   throwIfCancelled(reporter.signal, 'before committing');
   if (verification.status === 'failed') {
     throw new TugError('VerificationFailed', `verification (${config.verify}) failed: ${failedNames(verification)}`, {
-      details: { verification: presentVerification(verification), ...(keep ? { sandbox_path: sandboxPath } : {}) },
+      // The places the analysis could not prove are often why (a patch target naming the old path, say).
+      details: {
+        verification: presentVerification(verification),
+        ...(proposal.unsure && proposal.unsure.length > 0 ? { unsure: orderUnsure(proposal.unsure) } : {}),
+        ...(keep ? { sandbox_path: sandboxPath } : {}),
+      },
     });
   }
 
