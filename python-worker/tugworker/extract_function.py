@@ -3,6 +3,7 @@
 # bound before them; results are the names they assign that code outside them reads afterwards.
 import ast
 
+from tugworker.exposed import exposed
 from tugworker.local_edits import SCOPES, Refused, Source, check_identifier, edit, names_in, own_nodes, trimmed
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -22,11 +23,28 @@ def _statements_at(source, start, end):
             block = getattr(node, field, None)
             if not isinstance(block, list) or not block or not isinstance(block[0], ast.stmt):
                 continue
+            if field == "orelse" and isinstance(node, ast.If) and len(block) == 1 and _is_elif(source, block[0]):
+                continue  # an `elif` clause is part of its `if` statement, not a statement of its own
             starts = [source.span(s)[0] for s in block]
             ends = [source.span(s)[1] for s in block]
             if start in starts and end in ends and starts.index(start) <= ends.index(end):
                 return node, block[starts.index(start) : ends.index(end) + 1]
     _refuse("InvalidSelection", source, start, "the range is not a run of whole statements in one block (it cuts a statement or spans two blocks)")
+
+
+def _is_docstring(block, statement):
+    return (
+        isinstance(block, (ast.Module, ast.ClassDef) + FUNCTIONS)
+        and statement is block.body[0]
+        and isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
+
+
+def _is_elif(source, node):
+    start = source.span(node)[0]
+    return isinstance(node, ast.If) and source.data[start : start + 4] == b"elif"
 
 
 def _own(statements):
@@ -122,7 +140,9 @@ def _analyse(source, scope, statements, start, end):
         # Module names stay visible as globals; only those the range also assigns must come in as parameters.
         params = [name for name in read_order if name in before and name in written]
     else:
-        params = [name for name in read_order if name in before]
+        # Only what a read may take from before the range: a name the range assigns before every read of it is its own.
+        taken = exposed(statements)
+        params = [name for name in read_order if name in before and name in taken]
     for name in results:
         if name in before and name not in params:
             params.append(name)
@@ -196,6 +216,9 @@ def extract_function(content, start, end, name):
     # The statements that end a function's body may return: the call's value is then the function's.
     tail = isinstance(block, FUNCTIONS) and statements[-1] is block.body[-1] and any(isinstance(n, ast.Return) for n in _own(statements))
     first = statements[0]
+    if _is_docstring(block, first):
+        what = "the module" if isinstance(block, ast.Module) else block.name
+        _refuse("UnsafeRefactor", source, start, "the range starts with the docstring of %s, which would lose it" % what)
     if source.indentation_before(first) is None or source.slice(end, _line_end(source, end)).strip()[:1] not in ("", "#"):
         _refuse("InvalidSelection", source, start, "the statements share a line with other code")
     _check_flow(source, statements, tail)
