@@ -45,7 +45,7 @@ export async function planSignatureOn(
   const info = project.files.get(at.file);
   const entity = info ? resolver.entityAt(info, offset) : null;
   const notFunction = () => new TugError('SymbolNotFound', `${where} is not on a function or method (its definition or a reference to it)`, { details: { location: where, reason: 'not a function' }, location: at });
-  if (!entity || (entity.kind !== 'module-attr' && entity.kind !== 'class-member')) throw notFunction();
+  if (!entity || (entity.kind !== 'module-attr' && entity.kind !== 'class-member' && entity.kind !== 'local')) throw notFunction();
   const name = nameOf(entity);
   if (/^__\w+__$/.test(name)) {
     throw new TugError('UnsupportedOperation', `${name} is called implicitly by Python (a class call, an operator, a protocol), so tug cannot find its call sites`, { details: { operation: 'change-signature', reason: 'special method' }, location: at });
@@ -61,6 +61,18 @@ export async function planSignatureOn(
   }
   const defs = [...sites].flatMap(([file, list]) => list.filter((s): s is DefSite => s.kind === 'def').map((s) => ({ file, site: s })));
   if (defs.length === 0) throw notFunction();
+  const kindAt = new Map(occurrences.map((o) => [`${o.file}:${o.span[0]}`, o.kind]));
+  // `f = other.f` or `f = lambda …` beside the def (`try: … except ImportError: def f`): that value keeps its signature.
+  for (const [file, list] of sites) {
+    const other = list.find((site) => site.kind === 'other' && kindAt.get(`${file}:${site.offset}`) === 'definition');
+    if (other) {
+      const { line, col } = positionOf(lineStarts(bytesOf.get(file)!), other.offset);
+      throw new TugError('UnsafeRefactor', `${name} is also bound at ${file}:${line}:${col} to something other than a def, whose signature tug cannot change`, {
+        details: { reason: 'other binding', line, col, path: file },
+        location: { file, line, col },
+      });
+    }
+  }
   const method = entity.kind === 'class-member';
   const own = (d: DefSite) => (method && !d.decorators.includes('staticmethod') ? d.params.slice(1) : d.params);
   const main = defs.find((d) => d.file === at.file && d.site.line === at.line) ?? defs[0]!;
@@ -82,7 +94,11 @@ export async function planSignatureOn(
     if (!force) throw new TugError('UnsafeRefactor', `${message}; pass force to change it anyway`, { details: { reason: 'decorated', decorators: replacing, line: d.site.line, col: d.site.col }, location: { file: d.file, line: d.site.line, col: d.site.col } });
     warnings.push({ code: 'DecoratedSignature', message, location: { file: d.file, line: d.site.line, col: d.site.col } });
   }
-  const { params, removed } = resolveNewParams(newParams, old);
+  // A method's receiver is kept first and left out of the list; written there anyway, as in the def, it means itself.
+  const receiver = own(main.site) === main.site.params ? undefined : main.site.params[0]!.name;
+  const first = newParams[0];
+  const given = receiver !== undefined && first && first.name === receiver && Object.entries(first).every(([key, value]) => key === 'name' || value === undefined) ? newParams.slice(1) : newParams;
+  const { params, removed } = resolveNewParams(given, old);
   const edits: EditRequest[] = [];
   const text = (file: string, span: [number, number]) => new TextDecoder().decode(bytesOf.get(file)!.subarray(span[0], span[1]));
   for (const d of defs) {
@@ -99,7 +115,6 @@ export async function planSignatureOn(
     edits.push(...bodyEdits(loaded, d.file, d.site, params, removed, warnings));
   }
   let calls = 0;
-  const kindAt = new Map(occurrences.map((o) => [`${o.file}:${o.span[0]}`, o.kind]));
   for (const [file, list] of sites) {
     for (const site of list) {
       if (site.kind === 'other' && ['reference', 'attribute'].includes(kindAt.get(`${file}:${site.offset}`) ?? '')) {
