@@ -144,7 +144,8 @@ def _analyse(source, scope, statements, start, end):
         taken = exposed(statements)
         params = [name for name in read_order if name in before and name in taken]
     for name in results:
-        if name in before and name not in params:
+        # A result the range may leave as it was comes in to go out again; one it always assigns needs no value in.
+        if name in before and name not in params and not _definitely_bound(statements, name):
             params.append(name)
         if name not in before and not _definitely_bound(statements, name):
             _refuse("UnsafeRefactor", source, start, "%s is assigned only on some paths in the range and is not bound before it" % name, name=name)
