@@ -174,7 +174,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
         y
           .option('workers', { type: 'boolean', describe: 'Stop workers' })
           .option('cache', { type: 'boolean', describe: 'Delete caches' })
-          .option('sandboxes', { type: 'boolean', describe: 'Remove sandbox worktrees' })
+          .option('sandboxes', { type: 'boolean', describe: 'Remove sandbox checkouts' })
           .option('undo', { type: 'boolean', describe: 'Also delete undo points and pinned snapshots' })
           .example('tug clean --sandboxes', '')
           .example('tug clean --undo', ''),

@@ -1,5 +1,5 @@
-// Throwaway checkouts for run_command: a repository of their own that borrows the user's objects, so nothing run there reaches the user's refs, stash or config.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+// Checkouts with a repository of their own that borrows the user's objects, so nothing run there reaches the user's refs, stash, hooks or config: run_command's throwaway ones, and the sandboxes (worktree.ts).
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Repo } from './repo.js';
@@ -21,14 +21,34 @@ export async function openThrowawayCheckout(repo: Repo, commit: string): Promise
   const base = await mkdtemp(path.join(os.tmpdir(), 'tug-run-'));
   const dir = path.join(base, 'checkout');
   try {
-    await git(['init', '-q', dir], { cwd: base });
-    await writeFile(path.join(dir, '.git', 'objects', 'info', 'alternates'), `${path.join(repo.commonDir, 'objects')}\n`);
-    await git(['checkout', '-q', '--detach', commit], { cwd: dir });
+    await createBorrowingCheckout(repo, dir, commit);
   } catch (error) {
     await rm(base, { recursive: true, force: true });
     throw error;
   }
   return { path: dir, base };
+}
+
+/** `git init` in `dir` (created if missing), the user's objects as its alternate, checked out at `commit`. */
+export async function createBorrowingCheckout(repo: Repo, dir: string, commit: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await git(['init', '-q', dir], { cwd: dir });
+  await writeFile(alternatesFile(dir), `${userObjects(repo)}\n`);
+  await git(['checkout', '-q', '-f', '--detach', commit], { cwd: dir });
+}
+
+/** Whether `dir` is a checkout createBorrowingCheckout made for this repository (not a linked worktree, not another's). */
+export async function isBorrowingCheckout(repo: Repo, dir: string): Promise<boolean> {
+  const alternates = await readFile(alternatesFile(dir), 'utf8').catch(() => null);
+  return alternates !== null && alternates.trim() === userObjects(repo);
+}
+
+function alternatesFile(dir: string): string {
+  return path.join(dir, '.git', 'objects', 'info', 'alternates');
+}
+
+function userObjects(repo: Repo): string {
+  return path.join(repo.commonDir, 'objects');
 }
 
 export async function removeThrowawayCheckout(checkout: ThrowawayCheckout): Promise<void> {

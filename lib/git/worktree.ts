@@ -1,10 +1,12 @@
-// Sandboxes are git worktrees of the snapshot commit; tug edits and verifies there, never in the user's tree.
-import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+// Sandboxes are checkouts of the snapshot commit with a git dir of their own; tug edits and verifies there, never in the user's tree or repository.
+import { chmod, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { sha256 } from '../core/hash.js';
 import { privateRoot, privateSubdir } from '../workspace/private-dir.js';
 import type { Repo } from './repo.js';
+import { createBorrowingCheckout, isBorrowingCheckout } from './checkout.js';
+import { treeWithEntries } from './revert-tree.js';
 import { git, gitText } from './run-git.js';
 
 export type SandboxMode = 'reuse' | 'fresh';
@@ -28,60 +30,46 @@ async function ensureSandboxRoot(sessionDir: string): Promise<string> {
 }
 
 /**
- * A worktree checked out at `commit`. 'reuse' keeps one worktree per session and moves it
- * (only changed files are rewritten, which is much faster on big trees); callers hold the session lock.
+ * A checkout of `commit` with a git dir of its own (createBorrowingCheckout), so tests run there cannot touch the
+ * user's refs, hooks or config. 'reuse' keeps one per session and moves it (only changed files are rewritten, which is
+ * much faster on big trees); callers hold the session lock.
  */
 export async function openSandbox(repo: Repo, sessionDir: string, commit: string, mode: SandboxMode): Promise<Sandbox> {
   const root = await ensureSandboxRoot(sessionDir);
   if (mode === 'reuse') {
     const shared = path.join(root, 'shared');
-    if (await isWorktree(shared)) {
-      await fullCheckout(shared);
+    if (await isBorrowingCheckout(repo, shared)) {
       await git(['checkout', '-q', '-f', '--detach', commit], { cwd: shared });
       await git(['clean', '-ffdxq'], { cwd: shared });
       return { path: shared, mode };
     }
-    await rm(shared, { recursive: true, force: true });
-    await git(['worktree', 'prune'], { cwd: repo.root });
-    await addWorktree(repo, shared, commit);
+    await replaceCheckout(repo, shared, commit);
     return { path: shared, mode };
   }
   const fresh = path.join(root, `run-${randomBytes(5).toString('hex')}`);
-  await addWorktree(repo, fresh, commit);
+  await createBorrowingCheckout(repo, fresh, commit);
   return { path: fresh, mode };
 }
 
-async function addWorktree(repo: Repo, dir: string, commit: string): Promise<void> {
-  await git(['worktree', 'add', '-f', '--detach', dir, commit], { cwd: repo.root });
-  await fullCheckout(dir);
+/** Makes `dir` a borrowing checkout of `commit`, first removing what was there (a linked worktree of older tugs too). */
+async function replaceCheckout(repo: Repo, dir: string, commit: string): Promise<void> {
+  const marker = await stat(path.join(dir, '.git')).catch(() => null);
+  if (marker?.isFile()) await git(['worktree', 'remove', '--force', dir], { cwd: repo.root, allowFailure: true });
+  await rm(dir, { recursive: true, force: true });
+  if (marker?.isFile()) await git(['worktree', 'prune'], { cwd: repo.root, allowFailure: true });
+  await createBorrowingCheckout(repo, dir, commit);
 }
 
 /**
- * `git worktree add` copies the user's sparse-checkout settings into the new worktree, where files outside the cone
- * would be missing for verification and `git add` refuses them; a sandbox always holds the whole tree. Asking git only
- * when the worktree has a sparse-checkout file keeps the common case free of an extra process.
+ * Writes new contents into the sandbox and returns the tree they make, built in the user's repository (its objects
+ * are where the commit goes): the blobs hashed from the sandbox's files as they are, without filters, like tug's own.
  */
-async function fullCheckout(dir: string): Promise<void> {
-  const marker = await readFile(path.join(dir, '.git'), 'utf8').catch(() => '');
-  const gitDir = /^gitdir: (.*)$/m.exec(marker)?.[1];
-  if (!gitDir) return;
-  const patterns = path.join(path.resolve(dir, gitDir.trim()), 'info', 'sparse-checkout');
-  if (!(await stat(patterns).catch(() => null))) return;
-  await git(['sparse-checkout', 'disable'], { cwd: dir });
-  await rm(patterns, { force: true });
-}
-
-async function isWorktree(dir: string): Promise<boolean> {
-  const marker = await stat(path.join(dir, '.git')).catch(() => null);
-  if (!marker?.isFile()) return false;
-  const check = await git(['rev-parse', '--is-inside-work-tree'], { cwd: dir, allowFailure: true });
-  return check.exitCode === 0;
-}
-
-/** Writes new contents into the sandbox and returns the tree they make. */
 export async function writeSandboxFiles(
+  repo: Repo,
   sandbox: Sandbox,
-  files: ReadonlyArray<{ path: string; bytes: Uint8Array | null; mode?: string }>,
+  scratchDir: string,
+  base: string,
+  files: ReadonlyArray<{ path: string; bytes: Uint8Array | null; mode: string }>,
 ): Promise<string> {
   for (const file of files) {
     const target = path.join(sandbox.path, file.path);
@@ -91,34 +79,39 @@ export async function writeSandboxFiles(
     }
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, file.bytes);
-    if (file.mode) await chmod(target, file.mode === '100755' ? 0o755 : 0o644);
+    await chmod(target, file.mode === '100755' ? 0o755 : 0o644);
   }
-  if (files.length > 0) await git(['add', '-A', '--', ...files.map((f) => f.path)], { cwd: sandbox.path });
-  return gitText(['write-tree'], { cwd: sandbox.path });
+  const written = files.filter((f) => f.bytes !== null);
+  const oids = written.length === 0 ? [] : (await gitText(['hash-object', '-w', '--no-filters', '--stdin-paths'], { cwd: repo.root, input: written.map((f) => `${path.join(sandbox.path, f.path)}\n`).join('') })).split('\n').filter(Boolean);
+  const byPath = new Map(written.map((f, i) => [f.path, oids[i]!]));
+  return treeWithEntries(repo, scratchDir, base, files.map((f) => ({ path: f.path, oid: f.bytes === null ? null : byPath.get(f.path)!, mode: f.bytes === null ? null : f.mode })));
 }
 
 /** Fresh sandboxes are removed after use; the shared one stays for the next operation. */
-export async function closeSandbox(repo: Repo, sandbox: Sandbox, keep: boolean): Promise<void> {
+export async function closeSandbox(sandbox: Sandbox, keep: boolean): Promise<void> {
   if (keep || sandbox.mode === 'reuse') return;
-  await git(['worktree', 'remove', '--force', sandbox.path], { cwd: repo.root, allowFailure: true });
   await rm(sandbox.path, { recursive: true, force: true });
 }
 
-/** Removes every sandbox of this session (tug clean --sandboxes). */
+/** This session's sandboxes (and the analysis checkout): the checkouts in its sandbox root, sorted. */
+export async function listSandboxes(sessionDir: string): Promise<string[]> {
+  const root = sandboxRoot(sessionDir);
+  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isDirectory()).map((e) => path.join(root, e.name)).sort();
+}
+
+/** Removes every sandbox of this session (tug clean --sandboxes), and linked worktrees older tugs left there. */
 export async function removeAllSandboxes(repo: Repo, sessionDir: string): Promise<string[]> {
   const root = sandboxRoot(sessionDir);
+  const removed = await listSandboxes(sessionDir);
   const list = await git(['worktree', 'list', '--porcelain'], { cwd: repo.root });
-  const removed: string[] = [];
   for (const line of list.stdout.split('\n')) {
-    if (!line.startsWith('worktree ')) continue;
-    const dir = line.slice('worktree '.length);
-    if (!dir.startsWith(root + path.sep)) continue;
-    await git(['worktree', 'remove', '--force', dir], { cwd: repo.root, allowFailure: true });
-    removed.push(dir);
+    const dir = line.startsWith('worktree ') ? line.slice('worktree '.length) : '';
+    if (dir.startsWith(root + path.sep)) await git(['worktree', 'remove', '--force', dir], { cwd: repo.root, allowFailure: true });
   }
   await rm(root, { recursive: true, force: true });
   await git(['worktree', 'prune'], { cwd: repo.root });
-  return removed.sort();
+  return removed;
 }
 
 export interface AnalysisTree {
@@ -133,14 +126,11 @@ export interface AnalysisTree {
  */
 export async function openAnalysisTree(repo: Repo, sessionDir: string, commit: string): Promise<AnalysisTree> {
   const dir = path.join(await ensureSandboxRoot(sessionDir), 'analysis');
-  if (await isWorktree(dir)) {
-    await fullCheckout(dir);
+  if (await isBorrowingCheckout(repo, dir)) {
     const previous = (await gitText(['rev-parse', 'HEAD'], { cwd: dir })).trim();
     if (previous !== commit) await git(['checkout', '-q', '-f', '--detach', commit], { cwd: dir });
     return { path: dir, previous };
   }
-  await rm(dir, { recursive: true, force: true });
-  await git(['worktree', 'prune'], { cwd: repo.root });
-  await addWorktree(repo, dir, commit);
+  await replaceCheckout(repo, dir, commit);
   return { path: dir, previous: null };
 }

@@ -216,7 +216,7 @@ export const ChangeFields = {
     .describe('Checks run in the sandbox before anything is committed (default: `verify` in tug.toml or [tool.tug], else syntax).'),
   apply: z.boolean().optional().describe('After verification, write the changed files into the working tree (all or nothing).'),
   commit: z.boolean().optional().describe('After verification, fast-forward the current branch to the result (clean tree only).'),
-  keep_sandbox: z.boolean().optional().describe('Keep the sandbox worktree when verification fails, and report its path.'),
+  keep_sandbox: z.boolean().optional().describe('Keep the sandbox checkout when verification fails, and report its path.'),
   python: z.string().optional().describe('Python interpreter for verification.'),
   test_command: z.array(z.string()).optional().describe('Test command argv; {python} and {workspace} are substituted.'),
   typecheck_command: z.array(z.string()).optional().describe('Type checker argv; {python} and {workspace} are substituted.'),

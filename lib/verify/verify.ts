@@ -14,7 +14,7 @@ export type VerifyMode = (typeof VERIFY_MODES)[number];
 
 export interface VerifyRequest {
   mode: VerifyMode;
-  /** Directory the checks run in (a sandbox worktree). */
+  /** Directory the checks run in (a sandbox checkout). */
   cwd: string;
   /** Repo-relative paths of files the operation changed. */
   changedFiles: readonly string[];

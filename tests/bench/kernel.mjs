@@ -1,4 +1,4 @@
-// Kernel benchmarks: snapshot of a 20,000-file repo against the bare git recipe, and fresh vs reused sandbox worktrees.
+// Kernel benchmarks: snapshot of a 20,000-file repo against the bare git recipe, and fresh vs reused sandbox checkouts.
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cachedRepo, fmt, git, inProcessTimes, median, prng, row, timed, TUG, withDaemon } from './lib.mjs';
@@ -126,13 +126,13 @@ export function kernelReport(snapshot, worktree, startup) {
     row(['snapshot operation in a running process (library, MCP server)', fmt(snapshot.lib), '']),
     row(['ratio in-process / bare', `${(snapshot.lib / snapshot.bare).toFixed(2)}×`, '']),
     '',
-    '### Sandbox worktree: fresh vs reused (`apply-patchset --verify none`, one edit, same repo)',
+    '### Sandbox checkout: fresh vs reused (`apply-patchset --verify none`, one edit, same repo)',
     '',
     row(['mode', 'median']),
     row(['---', '---']),
-    row(['fresh `worktree add` per run', fmt(worktree.fresh)]),
-    row(['reused session worktree, first run (creates it)', fmt(worktree.reuseFirst)]),
-    row(['reused session worktree, steady state', fmt(worktree.reuse)]),
+    row(['fresh checkout per run', fmt(worktree.fresh)]),
+    row(['reused session checkout, first run (creates it)', fmt(worktree.reuseFirst)]),
+    row(['reused session checkout, steady state', fmt(worktree.reuse)]),
     row(['ratio fresh / reused', `${(worktree.fresh / worktree.reuse).toFixed(2)}×`]),
     '',
     '### CLI startup',

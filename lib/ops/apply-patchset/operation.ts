@@ -7,7 +7,7 @@ export const applyPatchsetOperation = defineOperation({
   name: 'apply-patchset',
   tool: 'tug_apply_patchset',
   description:
-    'Apply agent-written edits anchored by span or line/col plus the exact old text: checked against the snapshot, verified in a sandbox worktree, committed on a tug/patch/… branch, and optionally applied to the working tree.',
+    'Apply agent-written edits anchored by span or line/col plus the exact old text: checked against the snapshot, verified in a sandbox checkout, committed on a tug/patch/… branch, and optionally applied to the working tree.',
   input: applyPatchsetInput,
   output: RunResponse,
   annotations: { readOnly: false, destructive: true, idempotent: false },

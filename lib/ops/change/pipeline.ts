@@ -1,4 +1,4 @@
-// The one road every change takes: snapshot → PatchSet → sandbox worktree → verify → commit on tug/… → optional apply or commit.
+// The one road every change takes: snapshot → PatchSet → sandbox checkout → verify → commit on tug/… → optional apply or commit.
 import path from 'node:path';
 import { TugError } from '../../core/errors.js';
 import { throwIfCancelled } from '../../core/cancel.js';

@@ -32,7 +32,7 @@ export async function verifyInSandbox(
   let tree: string;
   let verification: Verification;
   try {
-    tree = await writeSandboxFiles(sandbox, sandboxWrites(patch));
+    tree = await writeSandboxFiles(ws.repo, sandbox, ws.session.paths.scratch, base, sandboxWrites(patch));
     options.progress?.(`verifying (${config.verify})`);
     verification = await verify({
       ...verifySettings(config),
@@ -42,21 +42,20 @@ export async function verifyInSandbox(
       signal: options.signal,
     });
   } catch (error) {
-    await closeSandbox(ws.repo, sandbox, keep);
+    await closeSandbox(sandbox, keep);
     throw error;
   }
-  await closeSandbox(ws.repo, sandbox, keep && verification.status === 'failed');
+  await closeSandbox(sandbox, keep && verification.status === 'failed');
   return { tree, verification, sandboxPath: sandbox.path };
 }
 
 /** What the sandbox gets: new contents; deletions; for moved files a deletion plus the file at its new path. */
-type SandboxWrite = { path: string; bytes: Uint8Array | null; mode?: string };
+type SandboxWrite = { path: string; bytes: Uint8Array | null; mode: string };
 
 function sandboxWrites(patch: PatchSet): SandboxWrite[] {
   return patch.files.flatMap((f): SandboxWrite[] => {
-    if (f.status === 'deleted') return [{ path: f.path, bytes: null }];
-    if (f.status === 'added') return [{ path: f.path, bytes: f.after, mode: f.mode }];
-    return f.newPath ? [{ path: f.path, bytes: null }, { path: f.newPath, bytes: f.after, mode: f.mode }] : [{ path: f.path, bytes: f.after }];
+    if (f.status === 'deleted') return [{ path: f.path, bytes: null, mode: f.mode }];
+    return f.newPath ? [{ path: f.path, bytes: null, mode: f.mode }, { path: f.newPath, bytes: f.after, mode: f.mode }] : [{ path: f.path, bytes: f.after, mode: f.mode }];
   });
 }
 

@@ -1,4 +1,4 @@
-// `run_command` (seed `run_pty_cmd`): run a shell command in a sandbox worktree of the snapshot; stdout, stderr, exit_code back.
+// `run_command` (seed `run_pty_cmd`): run a shell command in a throwaway checkout of the snapshot; stdout, stderr, exit_code back.
 import { defineOperation } from '../operation.js';
 import { runCommandInput, RunCommandResponse } from './schema.js';
 

@@ -60,7 +60,7 @@ export const cleanOperation = defineOperation({
     ...CommonFields,
     workers: z.boolean().optional().describe('Stop worker processes and remove their pid files.'),
     cache: z.boolean().optional().describe('Delete the facts and snapshot caches.'),
-    sandboxes: z.boolean().optional().describe("Remove tug's worktrees and prune git's worktree list."),
+    sandboxes: z.boolean().optional().describe("Remove tug's sandbox checkouts (and prune worktrees older versions left)."),
     undo: z.boolean().optional().describe('Also delete undo points (refs/tug/undo) and pinned snapshots (refs/tug/snapshots).'),
   }),
   output: CleanResult,

@@ -6,7 +6,7 @@ import { forgetRecent } from '../../core/memory.js';
 import { SCHEMA_VERSION } from '../../core/schemas.js';
 import { deleteRef, listRefs } from '../../git/refs.js';
 import { git } from '../../git/run-git.js';
-import { removeAllSandboxes, sandboxRoot } from '../../git/worktree.js';
+import { listSandboxes, removeAllSandboxes } from '../../git/worktree.js';
 import { directorySize, removeDir } from '../../session/session.js';
 import { resolvePython } from '../../python/interpreter.js';
 import { discardInterruptedApply, recoverInterruptedApply } from '../../workspace/recover.js';
@@ -20,11 +20,7 @@ export async function sessionStatus(input: CommonInput) {
     const python = await resolvePython(undefined, ws.session.dir).catch(() => null);
     const facts = await directorySize(ws.session.paths.facts);
     const snapshots = await readdir(ws.session.paths.snapshots).catch(() => []);
-    const worktrees = (await git(['worktree', 'list', '--porcelain'], { cwd: ws.repo.root })).stdout
-      .split('\n')
-      .filter((l) => l.startsWith('worktree ') && l.slice(9).startsWith(sandboxRoot(ws.session.dir)))
-      .map((l) => l.slice(9))
-      .sort();
+    const worktrees = await listSandboxes(ws.session.dir);
     return {
       status: 'ok',
       schema_version: SCHEMA_VERSION,

@@ -6,7 +6,7 @@ import { verifyInput } from './schema.js';
 export const verifyOperation = defineOperation({
   name: 'verify',
   tool: 'tug_verify',
-  description: 'Verify the workspace as it is (syntax of every Python file, then tests, then a type checker) in a sandbox worktree; never writes the working tree.',
+  description: 'Verify the workspace as it is (syntax of every Python file, then tests, then a type checker) in a sandbox checkout; never writes the working tree.',
   input: verifyInput,
   output: VerifyResponse,
   annotations: { readOnly: true, destructive: false, idempotent: true },
