@@ -6,7 +6,6 @@ import { sha256 } from '../core/hash.js';
 import { privateRoot, privateSubdir } from '../workspace/private-dir.js';
 import type { Repo } from './repo.js';
 import { createBorrowingCheckout, isBorrowingCheckout } from './checkout.js';
-import { treeWithEntries } from './revert-tree.js';
 import { git, gitText } from './run-git.js';
 
 export type SandboxMode = 'reuse' | 'fresh';
@@ -67,8 +66,6 @@ async function replaceCheckout(repo: Repo, dir: string, commit: string): Promise
 export async function writeSandboxFiles(
   repo: Repo,
   sandbox: Sandbox,
-  scratchDir: string,
-  base: string,
   files: ReadonlyArray<{ path: string; bytes: Uint8Array | null; mode: string }>,
 ): Promise<string> {
   for (const file of files) {
@@ -84,7 +81,11 @@ export async function writeSandboxFiles(
   const written = files.filter((f) => f.bytes !== null);
   const oids = written.length === 0 ? [] : (await gitText(['hash-object', '-w', '--no-filters', '--stdin-paths'], { cwd: repo.root, input: written.map((f) => `${path.join(sandbox.path, f.path)}\n`).join('') })).split('\n').filter(Boolean);
   const byPath = new Map(written.map((f, i) => [f.path, oids[i]!]));
-  return treeWithEntries(repo, scratchDir, base, files.map((f) => ({ path: f.path, oid: f.bytes === null ? null : byPath.get(f.path)!, mode: f.bytes === null ? null : f.mode })));
+  // The sandbox's index already holds the base commit (its checkout made it), so only the changed entries are set
+  // there (the blobs it reads through its alternate); the user's repository writes the trees from it.
+  const entries = files.map((f) => (f.bytes === null ? `0 ${'0'.repeat(40)}\t${f.path}` : `${f.mode} ${byPath.get(f.path)!}\t${f.path}`));
+  if (entries.length > 0) await git(['update-index', '-z', '--index-info'], { cwd: sandbox.path, input: entries.map((e) => `${e}\0`).join('') });
+  return gitText(['write-tree'], { cwd: repo.root, env: { GIT_INDEX_FILE: path.join(sandbox.path, '.git', 'index') } });
 }
 
 /** Fresh sandboxes are removed after use; the shared one stays for the next operation. */

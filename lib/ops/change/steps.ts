@@ -32,7 +32,7 @@ export async function verifyInSandbox(
   let tree: string;
   let verification: Verification;
   try {
-    tree = await writeSandboxFiles(ws.repo, sandbox, ws.session.paths.scratch, base, sandboxWrites(patch));
+    tree = await writeSandboxFiles(ws.repo, sandbox, sandboxWrites(patch));
     options.progress?.(`verifying (${config.verify})`);
     verification = await verify({
       ...verifySettings(config),
