@@ -96,6 +96,12 @@ const helper = async (repo: TestRepo) => {
   await repo.git('commit', '-q', '-m', 'a helper');
 };
 const MOVE = { file: 'lib.py', line: 1, column: 5, destination: 'helpers' };
+const called = async (repo: TestRepo) => {
+  await repo.write('twice.py', 'def double(x):\n    return x * 2\n\n\nprint(double(3))\n');
+  await repo.git('add', 'twice.py');
+  await repo.git('commit', '-q', '-m', 'a function called once');
+};
+const DOUBLE = { file: 'twice.py', line: 1, column: 5 };
 const SUM = { file: 'calc.py', line: 2, column: 9, end_line: 2, end_column: 14, new_name: 's' };
 const diffOf = (r: Args) => (r['patch'] as Args | undefined)?.['unified_diff'] ?? r['code'];
 
@@ -142,6 +148,8 @@ const EFFECTS: Record<string, Effect> = {
   'tug_analyze_impact.force': { tool: 'tug_analyze_impact', a: { operation: 'change_signature', ...DROP, force: true }, b: { operation: 'change_signature', ...DROP }, setup: callWithExpression, probe: diffOf },
   'tug_change_signature.force': { tool: 'tug_change_signature', a: { ...DROP, force: true }, b: DROP, setup: callWithExpression, probe: diffOf },
   'tug_analyze_impact.new_params': { tool: 'tug_analyze_impact', a: { operation: 'change_signature', file: 'app.py', line: 1, column: 5, new_params: [{ name: 'items' }, { name: 'start', default: '0' }] }, b: { operation: 'change_signature', file: 'app.py', line: 1, column: 5, new_params: [{ name: 'values', from: 'items' }] }, probe: diffOf },
+  'tug_inline.keep_definition': { tool: 'tug_inline', a: { ...DOUBLE, keep_definition: true }, b: DOUBLE, setup: called, probe: diffOf },
+  'tug_analyze_impact.keep_definition': { tool: 'tug_analyze_impact', a: { operation: 'inline', ...DOUBLE, keep_definition: true }, b: { operation: 'inline', ...DOUBLE }, setup: called, probe: diffOf },
   'tug_move_symbol.keep_reexport': { tool: 'tug_move_symbol', a: { ...MOVE, keep_reexport: true }, b: MOVE, setup: helper, probe: diffOf },
   'tug_analyze_impact.keep_reexport': { tool: 'tug_analyze_impact', a: { operation: 'move_symbol', ...MOVE, keep_reexport: true }, b: { operation: 'move_symbol', ...MOVE }, setup: helper, probe: diffOf },
   'tug_analyze_impact.destination': { tool: 'tug_analyze_impact', a: { operation: 'move_symbol', ...MOVE, destination: 'tools' }, b: { operation: 'move_symbol', ...MOVE }, setup: helper, probe: diffOf },

@@ -20,7 +20,7 @@ def _name_at(source, offset):
             header = re.compile(rb"(?:async\s+)?(?:def|class)\s+(" + re.escape(node.name.encode("utf-8")) + rb")\b")
             match = header.match(source.data, source.offset(node.lineno, node.col_offset))
             if match and match.start(1) <= offset < match.end(1):
-                raise Refused("UnsupportedOperation", "%s is a function or class; Python inline replaces a function's local variables (inlining functions is not supported yet)" % node.name, {"operation": "inline", "reason": "not a local variable"})
+                raise Refused("UnsupportedOperation", "%s is a class, method or nested function; Python inline takes a function's local variables and module-level functions" % node.name, {"operation": "inline", "reason": "not a local variable"})
     raise Refused("SymbolNotFound", "there is no variable name at that position", {"reason": "put the position on the variable's assignment or a use"})
 
 
@@ -75,7 +75,7 @@ def inline_local(content, offset):
     other_binders += [n for n in nodes if isinstance(n, ast.ExceptHandler) and n.name == name]
     if not stores:
         what = "a function or class" if other_binders or _defined_outside(source, name) else "not assigned in this function"
-        raise Refused("UnsupportedOperation", "%s is %s; Python inline replaces a function's local variables (inlining functions is not supported yet)" % (name, what), {"operation": "inline", "reason": "not a local variable"})
+        raise Refused("UnsupportedOperation", "%s is %s, and no module-level function tug can inline; Python inline takes a function's local variables and module-level functions" % (name, what), {"operation": "inline", "reason": "not a local variable"})
     if len(stores) != 1 or other_binders:
         _refuse("%s is assigned more than once (or deleted, or bound by a loop, with, import or def)" % name, source, target)
     store = stores[0]

@@ -100,12 +100,12 @@ def _local_refactor(op, request):
         return {"refused": _error(refusal.code, refusal.message, refusal.details)}
 
 
-def _move_symbol(request):
+def _project_refactor(run, request):
+    """A refactor over several files (move-symbol, inline of a function): its answer, or its refusal as data."""
     from tugworker.local_edits import Refused
-    from tugworker.move_symbol import move_symbol
 
     try:
-        return move_symbol(request)
+        return run(request)
     except Refused as refusal:
         return {"refused": _error(refusal.code, refusal.message, refusal.details)}
 
@@ -138,7 +138,13 @@ def handle(request):
     if op in LOCAL_REFACTORS:
         return _local_refactor(op, request)
     if op == "move_symbol":
-        return _move_symbol(request)
+        from tugworker.move_symbol import move_symbol
+
+        return _project_refactor(move_symbol, request)
+    if op == "inline_function":
+        from tugworker.inline_function import inline_function
+
+        return _project_refactor(inline_function, request)
     raise WorkerError("UnknownOperation", "unknown op %r" % (op,))
 
 

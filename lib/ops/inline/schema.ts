@@ -6,6 +6,10 @@ import { rustAnalyzerField } from '../assists/rust.js';
 export const inlineFields = {
   ...PositionFields,
   file: PositionFields.file.describe('File of what to inline (a local binding, a use of it, or a call), relative to the workspace root.'),
+  keep_definition: z
+    .boolean()
+    .optional()
+    .describe('Python functions: keep the def after inlining every call (by default it goes when nothing else refers to it). Only for a function; a Rust file refuses it.'),
   ...rustAnalyzerField,
 };
 
