@@ -16,6 +16,7 @@ import { withPythonProject, type LoadedProject } from './load-project.js';
 import { mentions, unparsableError } from './parse-errors.js';
 import { filesByModule, filesMentioning, withPackages } from './candidates.js';
 import { textualEdits } from './textual-edits.js';
+import { dottedPathEdits } from './dotted-strings.js';
 import { mark } from '../core/timing.js';
 import { completePlan } from './complete-plan.js';
 import type { CorePlan, ReferenceJSON, RenamePlan, RenameTarget, SymbolJSON } from './plan-types.js';
@@ -132,6 +133,15 @@ function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, op
   warnings.push(...resolutionWarnings(resolver, entity, occurrences, bytesOf));
   const renamedStrings = new Set(options.includeUnsure ? unsure.filter((u) => u.reason === 'dynamic_getattr').map((u) => `${u.file}:${u.span[0]}`) : []);
   warnings.push(...dynamicWarnings(resolver, entity, oldName, occurrences, bytesOf, Boolean(options.renameStrings), renamedStrings));
+  // A dotted path that resolves to the symbol is a reference too; spans the rename already edits (a string
+  // annotation) stay as they are.
+  const edited = new Set(edits.map((e) => `${e.file}:${e.span?.start}`));
+  const dotted = dottedPathEdits(project, resolver, [entity, ...twins], oldName, newName, bytesOf);
+  dotted.edits.forEach((e, i) => {
+    if (edited.has(`${e.file}:${e.span?.start}`)) return;
+    edits.push(e);
+    warnings.push(dotted.warnings[i]!);
+  });
   const textual = textualEdits(project, oldName, newName, touched, bytesOf, options);
   edits.push(...textual.edits);
   warnings.push(...textual.warnings);

@@ -105,18 +105,15 @@ function warmUp(ws: Workspace, input: RenameOptions & Position): void {
 }
 
 export async function runRename(input: z.infer<typeof renameInput>, context: OperationContext): Promise<RunResponseJSON> {
-  let unsure: NonNullable<LanguagePlan['unsure']> = [];
-  const response = await runChange(input, { operation: 'rename-symbol', scope: 'rename', warmUp: (ws) => warmUp(ws, input) }, async (ws, snapshot) => {
+  return runChange(input, { operation: 'rename-symbol', scope: 'rename', warmUp: (ws) => warmUp(ws, input) }, async (ws, snapshot) => {
     const at = await target(ws, input);
     context.progress?.(at.language === 'rust' ? 'asking rust-analyzer' : 'analysing Python files');
     // A rename that is committed is first proven complete on the renamed code (IncompleteRename otherwise).
     const proposal = await plan(ws, snapshot, at, input, true);
-    unsure = proposal.unsure ?? [];
     const files = await loadSourceFiles(ws.repo, snapshot.tree, [...proposal.edits.map((e) => e.file), ...proposal.moves.map((m) => m.from)]);
     const patch = buildPatchSet(proposal.edits, files, proposal.moves);
-    return { patch, warnings: proposal.warnings, subject: `${proposal.oldName} -> ${input.new_name}`, slug: `${proposal.oldName}-to-${input.new_name}` };
+    return { patch, warnings: proposal.warnings, unsure: proposal.unsure ?? [], subject: `${proposal.oldName} -> ${input.new_name}`, slug: `${proposal.oldName}-to-${input.new_name}` };
   }, context);
-  return unsure.length > 0 ? RunResponse.parse({ ...response, unsure }) : response;
 }
 
 export async function runRenameImpact(input: z.infer<typeof renameImpactInput>): Promise<z.infer<typeof RenameImpact>> {

@@ -1,0 +1,55 @@
+// Strings that name a symbol by its dotted path, as `mock.patch("pkg.mod.helper")` and configuration do: when the
+// path resolves, module by module, to the renamed symbol, the name in it is a reference and is renamed with it.
+import type { EditRequest } from '../core/patchset.js';
+import type { WarningJSON } from '../core/schemas.js';
+import { lineStarts, positionOf } from '../core/text.js';
+import type { Entity, Project } from './project.js';
+import type { Resolver } from './references.js';
+
+export function dottedPathEdits(
+  project: Project,
+  resolver: Resolver,
+  entities: readonly Entity[],
+  oldName: string,
+  newName: string,
+  bytesOf: ReadonlyMap<string, Uint8Array>,
+): { edits: EditRequest[]; warnings: WarningJSON[] } {
+  const wanted = new Set(entities.map((e) => resolver.key(e)));
+  const edits: EditRequest[] = [];
+  const warnings: WarningJSON[] = [];
+  for (const info of [...project.files.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))) {
+    for (const s of info.facts.strings) {
+      const parts = s.value.split('.');
+      for (let at = 1; at < parts.length; at++) {
+        if (parts[at] !== oldName || !wanted.has(resolver.key(pathEntity(project, parts, at)))) continue;
+        const start = s.span[0] + Buffer.byteLength(`${parts.slice(0, at).join('.')}.`);
+        edits.push({ file: info.file, span: { start, end: start + Buffer.byteLength(oldName) }, old_text: oldName, new_text: newName });
+        const { line, col } = positionOf(lineStarts(bytesOf.get(info.file)!), s.span[0]);
+        warnings.push({ code: 'DottedPathRenamed', message: `the string "${s.value}" names ${oldName} by its dotted path (a mock.patch target, say) and was renamed with it`, location: { file: info.file, line, col } });
+        break;
+      }
+    }
+  }
+  return { edits, warnings };
+}
+
+/**
+ * What `parts[0..at]` names: from the longest prefix that is a module, each further part a module it binds, then the
+ * attribute itself or a member of the class there (wherever that class is defined); null when no prefix is a module.
+ */
+function pathEntity(project: Project, parts: readonly string[], at: number): Entity | null {
+  for (let end = at; end >= 1; end--) {
+    let module = parts.slice(0, end).join('.');
+    if (!project.byModule.has(module)) continue;
+    let k = end;
+    for (let next = k < at ? project.resolveAttr(module, parts[k]!) : null; next?.kind === 'module'; next = k < at ? project.resolveAttr(module, parts[k]!) : null) {
+      module = next.module;
+      k++;
+    }
+    if (k === at) return project.resolveAttr(module, parts[at]!);
+    const owner = project.resolveAttr(module, parts[k]!);
+    if (owner.kind !== 'module-attr') return null;
+    return { kind: 'class-member', module: owner.module, owner: [owner.name, ...parts.slice(k + 1, at)].join('.'), name: parts[at]! };
+  }
+  return null;
+}
