@@ -66,8 +66,8 @@ class Definition:
         self.assigned_params = stored & set(self.params)
         reads = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         self.globals = sorted(reads - set(self.params) - self.locals)
-        for n in ast.walk(node):
-            if n is not node and isinstance(n, (ast.Constant, ast.JoinedStr)) and n.lineno != n.end_lineno and not self.expression:
+        for n in (n for statement in body for n in ast.walk(statement)):
+            if isinstance(n, (ast.Constant, ast.JoinedStr)) and n.lineno != n.end_lineno and not self.expression:
                 _refuse(module, n, "%s holds a string over several lines, which moving its body would re-indent" % node.name, "UnsupportedOperation")
 
     def uses(self, param):
@@ -418,7 +418,10 @@ def _check_globals(site, definition, needed):
     same = module.path == dmodule.path
     for name in definition.globals:
         if name in site.scope_names and not isinstance(site.scope, ast.Module):
-            local_binds = any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load) for n in own_nodes(site.scope)) or name in {a.arg for a in ast.walk(site.scope.args) if isinstance(a, ast.arg)}
+            arguments = site.scope.args if isinstance(site.scope, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+            local_binds = any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load) for n in own_nodes(site.scope)) or (
+                arguments is not None and name in {a.arg for a in ast.walk(arguments) if isinstance(a, ast.arg)}
+            )
             if local_binds:
                 _refuse(module, site.call, "%s, which %s reads, is a local of the calling function" % (name, definition.name), "NameConflict")
         if same:
