@@ -33,6 +33,8 @@ print(len(changes.get_changed_resources()))
 const CASES = [
   { op: 'extract-variable', file: 'jinja2/utils.py', range: [717, 20, 717, 34], name: 'advanced' },
   { op: 'inline', file: 'jinja2/environment.py', at: [1404, 9] },
+  // _environment_config_check(environment): asserts, called once from Environment.__init__.
+  { op: 'inline', label: 'inline (function)', file: 'jinja2/environment.py', at: [124, 5] },
   { op: 'change-signature', file: 'jinja2/utils.py', at: [400, 5], params: [{ name: 'obj' }, { name: 'for_qs', default: 'False' }, { name: 'charset', default: '"utf-8"' }], order: '0,2,1' },
   { op: 'move-symbol', file: 'jinja2/utils.py', at: [400, 5], destination: 'jinja2/urls.py' },
 ];
@@ -83,7 +85,7 @@ export function pythonOpsRealBench(runs) {
         ropeCold.push(timed(ROPE_PYTHON, ['-c', ROPE, jinja.repo, c.op, c.file, ...ropeArgs(jinja.repo, c)]).ms);
       }
     }
-    return { op: c.op, cold: median(cold), again: median(again), rope: rope ? median(ropeCold) : null };
+    return { op: c.label ?? c.op, cold: median(cold), again: median(again), rope: rope ? median(ropeCold) : null };
   });
   return { version: jinja.version, rows };
 }
@@ -93,7 +95,7 @@ export function pythonOpsRealReport(result) {
   const lines = [
     `### Python refactors vs rope on Jinja2 (Debian python3-jinja2 ${result.version})`,
     '',
-    'The same four refactors on a real package: `tug analyze-impact <op>` as a fresh process after `tug clean` (cold) and again, against rope in a fresh process with no `.ropeproject`. Ratios below 1 mean tug is faster.',
+    'The same refactors on a real package: `tug analyze-impact <op>` as a fresh process after `tug clean` (cold) and again, against rope in a fresh process with no `.ropeproject`. Ratios below 1 mean tug is faster.',
     '',
     row(['operation', 'tug cold', 'tug again', 'rope cold', 'tug cold / rope']),
     row(['---', '---:', '---:', '---:', '---:']),
