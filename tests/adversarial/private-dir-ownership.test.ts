@@ -30,8 +30,11 @@ test('sandboxes and scratch files are made inside $XDG_RUNTIME_DIR/tug, created 
   t.is(info.mode & 0o777, 0o700);
   t.deepEqual((await readdir(path.join(xdg, 'tug'))).sort(), ['scratch', 'tug-sandboxes'], 'sandboxes and the scratch files of the apply step');
   t.deepEqual(await readdir(path.join(xdg, 'tug', 'scratch')), [], 'scratch files are removed after use');
+  // The sandbox is a checkout with a git dir of its own there, not a worktree of the user's repository.
+  const [session] = await readdir(path.join(xdg, 'tug', 'tug-sandboxes'));
+  t.true((await lstat(path.join(xdg, 'tug', 'tug-sandboxes', session!, 'shared', '.git'))).isDirectory());
   const worktrees = await repo.git('worktree', 'list', '--porcelain');
-  t.true(worktrees.includes(path.join(xdg, 'tug', 'tug-sandboxes')), worktrees);
+  t.false(worktrees.includes(path.join(xdg, 'tug', 'tug-sandboxes')), worktrees);
 });
 
 test('without XDG_RUNTIME_DIR the private dir is $TMPDIR/tug-<uid>', async (t) => {
