@@ -6,7 +6,29 @@ import { lineStarts, offsetOf } from '../core/text.js';
 import { askPython, type PythonSession } from './load-project.js';
 
 /** The codes a refusal may carry; anything else is a worker bug. */
-const REFUSALS: readonly ErrorCode[] = ['InvalidSelection', 'UnsafeRefactor', 'NameConflict', 'SymbolNotFound', 'SourceSyntaxError', 'InvalidArgument', 'UnsupportedOperation'];
+const REFUSALS: readonly ErrorCode[] = ['InvalidSelection', 'UnsafeRefactor', 'NameConflict', 'SymbolNotFound', 'SourceSyntaxError', 'InvalidArgument', 'UnsupportedOperation', 'ImportCycle'];
+
+export interface Refusal {
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+}
+
+/**
+ * A worker's refusal as the TugError it names, located at details.line/col in `file` (else in details.path, the
+ * refusal's own file); a code no refactor refuses with is an InternalError. With `file`, the message names it.
+ */
+export function workerRefusal(refused: Refusal, file?: string): TugError {
+  const { code, message, details } = refused;
+  if (!REFUSALS.includes(code as ErrorCode)) return new TugError('InternalError', message, { details: { worker_code: code, ...details } });
+  const where = file ?? (typeof details['path'] === 'string' ? details['path'] : undefined);
+  const line = typeof details['line'] === 'number' ? details['line'] : undefined;
+  const col = typeof details['col'] === 'number' ? details['col'] : undefined;
+  return new TugError(code as ErrorCode, file ? `${file}: ${message}` : message, {
+    details: file ? { path: file, ...details } : details,
+    ...(where && line !== undefined && col !== undefined ? { location: { file: where, line, col } } : {}),
+  });
+}
 
 interface WorkerEdit {
   span: [number, number];
@@ -14,7 +36,7 @@ interface WorkerEdit {
   new_text: string;
 }
 
-type Answer<T> = (T & { edits: WorkerEdit[] }) | { refused: { code: string; message: string; details: Record<string, unknown> } };
+type Answer<T> = (T & { edits: WorkerEdit[] }) | { refused: Refusal };
 
 export interface LocalFile {
   path: string;
@@ -39,16 +61,7 @@ export async function askLocalRefactor<T extends object>(
 ): Promise<T & { edits: EditRequest[] }> {
   const content = new TextDecoder().decode(file.bytes);
   const answer = await askPython<Answer<T>>(session, python, op, { content, ...params });
-  if ('refused' in answer) {
-    const { code, message, details } = answer.refused;
-    if (!REFUSALS.includes(code as ErrorCode)) throw new TugError('InternalError', message, { details: { worker_code: code, ...details } });
-    const line = typeof details['line'] === 'number' ? details['line'] : undefined;
-    const col = typeof details['col'] === 'number' ? details['col'] : undefined;
-    throw new TugError(code as ErrorCode, `${file.path}: ${message}`, {
-      details: { path: file.path, ...details },
-      ...(line !== undefined && col !== undefined ? { location: { file: file.path, line, col } } : {}),
-    });
-  }
+  if ('refused' in answer) throw workerRefusal(answer.refused, file.path);
   const edits = answer.edits.map((e): EditRequest => ({ file: file.path, span: { start: e.span[0], end: e.span[1] }, old_text: e.old_text, new_text: e.new_text }));
   return { ...answer, edits };
 }

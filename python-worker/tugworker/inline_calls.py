@@ -99,15 +99,7 @@ def _text(module, node):
 def _substitute(definition, node, replacements):
     """The node's text from the definition's file with parameter loads replaced (replacements: param -> text)."""
     dsrc = definition.module.src
-    start, end = dsrc.span(node)
-    cuts = sorted((dsrc.span(n), replacements[n.id]) for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in replacements)
-    out, at = [], start
-    for (s, e), text in cuts:
-        out.append(dsrc.slice(at, s))
-        out.append(text)
-        at = e
-    out.append(dsrc.slice(at, end))
-    return "".join(out)
+    return _replaced(dsrc, *dsrc.span(node), [node], replacements)
 
 
 def inline_expression(site, definition, bound, order):

@@ -1,13 +1,12 @@
 // inline of a Python function: the function under the cursor (its def or a call of it), every occurrence the resolver
 // finds, and the worker's edits for each call, the definition's removal and the imports it leaves behind.
-import { TugError, type ErrorCode } from '../../core/errors.js';
+import { TugError } from '../../core/errors.js';
 import type { EditRequest } from '../../core/patchset.js';
 import type { WarningJSON } from '../../core/schemas.js';
 import { lineStarts, offsetOf } from '../../core/text.js';
 import type { LoadedProject, PythonSession } from '../load-project.js';
 import { askPython } from '../load-project.js';
-
-const REFUSALS: readonly ErrorCode[] = ['UnsafeRefactor', 'UnsupportedOperation', 'NameConflict', 'SymbolNotFound', 'InvalidArgument', 'SourceSyntaxError'];
+import { workerRefusal, type Refusal } from '../local-refactor.js';
 
 interface Reply {
   edits: Array<{ path: string; span: [number, number]; old_text: string; new_text: string }>;
@@ -52,7 +51,7 @@ export async function planInlineFunction(
     if (broken) throw new TugError('SourceSyntaxError', `${path} does not parse, and it refers to ${entity.name}`, { details: { path, line: broken.line, col: broken.col } });
     return { path, module: project.files.get(path)?.module ?? null, content: new TextDecoder().decode(bytesOf.get(path)!), occurrences: byFile.get(path)! };
   });
-  const reply = await askPython<Reply | { refused: { code: string; message: string; details: Record<string, unknown> } }>(ask.session, ask.python, 'inline_function', {
+  const reply = await askPython<Reply | { refused: Refusal }>(ask.session, ask.python, 'inline_function', {
     files,
     source: definition.file,
     offset: definition.span[0],
@@ -61,7 +60,7 @@ export async function planInlineFunction(
   if ('refused' in reply) {
     // A module-level name that is no function (a constant, __all__): the local inline's refusal says it better.
     if (reply.refused.details['reason'] === 'not a module-level function') return null;
-    throw refusal(reply.refused);
+    throw workerRefusal(reply.refused);
   }
   return {
     edits: reply.edits.map((e): EditRequest => ({ file: e.path, span: { start: e.span[0], end: e.span[1] }, old_text: e.old_text, new_text: e.new_text })),
@@ -70,13 +69,4 @@ export async function planInlineFunction(
     calls: reply.calls,
     removed: reply.removed,
   };
-}
-
-function refusal(refused: { code: string; message: string; details: Record<string, unknown> }): TugError {
-  const { code, message, details } = refused;
-  if (!REFUSALS.includes(code as ErrorCode)) return new TugError('InternalError', message, { details: { worker_code: code, ...details } });
-  const file = typeof details['path'] === 'string' ? details['path'] : undefined;
-  const line = typeof details['line'] === 'number' ? details['line'] : undefined;
-  const col = typeof details['col'] === 'number' ? details['col'] : undefined;
-  return new TugError(code as ErrorCode, message, { details, ...(file && line !== undefined && col !== undefined ? { location: { file, line, col } } : {}) });
 }

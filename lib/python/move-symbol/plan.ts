@@ -1,14 +1,13 @@
 // move-symbol's analysis: which module the destination names, which files can mention the symbol, and the worker's
 // answer (byte-span edits, files to create, unsure places) or its refusal as the TugError it names.
 import path from 'node:path';
-import { TugError, type ErrorCode } from '../../core/errors.js';
+import { TugError } from '../../core/errors.js';
 import type { EditRequest } from '../../core/patchset.js';
 import type { WarningJSON } from '../../core/schemas.js';
 import { decodeText, lineStarts, offsetOf } from '../../core/text.js';
 import { identifierAt } from '../candidates.js';
+import { workerRefusal, type Refusal } from '../local-refactor.js';
 import { buildModuleMap, sourceRoots, type ModuleMap } from '../modules.js';
-
-const REFUSALS: readonly ErrorCode[] = ['ImportCycle', 'UnsafeRefactor', 'NameConflict', 'SymbolNotFound', 'SourceSyntaxError', 'InvalidArgument', 'UnsupportedOperation'];
 
 /** Reasons the worker gives for a place it could not prove; each is one of the Unsure schema's reasons. */
 export type MoveUnsureReason = 'dynamic_getattr' | 'module_dict' | 'string_mention' | 'unresolved';
@@ -55,7 +54,7 @@ interface Answer {
   name: string;
   old_module: string;
 }
-type Reply = Answer | { refused: { code: string; message: string; details: Record<string, unknown> } };
+type Reply = Answer | { refused: Refusal };
 
 /** The destination as a module name and a file: an existing module, or a new file in an existing package directory. */
 export function resolveDestination(destination: string, modules: ModuleMap, roots: readonly string[], allPaths: ReadonlySet<string>): { module: string; path: string } {
@@ -112,7 +111,7 @@ export async function planMoveSymbol(request: MoveRequest, ask: AskWorker): Prom
       return text.ok ? [{ path: p, module: modules.byFile.get(p) ?? null, content: text.text }] : [];
     });
   const reply = (await ask('move_symbol', { files, source: request.file, offset, dest_module: dest.module, dest_path: dest.path, keep_reexport: request.keepReexport })) as Reply;
-  if ('refused' in reply) throw refusal(request.file, reply.refused);
+  if ('refused' in reply) throw workerRefusal(reply.refused, request.file);
   for (const created of reply.creates) {
     if (request.allPaths.has(created.path)) {
       throw new TugError('FileExists', `${created.path} already exists but is not a Python file tug read`, { details: { path: created.path } });
@@ -136,15 +135,4 @@ export async function planMoveSymbol(request: MoveRequest, ask: AskWorker): Prom
 
 function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
   return Buffer.from(haystack.buffer, haystack.byteOffset, haystack.byteLength).includes(Buffer.from(needle));
-}
-
-function refusal(file: string, refused: { code: string; message: string; details: Record<string, unknown> }): TugError {
-  const { code, message, details } = refused;
-  if (!REFUSALS.includes(code as ErrorCode)) return new TugError('InternalError', message, { details: { worker_code: code, ...details } });
-  const line = typeof details['line'] === 'number' ? details['line'] : undefined;
-  const col = typeof details['col'] === 'number' ? details['col'] : undefined;
-  return new TugError(code as ErrorCode, `${file}: ${message}`, {
-    details: { path: file, ...details },
-    ...(line !== undefined && col !== undefined ? { location: { file, line, col } } : {}),
-  });
 }
