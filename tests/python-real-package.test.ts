@@ -7,6 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tug } from './helpers/cli.js';
 import { makeRepo, type TestRepo } from './helpers/repo.js';
+import { missing } from './helpers/toolchains.js';
 
 const DEBIAN = '/usr/lib/python3/dist-packages/colorama';
 
@@ -24,13 +25,7 @@ async function packageFiles(dir: string, prefix: string): Promise<Record<string,
 /** A repository holding Debian's colorama, or null (failing under CI) when python3-colorama is not installed. */
 async function colorama(t: ExecutionContext): Promise<TestRepo | null> {
   if (!existsSync(DEBIAN)) {
-    const message = `${DEBIAN} is missing: install Debian's python3-colorama`;
-    if (process.env['CI']) t.fail(message);
-    else {
-      t.log(`SKIPPED (not CI): ${message}`);
-      console.warn(`[tug tests] SKIPPED ${t.title}: ${message}`);
-      t.pass();
-    }
+    missing(t, `${DEBIAN} is missing: install Debian's python3-colorama`);
     return null;
   }
   return makeRepo(await packageFiles(DEBIAN, 'colorama/'));

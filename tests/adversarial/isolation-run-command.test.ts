@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { tug } from '../helpers/cli.js';
 import { makeRepo, repoState, type TestRepo } from '../helpers/repo.js';
+import { missing } from '../helpers/toolchains.js';
 
 const env = { XDG_CONFIG_HOME: await mkdtemp(path.join(os.tmpdir(), 'tug-isolation-config-')) };
 
@@ -20,13 +21,7 @@ async function runCommand(repo: TestRepo, args: Record<string, unknown>, extraEn
 async function requireBwrap(t: ExecutionContext): Promise<boolean> {
   const probe = await execa('bwrap', ['--bind', '/', '/', '--unshare-pid', '--unshare-net', 'true'], { reject: false });
   if (probe.exitCode === 0) return true;
-  const message = `bwrap missing or unusable here (${probe.stderr || probe.shortMessage}); apt-get install bubblewrap`;
-  if (process.env['CI']) t.fail(message);
-  else {
-    t.log(`SKIPPED (not CI): ${message}`);
-    console.warn(`[tug tests] SKIPPED ${t.title}: ${message}`);
-    t.pass();
-  }
+  missing(t, `bwrap missing or unusable here (${probe.stderr || probe.shortMessage}); apt-get install bubblewrap`);
   return false;
 }
 
