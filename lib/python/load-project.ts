@@ -53,7 +53,8 @@ interface Sources {
 /** A rename's cursor and new name: enough to tell which files it can touch. */
 export interface RenameFocus {
   at: { file: string; line: number; col: number };
-  newName: string;
+  /** A rename's new name, whose files matter too; other refactors (change-signature, inline) have none. */
+  newName?: string | undefined;
   /** include/exclude globs: files left out are never read. */
   selection?: FileSelection | undefined;
 }
@@ -130,8 +131,8 @@ export async function loadPythonProject(
 }
 
 /**
- * Runs `probe` (a rename's whole analysis, free of side effects) on a project holding only what the rename can
- * touch: the files whose bytes mention the old or the new name, with their packages, plus every module the
+ * Runs `probe` (a rename's whole analysis, free of side effects; change-signature's and inline's too) on a project
+ * holding only what it can touch: the files whose bytes mention the old or the new name, with their packages, plus every module the
  * analysis looked up and did not find loaded, round after round until it asks for nothing new. The answer is the
  * one a load of every file gives. Module renames, and cursors not on a plain ASCII name, load everything.
  * `finish` (the slower end of the analysis, e.g. what needs the worker again) runs on the probe's answer only once
@@ -158,10 +159,10 @@ export async function withPythonProject<T, R = T>(
     await probe(assemble(sources, [], factsSource(session, python, [])));
   }
   if (!oldName) return whole();
-  const key = `${base}\0${oldName}\0${focus.newName}`;
+  const key = `${base}\0${oldName}\0${focus.newName ?? ''}`;
   const known = recentFocus.get(key);
   const scanKey = `${key}\0${focus.at.file}`;
-  const first = recentScans.get(scanKey) ?? withPackages([focus.at.file, ...filesMentioning(sources.bytesOf, [oldName, focus.newName])], sources.modules, sources.filesOfModule);
+  const first = recentScans.get(scanKey) ?? withPackages([focus.at.file, ...filesMentioning(sources.bytesOf, focus.newName ? [oldName, focus.newName] : [oldName])], sources.modules, sources.filesOfModule);
   recentScans.set(scanKey, first);
   const facts = factsSource(session, python, sources.files.filter((f) => first.has(f.path)));
   let loaded = known ? reused(await known) : undefined;

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { TugError } from '../../core/errors.js';
 import { buildPatchSet } from '../../core/patchset.js';
-import { loadPythonProject } from '../../python/load-project.js';
+import { withPythonProject } from '../../python/load-project.js';
 import { planSignatureOn } from '../../python/change-signature/plan.js';
 import { resolveUserPath } from '../../workspace/paths.js';
 import { MAX_POSITION, type OperationContext } from '../operation.js';
@@ -25,8 +25,9 @@ function planner(input: Input, context: OperationContext): Planner {
     const config = await configFor(ws.repo, { python: input.python });
     const python = configuredPython(config);
     context.progress?.('analysing the Python project');
-    const loaded = await loadPythonProject(ws.repo, ws.session, snapshot.tree, python);
-    const plan = await planSignatureOn(loaded, { session: ws.session, python }, { file, line: input.line, col: input.column }, input.new_params, input.force ?? false);
+    // Only the files that mention the function's name can call it (withPythonProject proves the load complete).
+    const at = { file, line: input.line, col: input.column };
+    const plan = await withPythonProject(ws.repo, ws.session, snapshot.tree, python, { at }, (loaded) => planSignatureOn(loaded, { session: ws.session, python }, at, input.new_params, input.force ?? false));
     const files = await loadSourceFiles(ws.repo, snapshot.tree, [...new Set(plan.edits.map((e) => e.file))]);
     return {
       patch: buildPatchSet(plan.edits, files),

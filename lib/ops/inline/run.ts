@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { TugError } from '../../core/errors.js';
 import { buildPatchSet } from '../../core/patchset.js';
-import { loadPythonProject } from '../../python/load-project.js';
+import { withPythonProject } from '../../python/load-project.js';
 import { planInlineFunction } from '../../python/inline-function/plan.js';
 import { resolveUserPath } from '../../workspace/paths.js';
 import type { OperationContext } from '../operation.js';
@@ -38,8 +38,8 @@ function mayBeFunction(error: unknown): error is TugError {
 async function planPythonFunction(ws: Workspace, snapshot: Snapshot, file: string, input: Input, context: OperationContext, local: TugError | null): Promise<Proposal> {
   const python = configuredPython(await configFor(ws.repo, { python: input.python }));
   context.progress?.('analysing the Python project');
-  const loaded = await loadPythonProject(ws.repo, ws.session, snapshot.tree, python);
-  const plan = await planInlineFunction(loaded, { session: ws.session, python }, { file, line: input.line, col: input.column }, input.keep_definition ?? false);
+  const at = { file, line: input.line, col: input.column };
+  const plan = await withPythonProject(ws.repo, ws.session, snapshot.tree, python, { at }, (loaded) => planInlineFunction(loaded, { session: ws.session, python }, at, input.keep_definition ?? false));
   if (!plan) {
     throw local ?? new TugError('SymbolNotFound', `${file}:${input.line}:${input.column} is not on a module-level function (its def or a call of it)`, { details: { path: file, reason: 'not a function' }, location: { file, line: input.line, col: input.column } });
   }
