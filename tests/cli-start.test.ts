@@ -1,11 +1,12 @@
 // How a cold `tug` process starts: the lean `tug snapshot`, the code-cached CLI bundle and its cache, and HEAD read without git where it can be.
 import test from 'ava';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { findOperation } from '../lib/index.js';
 import { readHead, discoverRepo } from '../lib/git/repo.js';
-import { tug } from './helpers/cli.js';
+import { execa } from 'execa';
+import { tug, TUG_BIN } from './helpers/cli.js';
 import { makeRepo } from './helpers/repo.js';
 
 /** `-C .` names the directory tug runs in anyway, and takes the full CLI rather than the lean start of a bare `tug snapshot`. */
@@ -108,6 +109,41 @@ test('a bare `tug snapshot` (the lean start) prints what the full CLI prints, er
   t.is(leanError.stdout, fullError.stdout);
   await rm(outside, { recursive: true, force: true });
   await rm(cacheHome, { recursive: true, force: true });
+  await repo.cleanup();
+});
+
+/** A stand-in for `program` on PATH that appends the two certificate variables it was started with to `log`, then runs it. */
+async function recording(dir: string, name: string, program: string, log: string): Promise<void> {
+  const file = path.join(dir, name);
+  await writeFile(file, `#!/bin/sh\nprintf '%s|%s\\n' "\${NODE_EXTRA_CA_CERTS-unset}" "\${TUG_NODE_EXTRA_CA_CERTS-unset}" >> '${log}'\nexec '${program}' "$@"\n`);
+  await chmod(file, 0o755);
+}
+
+test('run as a command, tug starts Node without NODE_EXTRA_CA_CERTS (read at every start) and gives it back to what it runs', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n' });
+  const bin = await mkdtemp(path.join(os.tmpdir(), 'tug-path-'));
+  const realGit = (await execa('sh', ['-c', 'command -v git'])).stdout.trim();
+  const env = (certs: string | undefined) => ({ PATH: `${bin}${path.delimiter}${process.env['PATH']}`, TUG_NO_DAEMON: '1', ...(certs === undefined ? {} : { NODE_EXTRA_CA_CERTS: certs }) });
+  for (const certs of ['/nonexistent/tug-test-certs.pem', undefined]) {
+    const nodeLog = path.join(bin, 'node.log');
+    const gitLog = path.join(bin, 'git.log');
+    await rm(nodeLog, { force: true });
+    await rm(gitLog, { force: true });
+    await recording(bin, 'node', process.execPath, nodeLog);
+    await recording(bin, 'git', realGit, gitLog);
+    const run = await execa(TUG_BIN, FULL_SNAPSHOT, { cwd: repo.root, env: env(certs), extendEnv: false, reject: false });
+    t.is(run.exitCode, 0, run.stderr);
+    // Node warns at start when it cannot load the file it was given; it was given none.
+    t.notRegex(run.stderr, /extra certs/i);
+    t.is(await readFile(nodeLog, 'utf8'), `unset|${certs ?? 'unset'}\n`, 'Node started with the certificate variable, or without the copy it hands on');
+    const gitRuns = (await readFile(gitLog, 'utf8')).trim().split('\n');
+    t.true(gitRuns.length > 0);
+    t.deepEqual([...new Set(gitRuns)], [`${certs ?? 'unset'}|unset`], 'git saw another environment than the user gave tug');
+  }
+  // Run through Node, the file is plain JavaScript (its shell line is a string and a comment).
+  const direct = await execa(process.execPath, [TUG_BIN, ...FULL_SNAPSHOT], { cwd: repo.root, env: { TUG_NO_DAEMON: '1' }, reject: false });
+  t.is(direct.exitCode, 0, direct.stderr);
+  await rm(bin, { recursive: true, force: true });
   await repo.cleanup();
 });
 

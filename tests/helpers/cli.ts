@@ -1,4 +1,5 @@
-// Runs the real `tug` binary the way agents do (stdout not a TTY, so JSON) and parses what it prints.
+// Runs the real `tug` command the way agents do (run as a program, as a shell finds it; stdout not a TTY, so JSON) and
+// parses what it prints.
 import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
 
@@ -12,7 +13,7 @@ export interface TugRun {
 }
 
 export async function tug(cwd: string, args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<TugRun> {
-  const result = await execa('node', [TUG_BIN, ...args], {
+  const result = await execa(TUG_BIN, args, {
     cwd,
     reject: false,
     env: { TUG_LOCK_TIMEOUT_MS: '2000', ...options.env },
