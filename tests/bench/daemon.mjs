@@ -79,7 +79,7 @@ export function daemonBench(runs) {
   mkdirSync(path.join(home, 'config'), { recursive: true });
   // A private runtime dir: the bench's daemon is its own, not the user's.
   const env = { ...process.env, XDG_RUNTIME_DIR: path.join(home, 'run'), XDG_CONFIG_HOME: path.join(home, 'config') };
-  const tug = (cwd, args, extra = {}) => timed('node', [TUG, ...args], { cwd, env: { ...env, ...extra } });
+  const tug = (cwd, args, extra = {}) => timed(TUG, [...args], { cwd, env: { ...env, ...extra } });
   tug.env = env;
   const status = () => JSON.parse(tug(os.tmpdir(), ['daemon', 'status']).stdout).daemon;
   const repos = [];
@@ -128,7 +128,7 @@ function duringVerification(dir, tug) {
   for (const f of [release, `${release}.started`, `${release}.done`]) rmSync(f, { force: true });
   const command = JSON.stringify(['sh', '-c', `touch ${release}.started; while [ ! -f ${release} ]; do sleep 0.05; done`]);
   const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const rename = ['node', TUG, 'rename', PY.at, 'grand_total', '--verify', 'tests', '--test-command', command].map(quote).join(' ');
+  const rename = [TUG, 'rename', PY.at, 'grand_total', '--verify', 'tests', '--test-command', command].map(quote).join(' ');
   spawn('sh', ['-c', `${rename} >/dev/null 2>&1; touch ${quote(`${release}.done`)}`], { cwd: dir, env: tug.env, stdio: 'ignore', detached: true }).unref();
   for (let i = 0; i < 600 && !existsSync(`${release}.started`); i++) timed('sleep', ['0.1']);
   const snapshot = tug(dir, ['snapshot']).ms;

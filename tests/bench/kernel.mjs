@@ -44,17 +44,17 @@ export function snapshotBench(runs) {
   writeFileSync(path.join(repo, 'untracked.py'), 'fresh = 1\n');
   const size = Number(git(repo, 'count-objects', '-v').match(/size-pack: (\d+)/)?.[1] ?? 0);
   bareRecipe(repo);
-  timed('node', [TUG, 'snapshot', '--json'], { cwd: repo });
+  timed(TUG, ['snapshot', '--json'], { cwd: repo });
   const tugTimes = [];
   const fullTimes = [];
   const bareTimes = [];
   for (let i = 0; i < runs; i++) {
     const before = userState(repo);
-    const run = timed('node', [TUG, 'snapshot', '--json'], { cwd: repo });
+    const run = timed(TUG, ['snapshot', '--json'], { cwd: repo });
     if (userState(repo) !== before) throw new Error('tug snapshot changed the index, HEAD or status');
     const out = JSON.parse(run.stdout);
     // `-C .` changes nothing but takes the full CLI (yargs, zod, the code-cached bundle), what every other command pays.
-    const full = timed('node', [TUG, 'snapshot', '--json', '-C', '.'], { cwd: repo });
+    const full = timed(TUG, ['snapshot', '--json', '-C', '.'], { cwd: repo });
     if (full.stdout !== run.stdout) throw new Error('the full CLI printed another snapshot than the lean start');
     const bare = bareRecipe(repo);
     if (out.snapshot_id !== bare.tree) throw new Error(`snapshot ${out.snapshot_id} != bare recipe ${bare.tree}`);
@@ -62,12 +62,12 @@ export function snapshotBench(runs) {
     fullTimes.push(full.ms);
     bareTimes.push(bare.ms);
   }
-  const files = Number(JSON.parse(timed('node', [TUG, 'snapshot', '--json'], { cwd: repo }).stdout).file_count);
+  const files = Number(JSON.parse(timed(TUG, ['snapshot', '--json'], { cwd: repo }).stdout).file_count);
   // The same operation inside one long-lived process (the MCP server, library users): no Node start-up, no module loading.
   const lib = inProcessTimes('tug_snapshot', { workspace: repo }, runs);
   const daemon = withDaemon(repo, () => {
     const times = [];
-    for (let i = 0; i < runs; i++) times.push(timed('node', [TUG, 'snapshot', '--json'], { cwd: repo }).ms);
+    for (let i = 0; i < runs; i++) times.push(timed(TUG, ['snapshot', '--json'], { cwd: repo }).ms);
     return median(times);
   });
   return { repo, files, packKiB: size, tug: median(tugTimes), full: median(fullTimes), bare: median(bareTimes), tugMin: Math.min(...tugTimes), fullMin: Math.min(...fullTimes), bareMin: Math.min(...bareTimes), lib: median(lib), daemon };
@@ -84,11 +84,11 @@ export function worktreeBench(repo, runs) {
   const once = (mode) => {
     dropBranches();
     const env = { ...process.env, TUG_SANDBOX_MODE: mode };
-    const run = timed('node', [TUG, 'apply-patchset', '--file=-', '--verify', 'none', '--json'], { cwd: repo, env, input: patch });
+    const run = timed(TUG, ['apply-patchset', '--file=-', '--verify', 'none', '--json'], { cwd: repo, env, input: patch });
     if (JSON.parse(run.stdout).status !== 'ok') throw new Error(run.stdout);
     return run.ms;
   };
-  timed('node', [TUG, 'clean', '--sandboxes', '--json'], { cwd: repo });
+  timed(TUG, ['clean', '--sandboxes', '--json'], { cwd: repo });
   const reuseFirst = once('reuse');
   const fresh = [];
   const reuse = [];
@@ -104,7 +104,7 @@ export function startupBench(runs) {
   const tug = [];
   const node = [];
   for (let i = 0; i < runs; i++) {
-    tug.push(timed('node', [TUG, '--version']).ms);
+    tug.push(timed(TUG, ['--version']).ms);
     node.push(timed('node', ['-e', '0']).ms);
   }
   return { tug: median(tug), node: median(node) };

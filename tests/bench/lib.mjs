@@ -5,8 +5,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Run as a command, the way a user's shell starts it (its first line is a shell script; see bin/tug). */
 export const TUG = path.join(ROOT, 'bin', 'tug');
 export const CACHE = '/tmp/tug-bench';
+/** For a cold run: a daemon left running by someone else would answer in tug's place. */
+export const NO_DAEMON = { ...process.env, TUG_NO_DAEMON: '1' };
 
 /** Wall time of one process in milliseconds; throws with its output when it fails. */
 export function timed(command, args, options = {}) {
@@ -90,7 +93,7 @@ export const fmt = (ms) => `${ms >= 1000 ? (ms / 1000).toFixed(2) + ' s' : Math.
 export function waitForDaemon(repo, options = {}) {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const status = JSON.parse(timed('node', [TUG, 'daemon', 'status', '--json'], { cwd: repo, ...options }).stdout);
+    const status = JSON.parse(timed(TUG, ['daemon', 'status', '--json'], { cwd: repo, ...options }).stdout);
     if (status.daemon.running) return;
     spawnSync('sleep', ['0.1']);
   }
@@ -98,10 +101,10 @@ export function waitForDaemon(repo, options = {}) {
 }
 
 export function withDaemon(repo, body) {
-  timed('node', [TUG, 'daemon', 'start', '--json'], { cwd: repo });
+  timed(TUG, ['daemon', 'start', '--json'], { cwd: repo });
   try {
     return body();
   } finally {
-    timed('node', [TUG, 'daemon', 'stop', '--json'], { cwd: repo });
+    timed(TUG, ['daemon', 'stop', '--json'], { cwd: repo });
   }
 }

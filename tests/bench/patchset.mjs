@@ -45,7 +45,7 @@ export function patchsetBench(runs, files = 500, perFile = 100) {
   let diffFile = null;
   for (let run = 0; run < runs; run++) {
     const repo = freshClone(source, 'patchset-run');
-    const out = timed('node', [TUG, 'apply-patchset', '-f', patchFile, '--verify', 'syntax', '--apply', '--json'], { cwd: repo });
+    const out = timed(TUG, ['apply-patchset', '-f', patchFile, '--verify', 'syntax', '--apply', '--json'], { cwd: repo });
     tugTimes.push(out.ms);
     if (diffFile === null) {
       diffFile = path.join(CACHE, `patchset-${files}x${perFile}.diff`);

@@ -98,33 +98,33 @@ export function largeBench(runs) {
   const repo = cachedRepo(`py-large-${PACKAGES}x${PER_PACKAGE}`, generateLarge);
   const lines = Number(timed('sh', ['-c', "git ls-files '*.py' | xargs cat | wc -l"], { cwd: repo }).stdout.trim());
   const modules = Number(timed('sh', ['-c', "git ls-files '*.py' | wc -l"], { cwd: repo }).stdout.trim());
-  const args = [TUG, 'analyze-impact', 'rename-symbol', '--at', `${LARGE.file}:${LARGE.line}:${LARGE.col}`, '--to', LARGE.to, '--json'];
-  const clean = () => timed('node', [TUG, 'clean', '--cache', '--json'], { cwd: repo });
+  const args = ['analyze-impact', 'rename-symbol', '--at', `${LARGE.file}:${LARGE.line}:${LARGE.col}`, '--to', LARGE.to, '--json'];
+  const clean = () => timed(TUG, ['clean', '--cache', '--json'], { cwd: repo });
   const cold = [];
   const warm = [];
   const parseAll = [];
   let references = 0;
   for (let i = 0; i < runs; i++) {
     clean();
-    const first = timed('node', args, { cwd: repo });
+    const first = timed(TUG, args, { cwd: repo });
     cold.push(first.ms);
     references = JSON.parse(first.stdout).references.length;
-    warm.push(timed('node', args, { cwd: repo }).ms);
+    warm.push(timed(TUG, args, { cwd: repo }).ms);
     parseAll.push(timed('python3', ['-c', PARSE_ALL, repo]).ms);
   }
   clean();
-  const coldRss = peakRss('node', args, { cwd: repo });
-  const warmRss = peakRss('node', args, { cwd: repo });
+  const coldRss = peakRss(TUG, args, { cwd: repo });
+  const warmRss = peakRss(TUG, args, { cwd: repo });
   // Warm as users get it by default: the first call starts the daemon, later ones are served by it.
   const auto = { cwd: repo, env: { ...process.env, TUG_DAEMON_AUTOSTART: '1' } };
-  timed('node', [TUG, 'daemon', 'stop', '--json'], auto);
-  timed('node', args, auto);
+  timed(TUG, ['daemon', 'stop', '--json'], auto);
+  timed(TUG, args, auto);
   waitForDaemon(repo, auto);
   const daemon = [];
   try {
-    for (let i = 0; i < runs; i++) daemon.push(timed('node', args, auto).ms);
+    for (let i = 0; i < runs; i++) daemon.push(timed(TUG, args, auto).ms);
   } finally {
-    timed('node', [TUG, 'daemon', 'stop', '--json'], auto);
+    timed(TUG, ['daemon', 'stop', '--json'], auto);
   }
   const at = `${LARGE.file}:${LARGE.line}:${LARGE.col}`;
   const inProcess = median(inProcessTimes('tug_analyze_impact', { workspace: repo, operation: 'rename_symbol', file: LARGE.file, line: LARGE.line, column: LARGE.col, new_name: LARGE.to }, runs));

@@ -4,7 +4,7 @@
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { debianPackageRepo } from './debian-package.mjs';
-import { cachedRepo, fmt, median, row, timed, TUG } from './lib.mjs';
+import { cachedRepo, fmt, median, NO_DAEMON, row, timed, TUG } from './lib.mjs';
 
 const ROPE_PYTHON = '/usr/bin/python3';
 
@@ -77,9 +77,9 @@ export function pythonOpsRealBench(runs) {
     const again = [];
     const ropeCold = [];
     for (let i = 0; i < runs; i++) {
-      timed('node', [TUG, 'clean', '--json'], { cwd: jinja.repo });
-      cold.push(timed('node', [TUG, 'analyze-impact', c.op, ...tugArgs(c), '--json'], { cwd: jinja.repo }).ms);
-      again.push(timed('node', [TUG, 'analyze-impact', c.op, ...tugArgs(c), '--json'], { cwd: jinja.repo }).ms);
+      timed(TUG, ['clean', '--json'], { cwd: jinja.repo, env: NO_DAEMON });
+      cold.push(timed(TUG, ['analyze-impact', c.op, ...tugArgs(c), '--json'], { cwd: jinja.repo, env: NO_DAEMON }).ms);
+      again.push(timed(TUG, ['analyze-impact', c.op, ...tugArgs(c), '--json'], { cwd: jinja.repo, env: NO_DAEMON }).ms);
       if (rope) {
         rmSync(path.join(jinja.repo, '.ropeproject'), { recursive: true, force: true });
         ropeCold.push(timed(ROPE_PYTHON, ['-c', ROPE, jinja.repo, c.op, c.file, ...ropeArgs(jinja.repo, c)]).ms);

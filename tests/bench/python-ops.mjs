@@ -2,7 +2,7 @@
 // change without writing it (tug analyze-impact, rope's get_changes), cold (fresh process, no caches) and warm.
 import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { cachedRepo, fmt, inProcessTimes, median, ROOT, row, timed, TUG } from './lib.mjs';
+import { cachedRepo, fmt, inProcessTimes, median, ROOT, NO_DAEMON, row, timed, TUG } from './lib.mjs';
 
 /** rope is installed for Debian's interpreter, not necessarily for the one on PATH. */
 const ROPE_PYTHON = '/usr/bin/python3';
@@ -74,13 +74,13 @@ export function pythonOpsBench(runs) {
   const rope = existsSync(ROPE_PYTHON) && timed(ROPE_PYTHON, ['-c', 'import rope'], { allowFailure: true }).status === 0;
   return CASES.map((c) => {
     const repo = cachedRepo(`py-ops-${c.fixture.replaceAll('/', '-')}`, copy(c.fixture));
-    const analyze = () => timed('node', [TUG, 'analyze-impact', c.op, ...tugArgs(c), '--json'], { cwd: repo });
+    const analyze = () => timed(TUG, ['analyze-impact', c.op, ...tugArgs(c), '--json'], { cwd: repo, env: NO_DAEMON });
     const cold = [];
     const warm = [];
     const ropeCold = [];
     const ropeInside = [];
     for (let i = 0; i < runs; i++) {
-      timed('node', [TUG, 'clean', '--json'], { cwd: repo });
+      timed(TUG, ['clean', '--json'], { cwd: repo, env: NO_DAEMON });
       cold.push(analyze().ms);
       warm.push(analyze().ms);
       if (rope) {

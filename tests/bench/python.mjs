@@ -61,14 +61,14 @@ export function pythonBench(runs) {
   return SUBJECTS().map((subject) => {
     const repo = subject.repo();
     const at = `${subject.file}:${subject.line}:${subject.col}`;
-    const analyze = () => timed('node', [TUG, 'analyze-impact', 'rename-symbol', '--at', at, '--to', subject.to, '--json'], { cwd: repo });
+    const analyze = () => timed(TUG, ['analyze-impact', 'rename-symbol', '--at', at, '--to', subject.to, '--json'], { cwd: repo });
     const cold = [];
     const warm = [];
     const jedi = [];
     let tugRefs = [];
     let jediRefs = [];
     for (let i = 0; i < runs; i++) {
-      timed('node', [TUG, 'clean', '--cache', '--json'], { cwd: repo });
+      timed(TUG, ['clean', '--cache', '--json'], { cwd: repo });
       const first = analyze();
       cold.push(first.ms);
       warm.push(analyze().ms);
@@ -78,12 +78,12 @@ export function pythonBench(runs) {
       jediRefs = JSON.parse(j.stdout).refs.map(([file, line, col]) => `${file}:${line}:${col}`);
     }
     // Memory on a run of its own: the sampler's polling would otherwise slow the timed runs.
-    timed('node', [TUG, 'clean', '--cache', '--json'], { cwd: repo });
-    const coldRss = peakRss('node', [TUG, 'analyze-impact', 'rename-symbol', '--at', at, '--to', subject.to, '--json'], { cwd: repo });
+    timed(TUG, ['clean', '--cache', '--json'], { cwd: repo });
+    const coldRss = peakRss(TUG, ['analyze-impact', 'rename-symbol', '--at', at, '--to', subject.to, '--json'], { cwd: repo });
     // What a user gets by default: the first call starts the repository's daemon, later calls are served by it.
     const auto = { env: { ...process.env, TUG_DAEMON_AUTOSTART: '1' } };
-    const viaDaemon = () => timed('node', [TUG, 'analyze-impact', 'rename-symbol', '--at', at, '--to', subject.to, '--json'], { cwd: repo, ...auto });
-    timed('node', [TUG, 'daemon', 'stop', '--json'], { cwd: repo, ...auto });
+    const viaDaemon = () => timed(TUG, ['analyze-impact', 'rename-symbol', '--at', at, '--to', subject.to, '--json'], { cwd: repo, ...auto });
+    timed(TUG, ['daemon', 'stop', '--json'], { cwd: repo, ...auto });
     viaDaemon();
     waitForDaemon(repo, auto);
     const [daemon, daemonCold] = (() => {
@@ -92,12 +92,12 @@ export function pythonBench(runs) {
         const coldTimes = [];
         for (let i = 0; i < runs; i++) {
           warmTimes.push(viaDaemon().ms);
-          timed('node', [TUG, 'clean', '--cache', '--json'], { cwd: repo, ...auto });
+          timed(TUG, ['clean', '--cache', '--json'], { cwd: repo, ...auto });
           coldTimes.push(viaDaemon().ms);
         }
         return [median(warmTimes), median(coldTimes)];
       } finally {
-        timed('node', [TUG, 'daemon', 'stop', '--json'], { cwd: repo, ...auto });
+        timed(TUG, ['daemon', 'stop', '--json'], { cwd: repo, ...auto });
       }
     })();
     // The analysis inside one running process with the cache filled: what an MCP client or a library user waits.

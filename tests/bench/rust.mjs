@@ -66,7 +66,7 @@ function generatedCrate() {
 }
 
 function tug(cwd, args, env = {}) {
-  return timed('node', [TUG, ...args], { cwd, env: { ...process.env, ...env } });
+  return timed(TUG, [...args], { cwd, env: { ...process.env, ...env } });
 }
 
 function subject(name, repo, at, to, runs) {
