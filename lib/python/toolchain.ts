@@ -1,7 +1,7 @@
 // `tug toolchain python info|check|setup`: which interpreter tug would use, whether LibCST works there, and a managed venv.
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
+import { loadExeca } from '../verify/execa.js';
 import { TugError } from '../core/errors.js';
 import { writeJson } from '../session/files.js';
 import { managedPython, resolvePython, type PythonChoice } from './interpreter.js';
@@ -43,12 +43,14 @@ print(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "libcst": versio
 
 /** What an interpreter offers tug: its version, and LibCST and pytest when importable (null when missing or not runnable). */
 export async function pythonFeatures(python: string): Promise<{ version: string | null; libcst: string | null; pytest: string | null }> {
+  const execa = await loadExeca();
   const run = await execa(python, ['-c', FEATURES], { reject: false, timeout: 30_000, stdin: 'ignore' });
   if (run.exitCode !== 0) return { version: null, libcst: null, pytest: null };
   return JSON.parse(String(run.stdout).trim().split('\n').pop() ?? '{}');
 }
 
 async function probe(python: string): Promise<{ version: string | null; libcst: string | null }> {
+  const execa = await loadExeca();
   const run = await execa(python, ['-c', PROBE], { reject: false, timeout: 30_000 });
   if (run.exitCode !== 0) return { version: null, libcst: null };
   return JSON.parse(String(run.stdout).trim().split('\n').pop() ?? '{}');
@@ -91,6 +93,7 @@ export async function setupPython(sessionDir: string, explicit?: string): Promis
   if (base.interpreter !== managed.python) {
     await rm(managed.venv, { recursive: true, force: true });
     await mkdir(path.dirname(managed.venv), { recursive: true });
+    const execa = await loadExeca();
     const made = await execa(base.interpreter!, ['-m', 'venv', '--system-site-packages', managed.venv], { reject: false, timeout: 120_000 });
     if (made.exitCode !== 0) {
       throw new TugError('PythonNotFound', `could not create a venv with ${base.interpreter}: ${String(made.stderr).trim()}`, { details: { searched_paths: base.searched } });

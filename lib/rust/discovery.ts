@@ -2,7 +2,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
+import { loadExeca } from '../verify/execa.js';
 import { TugError } from '../core/errors.js';
 
 export interface RustAnalyzerInfo {
@@ -65,6 +65,7 @@ export async function requireRustAnalyzer(explicit?: string): Promise<{ path: st
 }
 
 async function versionOf(binary: string): Promise<{ ok: boolean; text: string }> {
+  const execa = await loadExeca();
   const result = await execa(binary, ['--version'], { reject: false, timeout: 20_000, stdin: 'ignore' });
   const out = String(result.stdout ?? '').trim();
   if (result.exitCode === 0 && out.includes('rust-analyzer')) return { ok: true, text: out };

@@ -1,7 +1,7 @@
 // Finds the std sources (library/) rust-analyzer needs to expand std macros; without them `write!`/`format!` arguments are invisible to rename.
 import { access, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
+import { loadExeca } from '../verify/execa.js';
 
 const cache = new Map<string, Promise<string | null>>();
 
@@ -22,6 +22,7 @@ export function stdSourcesFor(binary: string): Promise<string | null> {
 async function find(binary: string): Promise<string | null> {
   const candidates: string[] = [];
   if (process.env['RUST_SRC_PATH']) candidates.push(process.env['RUST_SRC_PATH']);
+  const execa = await loadExeca();
   const sysroot = await execa('rustc', ['--print', 'sysroot'], { reject: false, stdin: 'ignore', timeout: 20_000 });
   if (sysroot.exitCode === 0) candidates.push(path.join(String(sysroot.stdout).trim(), 'lib/rustlib/src/rust/library'));
   const real = await realpath(binary).catch(() => binary);

@@ -1,5 +1,5 @@
 // `tug toolchain rust …`: which rust-analyzer and cargo tug would use, and installing Debian's rust-analyzer when none works.
-import { execa } from 'execa';
+import { loadExeca } from '../verify/execa.js';
 import { TugError } from '../core/errors.js';
 import { discoverRustAnalyzer, forgetDiscovery, SETUP_SCRIPT } from './discovery.js';
 
@@ -14,6 +14,7 @@ export interface RustInfo {
 }
 
 export async function rustInfo(explicit?: string): Promise<RustInfo> {
+  const execa = await loadExeca();
   const [ra, cargo, clippy] = await Promise.all([
     discoverRustAnalyzer(explicit),
     execa('cargo', ['--version'], { reject: false, stdin: 'ignore', timeout: 20_000 }),
@@ -42,6 +43,7 @@ export function assertRustUsable(info: RustInfo): void {
 export async function setupRust(explicit?: string, progress?: (line: string) => void): Promise<RustInfo> {
   const before = await rustInfo(explicit);
   if (before.found) return before;
+  const execa = await loadExeca();
   const run = execa(SETUP_SCRIPT, [], { reject: false, stdin: 'ignore', timeout: 15 * 60_000, all: true });
   run.stderr?.on('data', (chunk: Buffer) => progress?.(chunk.toString('utf8').trimEnd()));
   const result = await run;

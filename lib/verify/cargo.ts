@@ -1,7 +1,7 @@
 // Rust verification: cargo check / clippy / test in the sandbox, with a target dir kept in the session so reruns are incremental.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
+import { loadExeca } from './execa.js';
 import { sha256 } from '../core/hash.js';
 import { runCheck, type CheckResult } from './run-check.js';
 
@@ -105,6 +105,8 @@ function relativeFile(file: string, cwd: string, crateDir: string): string {
 let clippy: Promise<boolean> | undefined;
 
 function hasClippy(): Promise<boolean> {
-  clippy ??= execa('cargo', ['clippy', '--version'], { reject: false, stdin: 'ignore', timeout: 20_000 }).then((r) => r.exitCode === 0);
+  clippy ??= loadExeca()
+    .then((execa) => execa('cargo', ['clippy', '--version'], { reject: false, stdin: 'ignore', timeout: 20_000 }))
+    .then((r) => r.exitCode === 0);
   return clippy;
 }

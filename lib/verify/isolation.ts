@@ -1,5 +1,5 @@
 // How run_command is confined on this machine: bubblewrap (read-only repository, no network, own PID namespace) where it works, else unshare, else none.
-import { execa } from 'execa';
+import { loadExeca } from './execa.js';
 
 export type Confinement = 'bwrap' | 'unshare' | 'none';
 
@@ -24,6 +24,7 @@ let probe: Promise<Confinement> | undefined;
 export function availableConfinement(env: NodeJS.ProcessEnv = process.env): Promise<Confinement> {
   probe ??= (async () => {
     const cap = env['TUG_ISOLATION'];
+    const execa = await loadExeca();
     const works = async (argv: string[]) => (await execa(argv[0]!, argv.slice(1), { reject: false, stdin: 'ignore', timeout: 10_000 })).exitCode === 0;
     if (cap !== 'none' && cap !== 'unshare' && (await works(['bwrap', ...bwrapArgs([], false), 'true']))) return 'bwrap';
     if (cap !== 'none' && (await works(['unshare', ...UNSHARE_ARGS, 'true']))) return 'unshare';

@@ -1,5 +1,5 @@
 // Runs one verification command with a time limit, its own process group, and captured output.
-import { execa } from 'execa';
+import { loadExeca } from './execa.js';
 import { killRun, newRunId, RUN_MARKER } from './process-tree.js';
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped';
@@ -61,6 +61,7 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
   const started = Date.now();
   const [file, ...args] = spec.argv;
   const runId = newRunId();
+  const execa = await loadExeca();
   const child = execa(file!, args, {
     cwd: spec.cwd,
     env: { ...spec.baseEnv, TUG_SANDBOX: '1', PYTHONDONTWRITEBYTECODE: '1', ...spec.env, [RUN_MARKER]: runId },

@@ -1,5 +1,5 @@
 // Runs an agent's shell command in a sandbox: `sh -c` under the machine's confinement, every process it started killed at the end, stdout and stderr kept apart.
-import { execa } from 'execa';
+import { loadExeca } from './execa.js';
 import { confine, type Confinement, type Isolation } from './isolation.js';
 import { killRun, newRunId, RUN_MARKER } from './process-tree.js';
 import { withTimeLimit } from './run-check.js';
@@ -33,6 +33,7 @@ export const TIMEOUT_EXIT = 124;
 export async function runShellCommand(spec: CommandSpec): Promise<CommandResult> {
   const runId = newRunId();
   const { argv, isolation } = confine(spec.confinement, spec.command, spec.readOnly);
+  const execa = await loadExeca();
   const child = execa(argv[0]!, argv.slice(1), {
     cwd: spec.cwd,
     env: { ...spec.env, [RUN_MARKER]: runId },
