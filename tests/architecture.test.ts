@@ -80,8 +80,9 @@ test('front doors reach operations only through the registry (and the read-only 
         ['../review/kernel.js', '../review/types.js'].includes(spec) ||
         // The lean start of a bare `tug snapshot`, which must not load the registry (zod): the same code the operation runs.
         (file === 'lib/cli/lean-snapshot.ts' && spec === '../ops/snapshot/run.js') ||
-        // bin/tug's first step starts a Python refactor's worker while the CLI loads, which the pool then takes over.
-        (file === 'lib/cli/launch.ts' && ['../python/early-worker.js', '../python/worker.js'].includes(spec)) ||
+        // bin/tug's first step starts a Python refactor's worker while the CLI loads, which the pool then takes over,
+        // and organize-imports' compile of ruff's WebAssembly, which the check then uses.
+        (file === 'lib/cli/launch.ts' && ['../python/early-worker.js', '../python/worker.js', '../python/ruff-wasm.js'].includes(spec)) ||
         ['../ops/registry.js', '../ops/operation.js', '../ops/workspace/queries.js', '../ops/resources.js', '../git/repo.js', '../tools.js', '../tool-provider.js'].includes(spec);
       t.true(allowed, `${file} imports ${spec}`);
     }

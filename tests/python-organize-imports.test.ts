@@ -2,6 +2,12 @@
 // places where tug's use of ruff's WebAssembly differed from `ruff check --select I001,F401 --fix` on a corpus of
 // Debian's packages (tests/bench/organize-imports-corpus.mjs; docs/ops/organize-imports.md).
 import test from 'ava';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { withHints } from '../lib/python/ruff-hints.js';
+import { loadRuff } from '../lib/python/ruff-wasm.js';
 import { firstPartyOf, importSettings } from '../lib/python/import-settings.js';
 import { organizeImports, type OrganizeOptions } from '../lib/python/organize-imports.js';
 
@@ -91,4 +97,48 @@ test('a stub (.pyi) gets at most one blank line after its imports, as ruff gives
   t.is(decode(await organizeImports('pkg/mod.pyi', encode(before), options(['pkg']))), expected);
   const two = { ...options(['pkg']), isort: { 'lines-after-imports': 2 } };
   t.is(decode(await organizeImports('pkg/mod.pyi', encode(before), two)), expected, 'a configured 2 is still 1 in a stub');
+});
+
+// ruff's WebAssembly is compiled by a worker thread, with the functions a check calls (the build's profile) compiled
+// before the first call (lib/python/ruff-wasm.ts). These show the profile is there and the hinted module is ruff.
+/** tsconfig's libraries do not declare the WebAssembly namespace. */
+const Wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+interface WasmApi {
+  Module: { new (bytes: Uint8Array): object; imports(m: object): unknown; exports(m: object): unknown; customSections(m: object, name: string): ArrayBuffer[] };
+}
+const RUFF_DIR = path.dirname(createRequire(import.meta.url).resolve('@astral-sh/ruff-wasm-nodejs'));
+const HINTS = fileURLToPath(new URL('../lib/ruff-hints.json', import.meta.url));
+
+test('the build profiled ruff: a list of the functions a check calls, made for the installed ruff', async (t) => {
+  const wasm = await readFile(path.join(RUFF_DIR, 'ruff_wasm_bg.wasm'));
+  const hints = JSON.parse(await readFile(HINTS, 'utf8')) as { wasm_size: number; functions: number[] };
+  t.is(hints.wasm_size, wasm.length);
+  t.true(hints.functions.length > 200, `${hints.functions.length} functions`);
+  t.deepEqual(hints.functions, [...new Set(hints.functions)].sort((a, b) => a - b));
+});
+
+test('the hinted module is ruff unchanged: the same imports and exports, and a stale list is refused rather than misread', async (t) => {
+  const wasm = await readFile(path.join(RUFF_DIR, 'ruff_wasm_bg.wasm'));
+  const hints = JSON.parse(await readFile(HINTS, 'utf8')) as { functions: number[] };
+  const hinted = withHints(wasm, hints.functions);
+  t.truthy(hinted);
+  t.is(hinted!.length > wasm.length, true);
+  const shape = (m: object) => JSON.stringify([Wasm.Module.imports(m), Wasm.Module.exports(m)]);
+  t.is(shape(new Wasm.Module(hinted!)), shape(new Wasm.Module(wasm)));
+  t.deepEqual(Wasm.Module.customSections(new Wasm.Module(hinted!), 'compilationHints').length, 1);
+  // An index past the module's own functions means the list was made for another ruff.
+  t.is(withHints(wasm, [...hints.functions, 10_000_000]), null);
+  t.is(withHints(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]), [0]), null);
+});
+
+test('organize-imports through the loader answers as the package itself does', async (t) => {
+  const ruff = await loadRuff();
+  const plain = createRequire(import.meta.url)('@astral-sh/ruff-wasm-nodejs') as typeof ruff;
+  const text = 'import sys\nimport os, json\n\nprint(os.sep, json)\n';
+  const settings = { lint: { select: ['I001', 'F401'] } };
+  const viaLoader = new ruff.Workspace(settings, ruff.PositionEncoding.Utf8).check(text);
+  const viaPackage = new plain.Workspace(settings, plain.PositionEncoding.Utf8).check(text);
+  t.deepEqual(viaLoader, viaPackage);
+  t.true((viaLoader as unknown[]).length >= 2);
+  t.not(ruff, plain, 'the loader fell back to the package');
 });

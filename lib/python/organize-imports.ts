@@ -1,9 +1,9 @@
 // organize-imports for Python: ruff's own import rules (I001 sorting and grouping, F401 unused imports), run as
 // WebAssembly in this process and applied fix by fix until nothing changes, as `ruff check --fix` does.
-import { createRequire } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
 import { TugError } from '../core/errors.js';
 import { lineStarts } from '../core/text.js';
+import { loadRuff } from './ruff-wasm.js';
+import { mark } from '../core/timing.js';
 
 /** The isort settings tug passes on to ruff (ruff's names), read from the project's configuration. */
 export type IsortSettings = Record<string, unknown>;
@@ -33,23 +33,6 @@ interface RuffWorkspace {
 }
 
 const workspaces = new Map<string, RuffWorkspace>();
-type RuffModule = typeof import('@astral-sh/ruff-wasm-nodejs');
-let ruffModule: RuffModule | undefined;
-
-/** Loads (and compiles) ruff's WebAssembly once per process; also called early, while git works, by a warm-up. */
-export function preloadRuff(): RuffModule {
-  if (ruffModule) return ruffModule;
-  // V8 otherwise optimizes all of ruff's 10 MB of WebAssembly on background threads, and a process cannot exit before
-  // that ends: ~2 s more for a one-shot command, where the baseline compiler alone answers in ~0.3 s (measured).
-  setFlagsFromString('--liftoff-only');
-  // Each function is checked when first called, as it is compiled (lazily already): loading the module takes ~20 ms
-  // instead of ~40, and a check calls a small part of ruff.
-  setFlagsFromString('--wasm-lazy-validation');
-  // A CommonJS package that reads its .wasm beside itself: required from node_modules (the CLI bundle leaves it out).
-  ruffModule = createRequire(import.meta.url)('@astral-sh/ruff-wasm-nodejs') as RuffModule;
-  return ruffModule;
-}
-
 /**
  * ruff leaves at most one blank line after the imports of a stub (`.pyi`), but WebAssembly checks text as a `.py` file
  * and would ask for two: a stub gets the stub's limit through the setting itself.
@@ -68,7 +51,7 @@ async function ruffFor(options: OrganizeOptions, stub: boolean): Promise<RuffWor
   const key = JSON.stringify(settings);
   const known = workspaces.get(key);
   if (known) return known;
-  const { Workspace, PositionEncoding } = preloadRuff();
+  const { Workspace, PositionEncoding } = await loadRuff();
   let workspace: RuffWorkspace;
   try {
     workspace = new Workspace(settings, PositionEncoding.Utf8) as unknown as RuffWorkspace;
@@ -76,6 +59,7 @@ async function ruffFor(options: OrganizeOptions, stub: boolean): Promise<RuffWor
     throw new TugError('InvalidArgument', `the project's isort settings are not ones ruff accepts: ${String(error)}`, { details: { argument: 'isort settings', reason: String(error) } });
   }
   workspaces.set(key, workspace);
+  mark('ruff: workspace');
   return workspace;
 }
 

@@ -8,7 +8,7 @@ import { refactorDoors } from '../change/doors.js';
 import type { Planner } from '../change/types.js';
 import { languageOf, planRustAssistChange, unsupportedLanguage, type AssistKind } from '../assists/rust.js';
 import { planPythonImports } from './python.js';
-import { preloadRuff } from '../../python/organize-imports.js';
+import { warmRuff } from '../../python/ruff-wasm.js';
 import type { organizeImportsFields, organizeImportsInput } from './schema.js';
 
 const KIND: AssistKind = { operation: 'organize-imports', assists: ['remove_unused_imports'], slug: 'imports' };
@@ -35,14 +35,14 @@ function planner(input: Target, context: OperationContext): Planner {
   };
 }
 
-/** Python files: ruff's WebAssembly compiles (synchronously) while git takes the snapshot in its own process. */
-function warmRuff(input: Target): () => void {
+/** Python files: ruff's WebAssembly compiles on V8's threads while git takes the snapshot (if the launcher has not started it). */
+function startRuff(input: Target): () => void {
   const files = input.all ? [] : (input.files ?? [input.file ?? '']);
   return () => {
-    if (input.all || files.some((file) => /\.pyi?$/.test(file))) setImmediate(preloadRuff);
+    if (input.all || files.some((file) => /\.pyi?$/.test(file))) warmRuff();
   };
 }
 
-const doors = refactorDoors<z.infer<typeof organizeImportsInput>>(KIND.operation, planner, warmRuff);
+const doors = refactorDoors<z.infer<typeof organizeImportsInput>>(KIND.operation, planner, startRuff);
 export const runOrganizeImports = doors.run;
 export const previewOrganizeImports = doors.preview;
