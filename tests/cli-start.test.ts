@@ -112,6 +112,27 @@ test('a bare `tug snapshot` (the lean start) prints what the full CLI prints, er
   await repo.cleanup();
 });
 
+test('organize-imports, which sets V8 flags for ruff, leaves a code cache the other commands accept (and the other way round)', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'import sys\nimport os\n\nprint(os.sep)\n' });
+  const cacheHome = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
+  const env = { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1' };
+  const organize = ['analyze-impact', 'organize-imports', '--file', 'a.py', '--json'];
+  for (const args of [organize, ['session', 'status', '--json']]) {
+    const run = await tug(repo.root, args, { env });
+    t.is(run.exitCode, 0, run.stderr);
+  }
+  const [file] = await cacheFiles(cacheHome);
+  const settled = await readFile(path.join(cacheHome, 'tug', file!));
+  t.regex(headerOf(settled), /^[0-9a-f]{64} analyze-impact,session\n$/);
+  for (const args of [organize, ['session', 'status', '--json'], organize]) {
+    const run = await tug(repo.root, args, { env });
+    t.is(run.exitCode, 0, run.stderr);
+    t.deepEqual(await readFile(path.join(cacheHome, 'tug', file!)), settled, `${args.join(' ')} rewrote the cache`);
+  }
+  await rm(cacheHome, { recursive: true, force: true });
+  await repo.cleanup();
+});
+
 /** A stand-in for `program` on PATH that appends the two certificate variables it was started with to `log`, then runs it. */
 async function recording(dir: string, name: string, program: string, log: string): Promise<void> {
   const file = path.join(dir, name);

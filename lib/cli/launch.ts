@@ -7,10 +7,11 @@ import { isLeanSnapshot, leanSnapshot } from './lean-snapshot.js';
 import { mark } from '../core/timing.js';
 import { discardEarlyWorker, startEarlyWorker } from '../python/early-worker.js';
 import { WORKER_SCRIPT } from '../python/worker.js';
-import { wantsEarlyRuff, warmRuff } from '../python/ruff-wasm.js';
+import { setWasmFlags, wantsEarlyRuff, warmRuff } from '../python/ruff-wasm.js';
 
 export async function launch(argv: readonly string[]): Promise<number> {
   mark('launched');
+  setWasmFlags();
   const forwarded = await tryDaemon(argv);
   if (forwarded !== null) return forwarded;
   let target: AnalysisTarget | undefined;

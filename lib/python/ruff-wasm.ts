@@ -39,11 +39,7 @@ const slot = globalThis as { [SLOT]?: Compiling };
  */
 export function warmRuff(): void {
   if (slot[SLOT]) return;
-  // Baseline code only: V8 would otherwise optimize hot functions on background threads, and a process cannot exit
-  // before that ends (~2 s more for a one-shot command). Flags are the process's, so they hold in the worker too.
-  setFlagsFromString('--liftoff-only');
-  setFlagsFromString('--wasm-lazy-validation');
-  setFlagsFromString('--experimental-wasm-compilation-hints');
+  setWasmFlags();
   const request: CompileRequest = { tugRuffCompile: true, wasm: path.join(path.dirname(gluePath()), 'ruff_wasm_bg.wasm'), hints: HINTS };
   // Loaded here, not with this module: the launcher bundles this file, and every other command would pay for it.
   const { Worker: WorkerThread } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
@@ -55,6 +51,19 @@ export function warmRuff(): void {
     worker.once('exit', () => resolve(null));
   });
   slot[SLOT] = { worker, module };
+}
+
+/**
+ * V8's flags for ruff's WebAssembly (they concern WebAssembly only; ruff is tug's only module). Baseline code only:
+ * V8 would otherwise optimize hot functions on background threads, and a process cannot exit before that ends (~2 s
+ * more for a one-shot command); each function validated as it is compiled; compilation hints read. Flags are the
+ * process's, so they hold in the worker too. bin/tug sets them first in every process: V8 refuses a code cache made
+ * under other flags, and the CLI's cache would otherwise be rewritten after every organize-imports.
+ */
+export function setWasmFlags(): void {
+  setFlagsFromString('--liftoff-only');
+  setFlagsFromString('--wasm-lazy-validation');
+  setFlagsFromString('--experimental-wasm-compilation-hints');
 }
 
 /** ruff, loaded once per process (compiled by the worker when that worked, else by the package itself). */
