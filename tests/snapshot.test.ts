@@ -1,10 +1,12 @@
 // `tug snapshot` against real repositories: tree ids, what is included, and that nothing of the user's changes.
 import test from 'ava';
-import { mkdtemp, stat, utimes } from 'node:fs/promises';
+import { mkdtemp, rename, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { makeRepo, repoState } from './helpers/repo.js';
 import { patchset, tug } from './helpers/cli.js';
+import { discoverRepo } from '../lib/git/repo.js';
+import { listTreePaths } from '../lib/git/snapshot.js';
 
 test('a clean tree snapshots to HEAD^{tree} and is not dirty', async (t) => {
   const repo = await makeRepo({ 'a.py': 'x = 1\n', 'pkg/b.py': 'y = 2\n' });
@@ -102,3 +104,35 @@ test('a same-size edit made in the second the index was written is in the snapsh
   t.is(await repoState(repo), before);
   await repo.cleanup();
 });
+
+test('after a whole listing of a tree, listing some of its paths answers what git answers, without git where it can', async (t) => {
+  const repo = await makeRepo({
+    'src/pkg/__init__.py': '',
+    'src/pkg/mod.py': 'x = 1\n',
+    'src/pkg2/a.py': 'y = 2\n',
+    'src/pk.py': '',
+    'top.py': '',
+    'odd name [1].py': '',
+    '.hidden/x.py': '',
+  });
+  const root = await discoverRepo(repo.root);
+  const tree = (await repo.git('rev-parse', 'HEAD^{tree}')).trim();
+  const gitAnswer = async (paths: string[]) => parseEntries(await repo.git('ls-tree', '-r', '-z', '--full-tree', tree, '--', ...paths));
+  await listTreePaths(root, tree);
+  const cases = [['src/pkg'], ['src/pkg/'], ['src/pk.py'], ['src/pk'], ['top.py', 'src/pkg2'], ['missing.py'], ['.hidden'], ['odd name [1].py'], ['src/*.py'], ['./top.py'], ['src/../top.py'], ['.']];
+  for (const paths of cases) {
+    t.deepEqual((await listTreePaths(root, tree, paths)).map((e) => e.path), await gitAnswer(paths), paths.join(' '));
+  }
+  // Literal paths need no git at all: they answer with the repository out of git's reach.
+  await rename(path.join(repo.root, '.git'), path.join(repo.root, '.git-away'));
+  t.deepEqual((await listTreePaths(root, tree, ['src/pkg2'])).map((e) => e.path), ['src/pkg2/a.py']);
+  await rename(path.join(repo.root, '.git-away'), path.join(repo.root, '.git'));
+  await repo.cleanup();
+});
+
+function parseEntries(stdout: string): string[] {
+  return stdout
+    .split('\0')
+    .filter(Boolean)
+    .map((record) => record.slice(record.indexOf('\t') + 1));
+}

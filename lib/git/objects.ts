@@ -6,18 +6,25 @@ import { git, gitBytes, gitText } from './run-git.js';
 /** Blob contents kept by long-lived processes: an id names its content, so an entry never goes stale. */
 const rememberedBlobs = new Recent<Uint8Array>(64 * 1024 * 1024, (bytes) => bytes.byteLength);
 
+/**
+ * A one-shot process keeps only the last batch it read (views into git's output, no copies): an operation that
+ * loaded a project and then loads the files it edits reads them once.
+ */
+let lastBatch = new Map<string, Uint8Array>();
+
 /** Reads many blobs in one git process; missing ones are left out. Callers share the bytes and must not change them. */
 export async function readBlobs(repo: Repo, oids: readonly string[]): Promise<Map<string, Uint8Array>> {
   const found = new Map<string, Uint8Array>();
   const remember = keepsInMemory();
   const wanted: string[] = [];
   for (const oid of new Set(oids)) {
-    const known = remember ? rememberedBlobs.get(oid) : undefined;
+    const known = remember ? rememberedBlobs.get(oid) : lastBatch.get(oid);
     if (known) found.set(oid, known);
     else wanted.push(oid);
   }
   if (wanted.length === 0) return found;
   const raw = Buffer.from(await gitBytes(['cat-file', '--batch'], { cwd: repo.root, input: `${wanted.join('\n')}\n` }));
+  if (!remember) lastBatch = new Map();
   let at = 0;
   while (at < raw.length) {
     const newline = raw.indexOf(0x0a, at);
@@ -29,6 +36,7 @@ export async function readBlobs(repo: Repo, oids: readonly string[]): Promise<Ma
     const bytes = remember ? Buffer.from(raw.subarray(at, at + size)) : raw.subarray(at, at + size);
     found.set(header[0]!, bytes);
     if (remember) rememberedBlobs.set(header[0]!, bytes);
+    else lastBatch.set(header[0]!, bytes);
     at += size + 1;
   }
   return found;
