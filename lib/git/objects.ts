@@ -7,10 +7,11 @@ import { git, gitBytes, gitText } from './run-git.js';
 const rememberedBlobs = new Recent<Uint8Array>(64 * 1024 * 1024, (bytes) => bytes.byteLength);
 
 /**
- * A one-shot process keeps only the last batch it read (views into git's output, no copies): an operation that
- * loaded a project and then loads the files it edits reads them once.
+ * A process that keeps no blobs keeps the last two batches it read (views into git's output, no copies): an
+ * operation that read its target file, then loaded the project, then loads the files it edits reads each once.
  */
-let lastBatch = new Map<string, Uint8Array>();
+let lastBatches: Array<Map<string, Uint8Array>> = [];
+const fromLastBatches = (oid: string): Uint8Array | undefined => lastBatches[0]?.get(oid) ?? lastBatches[1]?.get(oid);
 
 /** Reads many blobs in one git process; missing ones are left out. Callers share the bytes and must not change them. */
 export async function readBlobs(repo: Repo, oids: readonly string[]): Promise<Map<string, Uint8Array>> {
@@ -18,13 +19,14 @@ export async function readBlobs(repo: Repo, oids: readonly string[]): Promise<Ma
   const remember = keepsInMemory();
   const wanted: string[] = [];
   for (const oid of new Set(oids)) {
-    const known = remember ? rememberedBlobs.get(oid) : lastBatch.get(oid);
+    const known = remember ? rememberedBlobs.get(oid) : fromLastBatches(oid);
     if (known) found.set(oid, known);
     else wanted.push(oid);
   }
   if (wanted.length === 0) return found;
   const raw = Buffer.from(await gitBytes(['cat-file', '--batch'], { cwd: repo.root, input: `${wanted.join('\n')}\n` }));
-  if (!remember) lastBatch = new Map();
+  const batch = new Map<string, Uint8Array>();
+  if (!remember) lastBatches = [batch, ...lastBatches.slice(0, 1)];
   let at = 0;
   while (at < raw.length) {
     const newline = raw.indexOf(0x0a, at);
@@ -36,7 +38,7 @@ export async function readBlobs(repo: Repo, oids: readonly string[]): Promise<Ma
     const bytes = remember ? Buffer.from(raw.subarray(at, at + size)) : raw.subarray(at, at + size);
     found.set(header[0]!, bytes);
     if (remember) rememberedBlobs.set(header[0]!, bytes);
-    else lastBatch.set(header[0]!, bytes);
+    else batch.set(header[0]!, bytes);
     at += size + 1;
   }
   return found;
