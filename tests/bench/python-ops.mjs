@@ -15,11 +15,17 @@ from rope.refactor.extract import ExtractVariable
 from rope.refactor.inline import create_inline
 from rope.refactor.importutils import ImportOrganizer
 from rope.refactor.change_signature import ChangeSignature, ArgumentReorderer
+from rope.refactor.extract import ExtractMethod
+from rope.refactor.move import create_move
 root, op, file, a, b, name = sys.argv[1:7]
 project = Project(root, ropefolder=None)
 resource = project.get_resource(file)
 if op == "extract-variable":
     changes = ExtractVariable(project, resource, int(a), int(b)).get_changes(name, similar=True)
+elif op == "extract-function":
+    changes = ExtractMethod(project, resource, int(a), int(b)).get_changes(name)
+elif op == "move-symbol":
+    changes = create_move(project, resource, int(a)).get_changes(project.get_resource(name))
 elif op == "inline":
     changes = create_inline(project, resource, int(a)).get_changes()
 elif op == "change-signature":
@@ -42,12 +48,17 @@ function offset(repo, file, line, col) {
 const CASES = [
   { op: 'extract-variable', fixture: 'local_ops', file: 'src/geometry/shapes.py', range: [76, 12, 76, 28], name: 'gap', flags: ['--all'] },
   { op: 'inline', fixture: 'local_ops', file: 'src/geometry/shapes.py', at: [42, 9] },
+  { op: 'extract-function', fixture: 'extract_function', file: 'src/ledger/report.py', range: [12, 5, 14, 22], name: 'after_tax' },
+  // Both tools move a function into an existing module and rewrite its importers.
+  { op: 'move-symbol', fixture: 'move_symbol', file: 'src/shop/pricing.py', at: [30, 5], destination: 'src/shop/money.py' },
+  { op: 'inline', label: 'inline (function)', fixture: 'inline_function', file: 'src/billing/amounts.py', at: [25, 5] },
   { op: 'organize-imports', fixture: 'imports_ops', file: 'src/inventory/store.py' },
   // price_with_tax(amount, rate=0.2, rounding=2) -> (amount, rounding=2, rate=0.2): a reorder both tools express.
   { op: 'change-signature', fixture: 'change_signature/shop', file: 'src/shop/prices.py', at: [4, 5], params: [{ name: 'amount' }, { name: 'rounding' }, { name: 'rate' }], order: '0,2,1' },
 ];
 
 function tugArgs(c) {
+  if (c.destination) return ['--at', `${c.file}:${c.at[0]}:${c.at[1]}`, '--destination', c.destination];
   if (c.range) return ['--range', `${c.file}:${c.range[0]}:${c.range[1]}-${c.range[2]}:${c.range[3]}`, '--name', c.name, ...(c.flags ?? [])];
   if (c.params) return ['--at', `${c.file}:${c.at[0]}:${c.at[1]}`, '--params', JSON.stringify(c.params)];
   if (c.at) return ['--at', `${c.file}:${c.at[0]}:${c.at[1]}`];
@@ -57,7 +68,8 @@ function tugArgs(c) {
 /** The same call as analyze-impact's MCP fields, for the in-process (MCP server, daemon, library) timing. */
 function impactInput(repo, c) {
   const operation = c.op.replaceAll('-', '_');
-  if (c.range) return { workspace: repo, operation, file: c.file, line: c.range[0], column: c.range[1], end_line: c.range[2], end_column: c.range[3], new_name: c.name, all: true };
+  if (c.destination) return { workspace: repo, operation, file: c.file, line: c.at[0], column: c.at[1], destination: c.destination };
+  if (c.range) return { workspace: repo, operation, file: c.file, line: c.range[0], column: c.range[1], end_line: c.range[2], end_column: c.range[3], new_name: c.name, ...(c.flags?.includes('--all') ? { all: true } : {}) };
   if (c.params) return { workspace: repo, operation, file: c.file, line: c.at[0], column: c.at[1], new_params: c.params };
   if (c.at) return { workspace: repo, operation, file: c.file, line: c.at[0], column: c.at[1] };
   return { workspace: repo, operation, file: c.file };
@@ -65,6 +77,7 @@ function impactInput(repo, c) {
 
 function ropeArgs(repo, c) {
   if (c.range) return [String(offset(repo, c.file, c.range[0], c.range[1])), String(offset(repo, c.file, c.range[2], c.range[3])), c.name];
+  if (c.destination) return [String(offset(repo, c.file, c.at[0], c.at[1])), '0', c.destination];
   if (c.order) return [String(offset(repo, c.file, c.at[0], c.at[1])), '0', c.order];
   if (c.at) return [String(offset(repo, c.file, c.at[0], c.at[1])), '0', '-'];
   return ['0', '0', '-'];
@@ -91,7 +104,7 @@ export function pythonOpsBench(runs) {
       }
     }
     const inProcess = median(inProcessTimes('tug_analyze_impact', impactInput(repo, c), runs));
-    return { op: c.op, fixture: c.fixture, cold: median(cold), warm: median(warm), inProcess, rope: rope ? median(ropeCold) : null, ropeInside: rope ? median(ropeInside) : null };
+    return { op: c.label ?? c.op, fixture: c.fixture, cold: median(cold), warm: median(warm), inProcess, rope: rope ? median(ropeCold) : null, ropeInside: rope ? median(ropeInside) : null };
   });
 }
 
