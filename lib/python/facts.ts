@@ -102,6 +102,8 @@ export interface Call {
   scope: number;
   /** Keyword names, including the literal string keys of a `**{...}` dict (marked `in_dict`). */
   keywords: Array<{ name: string; span: Span; in_dict?: boolean }>;
+  /** The first `**mapping` argument whose keys the call does not spell out (`**{"a": x}` counts as keywords). */
+  splat?: Span;
   /** Leading positional arguments, only for calls where they matter to resolution (`super`, `partial`). */
   args?: Expr[];
 }

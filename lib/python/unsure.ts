@@ -6,7 +6,7 @@ import type { Expr, Span } from './facts.js';
 import type { Entity, FileInfo } from './project.js';
 import type { Occurrence, Resolver } from './references.js';
 
-export type UnsureReason = 'untyped_receiver' | 'dynamic_getattr' | 'decorator';
+export type UnsureReason = 'untyped_receiver' | 'dynamic_getattr' | 'decorator' | 'kwargs';
 
 export interface UnsureJSON {
   file: string;
@@ -24,6 +24,8 @@ export interface UnsureSite {
   /** The source around the name, e.g. `arg.run` or `getattr(obj, "run")`. */
   text: string;
   reason: UnsureReason;
+  /** The span is not the name (a `**mapping` whose keys may hold it): listed, never edited. */
+  listedOnly?: boolean;
 }
 
 const GETATTR_FAMILY = new Set(['getattr', 'setattr', 'hasattr', 'delattr']);
@@ -79,6 +81,23 @@ function parameterOwner(resolver: Resolver, target: Entity): string | null {
   return param ? (info!.bindings.get(param.function_binding)?.name ?? null) : null;
 }
 
+/** Special methods that build an instance: a call of the instance's own class runs them. */
+const CONSTRUCTORS = new Set(['__init__', '__new__']);
+
+/**
+ * Whether a call tug did not resolve may still call a function named `owner`: a method call on a receiver of
+ * unknown type, or for a constructor, a call of an instance's class (`self.__class__(…)`, `type(self)(…)`, `cls(…)`).
+ */
+function unknownCallee(resolver: Resolver, info: FileInfo, callee: Expr, owner: string): 'known' | UnsureReason {
+  if (callee.k === 'attr' && callee.attr === owner) return receiverKnowledge(resolver, info, callee.value);
+  if (!CONSTRUCTORS.has(owner)) return 'known';
+  const classOfInstance =
+    (callee.k === 'attr' && callee.attr === '__class__') ||
+    (callee.k === 'name' && callee.name === 'cls') ||
+    (callee.k === 'call' && callee.func.k === 'name' && callee.func.name === 'type');
+  return classOfInstance ? 'untyped_receiver' : 'known';
+}
+
 /** Every place that may name the target but could not be resolved to it. */
 export function findUnsure(resolver: Resolver, target: Entity, name: string, occurrences: readonly Occurrence[]): UnsureSite[] {
   const out: UnsureSite[] = [];
@@ -100,12 +119,20 @@ export function findUnsure(resolver: Resolver, target: Entity, name: string, occ
       }
     }
     if (owner) {
+      const wanted = resolver.key(target);
       for (const call of f.calls) {
-        if (call.callee.k !== 'attr' || call.callee.attr !== owner) continue;
-        for (const kw of call.keywords) {
-          if (kw.name !== name || known.has(`${info.file}:${kw.span[0]}`) || resolver.parameterOf(info, call, kw.name)) continue;
-          const why = receiverKnowledge(resolver, info, call.callee.value);
-          if (why !== 'known') out.push({ file: info.file, span: kw.span, text: `${exprText(call.callee)}(${name}=…)`, reason: why });
+        const reaches = resolver.key(resolver.parameterOf(info, call, name)) === wanted;
+        const why = reaches ? 'known' : unknownCallee(resolver, info, call.callee, owner);
+        if (why !== 'known') {
+          for (const kw of call.keywords) {
+            if (kw.name !== name || known.has(`${info.file}:${kw.span[0]}`) || resolver.parameterOf(info, call, kw.name)) continue;
+            out.push({ file: info.file, span: kw.span, text: `${exprText(call.callee)}(${name}=…)`, reason: why });
+          }
+        }
+        // `f(**mapping)`: the mapping's keys are the keywords, and one may be the old name.
+        if (call.splat && !known.has(`${info.file}:${call.splat[0]}`)) {
+          const reason = reaches ? 'kwargs' : why;
+          if (reason !== 'known') out.push({ file: info.file, span: call.splat, text: `${exprText(call.callee)}(**…)`, reason, listedOnly: true });
         }
       }
     }
@@ -114,11 +141,11 @@ export function findUnsure(resolver: Resolver, target: Entity, name: string, occ
 }
 
 export function unsureJSON(sites: readonly UnsureSite[], bytesOf: ReadonlyMap<string, Uint8Array>, renamed: boolean): UnsureJSON[] {
-  return sites.map((s) => ({ file: s.file, ...positionOf(lineStarts(bytesOf.get(s.file)!), s.span[0]), text: s.text, reason: s.reason, renamed }));
+  return sites.map((s) => ({ file: s.file, ...positionOf(lineStarts(bytesOf.get(s.file)!), s.span[0]), text: s.text, reason: s.reason, renamed: renamed && !s.listedOnly }));
 }
 
 export function unsureEdits(sites: readonly UnsureSite[], oldName: string, newName: string): EditRequest[] {
-  return sites.map((s) => ({ file: s.file, span: { start: s.span[0], end: s.span[1] }, old_text: oldName, new_text: newName }));
+  return sites.filter((s) => !s.listedOnly).map((s) => ({ file: s.file, span: { start: s.span[0], end: s.span[1] }, old_text: oldName, new_text: newName }));
 }
 
 /** A cursor on an attribute or keyword tug cannot resolve: say which receiver is unknown (UnresolvedSymbol), or null. */

@@ -24,6 +24,7 @@ def visit_Call(self, node):
     for arg in node.args:
         self.visit(arg)
     keywords = []
+    splat = None
     for keyword in node.keywords:
         if keyword.arg is None and isinstance(keyword.value, ast.Dict):
             # Literal keys of `**{"flush": x}` are keyword names, not free strings.
@@ -34,7 +35,12 @@ def visit_Call(self, node):
             keywords.append({"name": keyword.arg, "span": [start, start + len(keyword.arg.encode("utf-8"))]})
         elif isinstance(keyword.value, ast.Dict):
             keywords.extend(_dict_keywords(self, keyword.value))
+        elif splat is None:
+            # `**mapping` whose keys are not written here: any keyword may pass through it.
+            splat = self.pos.node_span(keyword.value)
     call = {"callee": node.func, "span": self.pos.node_span(node), "scope": self.scope, "keywords": keywords}
+    if splat is not None:
+        call["splat"] = splat
     if _plain_name(node.func) in ARGUMENT_CALLS and node.args:
         call["args"] = node.args[:2]
     self.calls.append(call)
