@@ -66,3 +66,67 @@ test('include_unsure and keep_alias reach the operation through the tool door to
   t.regex(run.json.patch.unified_diff, /\+ {4}send = deliver {2}# deprecated alias/);
   await repo.cleanup();
 });
+
+// Found on lazr.uri (Debian python3-lazr.uri): `replace()` builds the constructor's keywords in a dict and calls
+// `self.__class__(**parts)`; renaming a parameter of __init__ said ok with nothing unsure, and the package's tests broke.
+test('a parameter rename lists the calls that pass keywords through **mapping, and constructor calls through the instance class', async (t) => {
+  const repo = await makeRepo({
+    'uri.py': [
+      'class URI:',
+      '    def __init__(self, scheme=None, host=None):',
+      '        self.scheme = scheme',
+      '        self.host = host',
+      '',
+      '    def replace(self, **parts):',
+      '        base = dict(scheme=self.scheme, host=self.host)',
+      '        base.update(parts)',
+      '        return self.__class__(**base)',
+      '',
+      '    def with_scheme(self, scheme):',
+      '        return type(self)(scheme=scheme, host=self.host)',
+      '',
+      '    @classmethod',
+      '    def local(cls):',
+      '        return cls(scheme="file")',
+      '',
+      '',
+      'def make(**options):',
+      '    return URI(**options)',
+      '',
+      '',
+      'def other(**options):',
+      '    return dict(**options)',
+      '',
+    ].join('\n'),
+  });
+  const run = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'uri.py:2:24', '--to', 'protocol', '--json']);
+  t.is(run.exitCode, 0, run.stdout);
+  const sites = run.json.unsure.map((u: { line: number; text: string; reason: string }) => `${u.line} ${u.text} ${u.reason}`);
+  t.deepEqual(sites, [
+    '9 self.__class__(**…) untyped_receiver',
+    '12 type()(scheme=…) untyped_receiver',
+    '16 cls(scheme=…) untyped_receiver',
+    '20 URI(**…) kwargs',
+  ]);
+  // Listed, never edited: --include-unsure renames the keywords it can name, not a mapping.
+  const all = await tug(repo.root, ['rename', 'uri.py:2:24', 'protocol', '--include-unsure', '--verify', 'syntax']);
+  t.is(all.exitCode, 0, all.stdout);
+  const renamedLines = all.json.unsure.filter((u: { renamed: boolean }) => u.renamed).map((u: { line: number }) => u.line);
+  t.deepEqual(renamedLines, [12, 16]);
+  for (const edit of all.json.patch.edits) t.is(edit.old_text, 'scheme');
+  await repo.cleanup();
+});
+
+test('special names are refused: renaming __eq__ or __init__ away, or a method to __len__, would change what the class does', async (t) => {
+  const repo = await makeRepo({ 'box.py': 'class Box:\n    def __init__(self):\n        self.n = 0\n\n    def __eq__(self, other):\n        return True\n\n    def size(self):\n        return self.n\n' });
+  for (const [at, to] of [['box.py:5:9', 'equals'], ['box.py:2:9', 'setup'], ['box.py:8:9', '__len__']] as const) {
+    const run = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', at, '--to', to, '--json']);
+    t.is(run.exitCode, 4, `${at} → ${to}: ${run.stdout}`);
+    t.is(run.json.error.code, 'UnsafeRefactor');
+    t.is(run.json.error.details.reason, 'special name');
+  }
+  // A parameter of a special method is an ordinary name.
+  const param = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'box.py:5:24', '--to', 'that', '--json']);
+  t.is(param.exitCode, 0, param.stdout);
+  await repo.cleanup();
+});

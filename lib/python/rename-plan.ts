@@ -92,6 +92,7 @@ function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, op
   }
   const entity = requireRenamable(found, where);
   const oldName = nameOf(entity);
+  refuseSpecialName(entity, oldName, newName, target);
   const blocking = [...loaded.unparsable.values()].filter((u) => mentions(bytesOf.get(u.path), oldName));
   if (blocking.length > 0) throw unparsableError(blocking, `${blocking.map((u) => `${u.path}:${u.line ?? '?'}`).join(', ')} do(es) not parse and mention ${oldName}; tug cannot tell whether they use the symbol`);
   const warnings = loaded.warnings.filter(readFor(loaded, target.file, [oldName, newName]));
@@ -176,6 +177,24 @@ function moduleMoves(project: Project, module: string, newName: string, pythonFi
   }
   if (!isPackage) return [{ from, to }];
   return [...allPaths].filter((p) => p.startsWith(`${from}/`)).sort().map((p) => ({ from: p, to: `${to}${p.slice(from.length)}` }));
+}
+
+/** `__eq__`, `__init__`, `__all__`: names Python (or a tool) looks up by spelling, so no reference shows its use. */
+const SPECIAL = /^__\w+__$/;
+
+/**
+ * A class's or module's special names are used by Python itself: `==` calls `__eq__`, `A()` calls `__init__`, a
+ * star import reads `__all__`. Renaming one away (or another name to one) changes what the code does while every
+ * visible reference still matches, so tug refuses instead of listing nothing.
+ */
+function refuseSpecialName(entity: Entity, oldName: string, newName: string, at: RenameTarget): void {
+  if (entity.kind === 'local' || entity.kind === 'module') return;
+  const special = SPECIAL.test(oldName) ? oldName : SPECIAL.test(newName) ? newName : null;
+  if (!special) return;
+  throw new TugError('UnsafeRefactor', `${special} is a special name: Python calls or reads it by that name (for \`==\`, \`str()\`, construction, star imports…), so renaming ${special === oldName ? 'it away' : 'to it'} would change what the code does`, {
+    details: { reason: 'special name', name: special, line: at.line, col: at.col },
+    location: { file: at.file, line: at.line, col: at.col },
+  });
 }
 
 function referenceKind(o: Occurrence): ReferenceJSON['kind'] {
