@@ -26,7 +26,7 @@ const CONFIGS = ['pyproject.toml', 'pytest.ini', 'setup.cfg', 'tox.ini'];
 
 /**
  * Docs files (.md, .rst, .txt) with their contents, and which of them the project's pytest config collects as doctests
- * (`--doctest-glob`); the others only count for their Python code blocks.
+ * (`--doctest-glob`): a .txt file counts only then; Markdown and reStructuredText always do.
  */
 async function docsFiles(repo: Repo, tree: string, allPaths: ReadonlySet<string>): Promise<{ bytes: Map<string, Uint8Array>; doctests: Set<string> }> {
   const base = repo.prefix ? `${repo.prefix}/` : '';
@@ -70,7 +70,9 @@ export async function doctestOccurrences(request: DoctestRequest): Promise<{ spa
   const { bytes: docFiles, doctests } = await docsFiles(request.repo, request.tree, loaded.allPaths);
   for (const [file, bytes] of docFiles) {
     if (!mentions(bytes)) continue;
-    const examples = doctests.has(file) ? doctestText(file, bytes) : null;
+    // A Markdown or reStructuredText example is code whoever runs it (pytest, Sphinx's doctest, a test's own
+    // loader): it follows the rename. Plain text only when pytest collects it.
+    const examples = doctests.has(file) || /\.(md|rst)$/.test(file) ? doctestText(file, bytes) : null;
     const code = codeBlockText(file, bytes);
     if (examples) docs.push(examples);
     if (code) docs.push({ ...code, part: 'code' });
