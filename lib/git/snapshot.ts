@@ -60,19 +60,24 @@ export async function listTree(repo: Repo, tree: string, paths: readonly string[
  */
 export async function listTreePaths(repo: Repo, tree: string, paths: readonly string[] = []): Promise<TreePath[]> {
   const key = `${repo.root}\0${tree}`;
-  if (paths.length > 0 && lastListing?.key === key && paths.every((p) => LITERAL_PATH.test(p))) {
-    // A tree never changes, so its whole listing answers for some of its paths without another git process.
+  const known = lastListing?.key === key ? lastListing.entries : undefined;
+  // A tree never changes, so its whole listing (made or under way) answers again, and for literal paths.
+  if (known && paths.length === 0) return [...(await known)];
+  if (known && paths.every((p) => LITERAL_PATH.test(p))) {
     const wanted = paths.map((p) => p.replace(/\/+$/, ''));
-    return lastListing.entries.filter((e) => wanted.some((p) => e.path === p || e.path.startsWith(`${p}/`)));
+    return (await known).filter((e) => wanted.some((p) => e.path === p || e.path.startsWith(`${p}/`)));
   }
-  const out = await git(['ls-tree', '-r', '-z', '--full-tree', tree, '--', ...paths], { cwd: repo.root });
-  const entries = parseLsTree(out.stdout);
-  if (paths.length === 0) lastListing = { key, entries: [...entries] };
-  return entries;
+  const listing = git(['ls-tree', '-r', '-z', '--full-tree', tree, '--', ...paths], { cwd: repo.root }).then((out) => parseLsTree(out.stdout));
+  if (paths.length > 0) return listing;
+  lastListing = { key, entries: listing };
+  listing.catch(() => {
+    if (lastListing?.entries === listing) lastListing = undefined;
+  });
+  return [...(await listing)];
 }
 
-/** The last whole listing made (one, so a long-lived process keeps no more than that). */
-let lastListing: { key: string; entries: TreePath[] } | undefined;
+/** The last whole listing asked for (one, so a long-lived process keeps no more than that). */
+let lastListing: { key: string; entries: Promise<TreePath[]> } | undefined;
 /** Paths a pathspec matches literally: no wildcard, no magic, no `.`, `..` or `//`; others go to git. */
 const LITERAL_PATH = /^(?!:)(?!.*(?:^|\/)\.{1,2}(?:\/|$))(?!.*\/\/)[^*?[\]\\]+$/;
 

@@ -9,6 +9,7 @@ import { resolveUserPath } from '../../workspace/paths.js';
 import type { OperationContext } from '../operation.js';
 import { refactorDoors } from '../change/doors.js';
 import { loadSourceFiles } from '../change/source-files.js';
+import { listTreePaths } from '../../git/snapshot.js';
 import type { Planner, Proposal } from '../change/types.js';
 import { languageOf, planRustAssistChange, unsupportedLanguage, type AssistKind } from '../assists/rust.js';
 import { planPythonLocal, warmPythonFor, type LocalPlan } from '../assists/python.js';
@@ -59,6 +60,8 @@ function planner(input: Input, context: OperationContext): Planner {
     if (language === 'python') {
       // keep_definition names a function; otherwise the local inline answers first, as the cheaper and the commoner.
       if (input.keep_definition !== undefined) return planPythonFunction(ws, snapshot, file, input, context, null);
+      // Should the local inline refuse, a function's analysis lists the whole tree: that starts now, alongside.
+      listTreePaths(ws.repo, snapshot.tree).catch(() => undefined);
       try {
         return await planPythonLocal(ws, snapshot, file, input.python, localPlan(input), context);
       } catch (error) {
