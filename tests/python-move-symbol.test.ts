@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { tug } from './helpers/cli.js';
+import { makeRepo } from './helpers/repo.js';
 import { fixtureRepo } from './helpers/rename-cases.js';
 import { checkOpCase, checkPreviewMatchesRun, opManifest } from './helpers/op-cases.js';
 
@@ -31,4 +32,31 @@ test('`tug move --apply` writes the move; the applied tree compiles and its test
   } finally {
     await repo.cleanup();
   }
+});
+
+// Found on lazr.uri (Debian python3-lazr.uri): its package re-exports the implementation module with a star import,
+// which names nothing; moving `merge` said ok with nothing unsure, and `from lazr.uri import merge` then failed.
+test('a star import that re-exports the moved name is listed as unsure even where the file never names it', async (t) => {
+  const repo = await makeRepo({
+    'pkg/__init__.py': 'from pkg._impl import *\nfrom pkg._impl import __all__\n',
+    'pkg/_impl.py': "__all__ = ['merge', 'split']\n\n\ndef merge(a, b):\n    return a + b\n\n\ndef split(s):\n    return s.split()\n",
+  });
+  const run = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'pkg/_impl.py:4:5', '--destination', 'pkg.joining', '--json']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(run.json.unsure.map((u: { file: string; line: number; reason: string }) => `${u.file}:${u.line} ${u.reason}`), ['pkg/__init__.py:1 unresolved']);
+  // --keep-reexport keeps it in the old module's __all__, so the star import still brings it.
+  const kept = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'pkg/_impl.py:4:5', '--destination', 'pkg.joining', '--keep-reexport', '--json']);
+  t.is(kept.exitCode, 0, kept.stdout);
+  await repo.cleanup();
+});
+
+test("a module's special names do not move", async (t) => {
+  const repo = await makeRepo({ 'pkg/__init__.py': '', 'pkg/core.py': "__all__ = ['f']\n__version__ = '1.0'\n\n\ndef f():\n    return 1\n" });
+  for (const at of ['pkg/core.py:1:1', 'pkg/core.py:2:1']) {
+    const run = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', at, '--destination', 'pkg.other', '--json']);
+    t.is(run.exitCode, 4, run.stdout);
+    t.is(run.json.error.code, 'UnsafeRefactor');
+    t.is(run.json.error.details.reason, 'special name');
+  }
+  await repo.cleanup();
 });

@@ -2,6 +2,7 @@
 # every import of it is pointed at its new home (move_refs.py). Offsets are UTF-8 byte offsets, as everywhere in tug.
 import ast
 import builtins
+import re
 
 from tugworker.local_edits import Refused
 from tugworker.move_module import Module, import_line
@@ -89,6 +90,9 @@ def _free_names(stmt, name):
     return read
 
 
+SPECIAL = re.compile(r"__\w+__$")
+
+
 def move_symbol(request):
     files = {f["path"]: f for f in request["files"]}
     old = Module(files[request["source"]])
@@ -96,6 +100,9 @@ def move_symbol(request):
     if dest_path == old.path or dest_name == old.name:
         raise Refused("InvalidArgument", "the destination is the module the symbol is already in", {"argument": "destination"})
     stmt, name = _symbol_at(old, request["offset"])
+    if SPECIAL.match(name):
+        # `__all__`, `__version__`, `__getattr__`: a module's special names are read from that module by spelling.
+        raise Refused("UnsafeRefactor", "%s is a special name of %s: Python and tools read it from that module by name, so it cannot move" % (name, old.name), {"reason": "special name", "name": name})
     dest = Module(files[dest_path]) if dest_path in files else None
     old.dest_name = dest_name
     if dest is not None and name in dest.top_bindings and not dest.imports_from(name, old.name):

@@ -100,10 +100,11 @@ export async function planMoveSymbol(request: MoveRequest, ask: AskWorker): Prom
   const dest = resolveDestination(request.destination, modules, roots, request.allPaths);
   const name = identifierAt(source, offset);
   // Only files whose bytes name the symbol can import or use it; the two modules (and their stubs) always go. Files
-  // naming the old module's dotted path go too: a string there may patch a global the moved code reads.
+  // naming the old module's dotted path go too: a string there may patch a global the moved code reads. So do star
+  // imports, which may re-export the symbol without naming it (a package's `from ._impl import *`).
   const always = new Set([request.file, `${request.file}i`, dest.path, `${dest.path}i`]);
   const oldModule = modules.byFile.get(request.file);
-  const needles = [name, oldModule ? `${oldModule}.` : null].flatMap((text) => (text ? [new TextEncoder().encode(text)] : []));
+  const needles = [name, oldModule ? `${oldModule}.` : null, 'import *'].flatMap((text) => (text ? [new TextEncoder().encode(text)] : []));
   const files = paths
     .filter((p) => always.has(p) || needles.some((needle) => contains(request.files.get(p)!, needle)))
     .flatMap((p) => {
