@@ -39,8 +39,12 @@ test('`tug move --apply` writes the move; the applied tree compiles and its test
 test('a star import that re-exports the moved name is listed as unsure even where the file never names it', async (t) => {
   const repo = await makeRepo({
     'pkg/__init__.py': 'from pkg._impl import *\nfrom pkg._impl import __all__\n',
-    'pkg/_impl.py': "__all__ = ['merge', 'split']\n\n\ndef merge(a, b):\n    return a + b\n\n\ndef split(s):\n    return s.split()\n",
+    'pkg/_impl.py': "__all__ = ['merge', 'split']\n\n\ndef merge(a, b):\n    return a + b\n\n\ndef split(s):\n    return s.split()\n\n\ndef spare():\n    return 0\n",
   });
+  // Not in __all__, so the star import never brought it: nothing to list.
+  const spare = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'pkg/_impl.py:12:5', '--destination', 'pkg.joining', '--json']);
+  t.is(spare.exitCode, 0, spare.stdout);
+  t.is(spare.json.unsure, undefined);
   const run = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'pkg/_impl.py:4:5', '--destination', 'pkg.joining', '--json']);
   t.is(run.exitCode, 0, run.stdout);
   t.deepEqual(run.json.unsure.map((u: { file: string; line: number; reason: string }) => `${u.file}:${u.line} ${u.reason}`), ['pkg/__init__.py:1 unresolved']);

@@ -110,6 +110,15 @@ class Module:
                     return stmt.value
         return None
 
+    def star_exports(self, name):
+        """Whether `from <this module> import *` brings name: a literal __all__ says, when nothing else touches it;
+        an __all__ built or extended some other way may hold anything; without one, the public names."""
+        mentions = sum(1 for node in ast.walk(self.tree) if isinstance(node, ast.Name) and node.id == "__all__")
+        listed = self.all_list()
+        if listed is not None and mentions == 1:
+            return any(isinstance(e, ast.Constant) and e.value == name for e in listed.elts)
+        return mentions > 0 or not name.startswith("_")
+
     def drop_from_all(self, name):
         listed = self.all_list()
         if listed is None:

@@ -55,7 +55,7 @@ def _rewrite_file(module, old, dest_name, name, edits, unsure):
     for node in ast.walk(module.tree):
         if isinstance(node, ast.ImportFrom):
             base = module.absolute(node.level, node.module)
-            if base == old.name and any(a.name == "*" for a in node.names):
+            if base == old.name and any(a.name == "*" for a in node.names) and old.star_exports(name):
                 unsure.append(_unsure(module, node, "unresolved", "a star import of %s may have brought %s" % (old.name, name)))
             if base == old.name:
                 alias = next((a for a in node.names if a.name == name), None)
