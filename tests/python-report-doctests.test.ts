@@ -45,3 +45,17 @@ test('Python code blocks of Markdown and reStructuredText are code; blocks with 
   t.is(doc.text.trim(), 'import a\nif a:\n    a.f()');
   t.is(rst.slice(doc.lines.find((l) => l.length > 0)!.real, doc.lines.find((l) => l.length > 0)!.real + 8), 'import a');
 });
+
+// Found on wadllib (Debian python3-wadllib): its .rst docs call methods on objects the examples build, which tug cannot
+// type; renaming such a method said ok with nothing unsure, and the docs' doctests broke.
+test('an example calling the method on an untyped receiver is listed as unsure, as it would be in code', async (t) => {
+  const repo = await makeRepo({
+    'svc.py': 'class Service:\n    def fetch(self):\n        return 1\n\n\ndef connect():\n    return Service()\n',
+    'docs/guide.rst': 'Usage\n\n   >>> from svc import connect\n   >>> root = connect()\n   >>> root.fetch()\n   1\n',
+  });
+  const run = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'svc.py:2:9', '--to', 'get', '--json']);
+  t.is(run.exitCode, 0, run.stdout);
+  const unsure = (run.json.unsure ?? []).map((u: { file: string; line: number; text: string; reason: string }) => `${u.file}:${u.line} ${u.text} ${u.reason}`);
+  t.deepEqual(unsure, ['docs/guide.rst:5 root.fetch untyped_receiver']);
+  await repo.cleanup();
+});

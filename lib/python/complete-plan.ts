@@ -6,6 +6,7 @@ import { resolvePython } from './interpreter.js';
 import { mark } from '../core/timing.js';
 import { checkComplete } from './check-rename.js';
 import { doctestOccurrences } from './doctests.js';
+import { unsureJSON } from './unsure.js';
 import type { LoadedProject } from './load-project.js';
 import type { CorePlan, RenamePlan } from './plan-types.js';
 
@@ -40,6 +41,11 @@ export async function completePlan(request: CompleteRequest, loaded: LoadedProje
     const bytes = loaded.bytesOf.get(file) ?? examples.bytes.get(file)!;
     plan.references.push({ location: { file, ...positionOf(lineStarts(bytes), span[0]), byte_start: span[0], byte_end: span[1] }, kind: 'reference' });
     plan.edits.push({ file, span: { start: span[0], end: span[1] }, old_text: plan.oldName, new_text: newName });
+  }
+  if (examples.unsure.length > 0) {
+    const bytesOf = new Map([...examples.bytes, ...loaded.bytesOf]);
+    plan.unsure.push(...unsureJSON(examples.unsure, bytesOf, false));
+    plan.unsure.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
   }
   if (request.check && newName !== plan.oldName) {
     await checkComplete({ repo: request.repo, session, python: request.python, loaded, entities, oldName: plan.oldName, newName, edits: plan.edits, moves: plan.moves });

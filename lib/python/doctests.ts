@@ -10,6 +10,7 @@ import type { LoadedProject } from './load-project.js';
 import { Project, type Entity } from './project.js';
 import { Resolver } from './references.js';
 import { factsFor } from './facts-source.js';
+import { findUnsure, type UnsureSite } from './unsure.js';
 import type { SourceText, WorkerPlaces } from './worker-pool.js';
 
 export interface DoctestRequest extends WorkerPlaces {
@@ -55,7 +56,7 @@ async function exampleFacts(request: DoctestRequest, docs: DoctestText[]): Promi
 }
 
 /** Spans of the symbol's name in doctest examples, by real file; and the files whose examples could not be read. */
-export async function doctestOccurrences(request: DoctestRequest): Promise<{ spans: Array<{ file: string; span: Span }>; unparsed: string[]; bytes: Map<string, Uint8Array> }> {
+export async function doctestOccurrences(request: DoctestRequest): Promise<{ spans: Array<{ file: string; span: Span }>; unsure: UnsureSite[]; unparsed: string[]; bytes: Map<string, Uint8Array> }> {
   const { loaded, oldName } = request;
   const mentions = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(oldName);
   const docs: Array<DoctestText & { part?: 'code' }> = [];
@@ -77,7 +78,7 @@ export async function doctestOccurrences(request: DoctestRequest): Promise<{ spa
     if (examples) docs.push(examples);
     if (code) docs.push({ ...code, part: 'code' });
   }
-  if (docs.length === 0) return { spans: [], unparsed: [], bytes: docFiles };
+  if (docs.length === 0) return { spans: [], unsure: [], unparsed: [], bytes: docFiles };
   const virtualPath = (doc: { file: string; part?: 'code' }) => `${doc.file}#${doc.part ?? 'doctest'}`;
   const { facts, unparsed } = await exampleFacts(request, docs.map((d) => ({ ...d, file: virtualPath(d) })));
   const all = new Map<string, Facts>();
@@ -94,12 +95,23 @@ export async function doctestOccurrences(request: DoctestRequest): Promise<{ spa
   const resolver = new Resolver(new Project({ byFile, byName }, all));
   const byVirtual = new Map(docs.map((d) => [virtualPath(d), d]));
   const spans: Array<{ file: string; span: Span }> = [];
+  const unsure = new Map<string, UnsureSite>();
+  const real = (file: string, span: Span): { file: string; span: Span } | null => {
+    const doc = byVirtual.get(file);
+    const start = doc ? realOffset(doc, span[0]) : null;
+    return doc && start !== null ? { file: doc.file, span: [start, start + (span[1] - span[0])] } : null;
+  };
   for (const entity of request.entities) {
-    for (const o of resolver.occurrences(entity)) {
-      const doc = byVirtual.get(o.file);
-      const start = doc ? realOffset(doc, o.span[0]) : null;
-      if (doc && start !== null) spans.push({ file: doc.file, span: [start, start + (o.span[1] - o.span[0])] });
+    const occurrences = resolver.occurrences(entity);
+    for (const o of occurrences) {
+      const place = real(o.file, o.span);
+      if (place) spans.push(place);
+    }
+    // An example's receiver is as untyped as any (`>>> root.get_method('GET')`): listed, as in the code.
+    for (const site of findUnsure(resolver, entity, oldName, occurrences)) {
+      const place = real(site.file, site.span);
+      if (place) unsure.set(`${place.file}:${place.span[0]}`, { ...site, ...place });
     }
   }
-  return { spans, unparsed: [...new Set(unparsed.map((f) => f.replace(/#(doctest|code)$/, '')))], bytes: docFiles };
+  return { spans, unsure: [...unsure.values()], unparsed: [...new Set(unparsed.map((f) => f.replace(/#(doctest|code)$/, '')))], bytes: docFiles };
 }
