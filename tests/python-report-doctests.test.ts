@@ -59,3 +59,19 @@ test('an example calling the method on an untyped receiver is listed as unsure, 
   t.deepEqual(unsure, ['docs/guide.rst:5 root.fetch untyped_receiver']);
   await repo.cleanup();
 });
+
+// Also wadllib: an example's expected output shows the class by its dotted path, as its repr does.
+test("the docs' text that names the symbol by its dotted path follows the rename (expected output, cross-references)", async (t) => {
+  const repo = await makeRepo({
+    'pkg/__init__.py': '',
+    'pkg/svc.py': 'class Service:\n    pass\n',
+    'docs/guide.rst': 'See :class:`pkg.svc.Service`.\n\n   >>> from pkg.svc import Service\n   >>> Service\n   <class \'pkg.svc.Service\'>\n\nNot pkg.svc.ServiceError, nor other.Service.\n',
+  });
+  const run = await tug(repo.root, ['rename', 'pkg/svc.py:1:7', 'Backend', '--verify', 'syntax']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(await repo.readText('docs/guide.rst'), 'See :class:`pkg.svc.Service`.\n\n   >>> from pkg.svc import Service\n   >>> Service\n   <class \'pkg.svc.Service\'>\n\nNot pkg.svc.ServiceError, nor other.Service.\n', 'the working tree is untouched without --apply');
+  const guide = run.json.patch.edits.filter((e: { file: string }) => e.file === 'docs/guide.rst').map((e: { line: number; col: number }) => `${e.line}:${e.col}`);
+  t.deepEqual(guide, ['1:21', '3:28', '4:8', '5:20']);
+  t.is(run.json.warnings.filter((w: { code: string }) => w.code === 'DottedPathRenamed').length, 2);
+  await repo.cleanup();
+});

@@ -42,6 +42,15 @@ export async function completePlan(request: CompleteRequest, loaded: LoadedProje
     plan.references.push({ location: { file, ...positionOf(lineStarts(bytes), span[0]), byte_start: span[0], byte_end: span[1] }, kind: 'reference' });
     plan.edits.push({ file, span: { start: span[0], end: span[1] }, old_text: plan.oldName, new_text: newName });
   }
+  const edited = new Set(plan.edits.map((e) => `${e.file}:${e.span?.start}`));
+  for (const { file, span } of examples.dotted) {
+    if (edited.has(`${file}:${span[0]}`)) continue;
+    edited.add(`${file}:${span[0]}`);
+    const bytes = loaded.bytesOf.get(file) ?? examples.bytes.get(file)!;
+    const at = positionOf(lineStarts(bytes), span[0]);
+    plan.edits.push({ file, span: { start: span[0], end: span[1] }, old_text: plan.oldName, new_text: newName });
+    plan.warnings.push({ code: 'DottedPathRenamed', message: `the text of ${file} names ${plan.oldName} by its dotted path (a doctest's expected output, a cross-reference) and was renamed with it`, location: { file, ...at } });
+  }
   if (examples.unsure.length > 0) {
     const bytesOf = new Map([...examples.bytes, ...loaded.bytesOf]);
     plan.unsure.push(...unsureJSON(examples.unsure, bytesOf, false));

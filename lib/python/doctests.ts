@@ -11,6 +11,7 @@ import { Project, type Entity } from './project.js';
 import { Resolver } from './references.js';
 import { factsFor } from './facts-source.js';
 import { findUnsure, type UnsureSite } from './unsure.js';
+import { dottedPathsInText } from './dotted-strings.js';
 import type { SourceText, WorkerPlaces } from './worker-pool.js';
 
 export interface DoctestRequest extends WorkerPlaces {
@@ -56,7 +57,7 @@ async function exampleFacts(request: DoctestRequest, docs: DoctestText[]): Promi
 }
 
 /** Spans of the symbol's name in doctest examples, by real file; and the files whose examples could not be read. */
-export async function doctestOccurrences(request: DoctestRequest): Promise<{ spans: Array<{ file: string; span: Span }>; unsure: UnsureSite[]; unparsed: string[]; bytes: Map<string, Uint8Array> }> {
+export async function doctestOccurrences(request: DoctestRequest): Promise<{ spans: Array<{ file: string; span: Span }>; dotted: Array<{ file: string; span: Span }>; unsure: UnsureSite[]; unparsed: string[]; bytes: Map<string, Uint8Array> }> {
   const { loaded, oldName } = request;
   const mentions = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(oldName);
   const docs: Array<DoctestText & { part?: 'code' }> = [];
@@ -78,7 +79,7 @@ export async function doctestOccurrences(request: DoctestRequest): Promise<{ spa
     if (examples) docs.push(examples);
     if (code) docs.push({ ...code, part: 'code' });
   }
-  if (docs.length === 0) return { spans: [], unsure: [], unparsed: [], bytes: docFiles };
+  if (docs.length === 0) return { spans: [], dotted: [], unsure: [], unparsed: [], bytes: docFiles };
   const virtualPath = (doc: { file: string; part?: 'code' }) => `${doc.file}#${doc.part ?? 'doctest'}`;
   const { facts, unparsed } = await exampleFacts(request, docs.map((d) => ({ ...d, file: virtualPath(d) })));
   const all = new Map<string, Facts>();
@@ -113,5 +114,11 @@ export async function doctestOccurrences(request: DoctestRequest): Promise<{ spa
       if (place) unsure.set(`${place.file}:${place.span[0]}`, { ...site, ...place });
     }
   }
-  return { spans, unsure: [...unsure.values()], unparsed: [...new Set(unparsed.map((f) => f.replace(/#(doctest|code)$/, '')))], bytes: docFiles };
+  // The docs' text outside the examples (expected output, prose) names the symbol by its dotted path at times.
+  const dotted: Array<{ file: string; span: Span }> = [];
+  for (const [file, bytes] of docFiles) {
+    if (!mentions(bytes)) continue;
+    for (const span of dottedPathsInText(loaded.project, resolver, request.entities, oldName, Buffer.from(bytes).toString('utf8'))) dotted.push({ file, span });
+  }
+  return { spans, dotted, unsure: [...unsure.values()], unparsed: [...new Set(unparsed.map((f) => f.replace(/#(doctest|code)$/, '')))], bytes: docFiles };
 }

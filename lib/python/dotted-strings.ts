@@ -34,6 +34,25 @@ export function dottedPathEdits(
 }
 
 /**
+ * Dotted paths in the text of docs (a doctest's expected output such as `<class 'pkg.mod.Name'>`, a Sphinx
+ * `:class:` role) that resolve to the renamed symbol: byte spans of the name in them.
+ */
+export function dottedPathsInText(project: Project, resolver: Resolver, entities: readonly Entity[], oldName: string, text: string): Array<[number, number]> {
+  const wanted = new Set(entities.map((e) => resolver.key(e)));
+  const spans: Array<[number, number]> = [];
+  for (const match of text.matchAll(/(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+/g)) {
+    const parts = match[0].split('.');
+    for (let at = 1; at < parts.length; at++) {
+      if (parts[at] !== oldName || !wanted.has(resolver.key(pathEntity(project, parts, at)))) continue;
+      const start = Buffer.byteLength(text.slice(0, match.index)) + Buffer.byteLength(`${parts.slice(0, at).join('.')}.`);
+      spans.push([start, start + Buffer.byteLength(oldName)]);
+      break;
+    }
+  }
+  return spans;
+}
+
+/**
  * What `parts[0..at]` names: from the longest prefix that is a module, each further part a module it binds, then the
  * attribute itself or a member of the class there (wherever that class is defined); null when no prefix is a module.
  */
