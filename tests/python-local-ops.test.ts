@@ -5,6 +5,7 @@ import test from 'ava';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tug } from './helpers/cli.js';
+import { makeRepo } from './helpers/repo.js';
 import { fixtureRepo } from './helpers/rename-cases.js';
 import { checkOpCase, checkPreviewMatchesRun, opManifest } from './helpers/op-cases.js';
 
@@ -47,4 +48,40 @@ test('organize-imports twice changes nothing the second time; analyze-impact the
   } finally {
     await repo.cleanup();
   }
+});
+
+// Found on wadllib (Debian python3-wadllib): `possible_xml_id = this_uri.fragment`, then `this_uri.fragment = None`,
+// then a use. Inlined, the use read the attribute after it was cleared, and the package's doctests failed.
+test('inline refuses a value that reads an attribute or item when an assignment or a call before a use may change it', async (t) => {
+  const repo = await makeRepo({
+    'state.py': [
+      'def cleared(uri):',
+      '    fragment = uri.fragment',
+      '    uri.fragment = None',
+      '    return fragment',
+      '',
+      '',
+      'def called(row):',
+      '    first = row[0]',
+      '    row.reverse()',
+      '    return first',
+      '',
+      '',
+      'def untouched(uri):',
+      '    fragment = uri.fragment',
+      '    size = 2',
+      '    return str(fragment) * size',
+      '',
+    ].join('\n'),
+  });
+  for (const at of ['state.py:2:5', 'state.py:8:5']) {
+    const run = await tug(repo.root, ['analyze-impact', 'inline', '--at', at, '--json']);
+    t.is(run.exitCode, 4, `${at}: ${run.stdout}`);
+    t.is(run.json.error.code, 'UnsafeRefactor');
+    t.regex(run.json.error.details.reason, /reads an attribute or item/);
+  }
+  // A call that holds the use does not run before it.
+  const ok = await tug(repo.root, ['analyze-impact', 'inline', '--at', 'state.py:14:5', '--json']);
+  t.is(ok.exitCode, 0, ok.stdout);
+  await repo.cleanup();
 });

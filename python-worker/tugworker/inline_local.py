@@ -105,6 +105,7 @@ def inline_local(content, offset):
         if isinstance(node, ast.Name) and node.id in reads and not isinstance(node.ctx, ast.Load) and assign_end <= source.span(node)[0] < last_use:
             _refuse("%s, which the value reads, is assigned again before a use" % node.id, source, node)
     _check_evaluation(source, value, uses, after)
+    _check_state(source, value, after, assign_end, last_use)
     s, e = source.span(value)
     text = source.slice(s, e)
     if "\n" in text and not (text[0] in "([{" and text[-1] in ")]}"):
@@ -126,6 +127,21 @@ def inline_local(content, offset):
 
 def _defined_outside(source, name):
     return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name for n in ast.walk(source.tree))
+
+
+def _check_state(source, value, after, assign_end, last_use):
+    """A value that reads an attribute or an item (`uri.fragment`, `row[0]`) reads state: inlined, it reads it at the
+    use, so nothing between may change it, neither an attribute or item assignment nor a call that could."""
+    if not any(isinstance(n, (ast.Attribute, ast.Subscript)) for n in ast.walk(value)):
+        return
+    for node in (n for statement in after for n in ast.walk(statement)):
+        start, end = source.span(node) if hasattr(node, "lineno") else (None, None)
+        if start is None or start < assign_end or start >= last_use:
+            continue
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Load):
+            _refuse("the value reads an attribute or item, and an assignment before a use may change it", source, node)
+        if isinstance(node, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)) and end <= last_use:
+            _refuse("the value reads an attribute or item, and a call before a use may change it", source, node)
 
 
 def _check_evaluation(source, value, uses, after):
