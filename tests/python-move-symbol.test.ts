@@ -64,3 +64,19 @@ test("a module's special names do not move", async (t) => {
   }
   await repo.cleanup();
 });
+
+test('docs that import the moved name from the old module, or name its dotted path, are listed as unsure', async (t) => {
+  const repo = await makeRepo({
+    'pkg/__init__.py': '',
+    'pkg/a.py': 'def f():\n    return 1\n\n\ndef g():\n    return 2\n',
+    'docs/x.rst': 'Guide\n\n   >>> from pkg.a import f\n   >>> f()\n   1\n\nSee pkg.a.f and pkg.a.fg, from pkg.a import g.\n',
+  });
+  const run = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'pkg/a.py:1:5', '--destination', 'pkg.b', '--json']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(run.json.unsure.map((u: { file: string; line: number; col: number; text: string; reason: string }) => `${u.file}:${u.line}:${u.col} ${u.text} ${u.reason}`), [
+    'docs/x.rst:3:8 from pkg.a import f string_mention',
+    'docs/x.rst:7:5 pkg.a.f string_mention',
+  ]);
+  t.true(run.json.warnings.some((w: { code: string }) => w.code === 'UnsureReferences'));
+  await repo.cleanup();
+});

@@ -6,7 +6,7 @@ import { withFileOperations } from '../../core/file-ops.js';
 import { readBlobs } from '../../git/objects.js';
 import { listTreePaths } from '../../git/snapshot.js';
 import { askPython } from '../../python/load-project.js';
-import { planMoveSymbol } from '../../python/move-symbol/plan.js';
+import { docsMentions, planMoveSymbol } from '../../python/move-symbol/plan.js';
 import { resolveUserPath, resolveWritePath } from '../../workspace/paths.js';
 import type { OperationContext } from '../operation.js';
 import { refactorDoors } from '../change/doors.js';
@@ -35,10 +35,16 @@ function planner(input: Input, context: OperationContext): Planner {
       { files, allPaths: new Set(entries.map((e) => e.path)), prefix: ws.repo.prefix, file, line: input.line, column: input.column, destination, keepReexport: input.keep_reexport ?? false },
       (op, params) => askPython(ws.session, configuredPython(config), op, params),
     );
+    // Docs that name the old path: an example's import or a cross-reference, left as it is and listed.
+    const docs = entries.filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.(md|rst|txt)$/.test(e.path) && !EXCLUDED.test(e.path));
+    const docBlobs = docs.length > 0 ? await readBlobs(ws.repo, docs.map((e) => e.oid)) : new Map<string, Uint8Array>();
+    const mentions = docsMentions(new Map(docs.map((e) => [e.path, docBlobs.get(e.oid)!])), plan.oldModule, plan.name);
+    const unsure = [...plan.unsure, ...mentions];
     const sources = await loadSourceFiles(ws.repo, snapshot.tree, [...new Set(plan.edits.map((e) => e.file))]);
     const encoder = new TextEncoder();
     const patch = withFileOperations(buildPatchSet(plan.edits, sources), plan.creates.map((c) => ({ path: c.path, bytes: encoder.encode(c.content) })), []);
-    return { patch, warnings: plan.warnings, subject: plan.subject, slug: plan.slug, unsure: plan.unsure };
+    const warnings = mentions.length > 0 && plan.unsure.length === 0 ? [...plan.warnings, { code: 'UnsureReferences', message: `${mentions.length} place(s) in the docs may still name ${plan.oldModule}.${plan.name}; tug left them as they are (see unsure)` }] : plan.warnings;
+    return { patch, warnings, subject: plan.subject, slug: plan.slug, unsure };
   };
 }
 

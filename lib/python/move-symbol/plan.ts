@@ -36,6 +36,9 @@ export interface MoveRequest {
 }
 
 export interface MovePlan {
+  /** The moved name and the module it leaves. */
+  name: string;
+  oldModule: string;
   edits: EditRequest[];
   creates: { path: string; content: string }[];
   warnings: WarningJSON[];
@@ -125,6 +128,8 @@ export async function planMoveSymbol(request: MoveRequest, ask: AskWorker): Prom
     warnings.push({ code: 'UnsureReferences', message: `${unsure.length} place(s) may still name ${reply.old_module}.${reply.name}; tug left them as they are (see unsure)` });
   }
   return {
+    name: reply.name,
+    oldModule: reply.old_module,
     edits,
     creates: reply.creates,
     warnings,
@@ -132,6 +137,26 @@ export async function planMoveSymbol(request: MoveRequest, ask: AskWorker): Prom
     subject: `move ${reply.name} from ${reply.old_module} to ${dest.module}`,
     slug: `${reply.name}-to-${dest.module.split('.').pop()!}`,
   };
+}
+
+/**
+ * Docs (.md, .rst, .txt) that import the name from the old module or name it by its dotted path, in an example or in
+ * prose: the move leaves them as they are, so they are listed (a doc's `>>> from old import name` would fail).
+ */
+export function docsMentions(docs: ReadonlyMap<string, Uint8Array>, oldModule: string, name: string): MoveUnsure[] {
+  const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`from\\s+${escaped(oldModule)}\\s+import\\s[^\\n]*\\b${escaped(name)}\\b|(?<![\\w.])${escaped(oldModule)}\\.${escaped(name)}\\b`, 'g');
+  const out: MoveUnsure[] = [];
+  for (const [file, bytes] of [...docs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const text = Buffer.from(bytes).toString('utf8');
+    const starts = lineStarts(bytes);
+    for (const match of text.matchAll(pattern)) {
+      const offset = Buffer.byteLength(text.slice(0, match.index));
+      const line = starts.findLastIndex((s) => s <= offset);
+      out.push({ file, line: line + 1, col: offset - starts[line]! + 1, text: match[0].trim(), reason: 'string_mention', renamed: false });
+    }
+  }
+  return out;
 }
 
 function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
