@@ -48,60 +48,8 @@ rmSync(OUT, { force: true });
 if (run.status !== 0 || called.size === 0) {
   process.stderr.write(`ruff-hints: no profile (exit ${run.status}, ${called.size} functions); organize-imports compiles ruff lazily\n`);
 } else {
-  const imported = importedFunctions(wasm);
+  // V8 numbers imported functions first; the hints count only the module's own.
+  const imported = WebAssembly.Module.imports(new WebAssembly.Module(wasm)).filter((i) => i.kind === 'function').length;
   const functions = [...called].filter((i) => i >= imported).map((i) => i - imported).sort((a, b) => a - b);
   writeFileSync(OUT, `${JSON.stringify({ wasm_size: wasm.length, functions })}\n`);
-}
-
-/** How many functions the module imports: V8 numbers those first, the hints count only the module's own. */
-function importedFunctions(bytes) {
-  let at = 8;
-  const leb = () => {
-    let value = 0;
-    let shift = 0;
-    let byte;
-    do {
-      byte = bytes[at++];
-      value += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (byte & 0x80);
-    return value;
-  };
-  const skipLimits = () => {
-    const flags = bytes[at++];
-    leb();
-    if (flags & 1) leb();
-  };
-  while (at < bytes.length) {
-    const id = bytes[at++];
-    const size = leb();
-    const end = at + size;
-    if (id === 2) {
-      let functions = 0;
-      for (let n = leb(); n > 0; n--) {
-        for (const _name of ['module', 'field']) {
-          const length = leb();
-          at += length;
-        }
-        const kind = bytes[at++];
-        if (kind === 0) {
-          leb();
-          functions++;
-        } else if (kind === 1) {
-          at++; // element type
-          skipLimits();
-        } else if (kind === 2) {
-          skipLimits();
-        } else if (kind === 3) {
-          at += 2; // value type, mutability
-        } else {
-          at++; // tag: attribute, then its type index
-          leb();
-        }
-      }
-      return functions;
-    }
-    at = end;
-  }
-  return 0;
 }
