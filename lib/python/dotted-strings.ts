@@ -19,18 +19,24 @@ export function dottedPathEdits(
   const warnings: WarningJSON[] = [];
   for (const info of [...project.files.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))) {
     for (const s of info.facts.strings) {
-      const parts = s.value.split('.');
-      for (let at = 1; at < parts.length; at++) {
-        if (parts[at] !== oldName || !wanted.has(resolver.key(pathEntity(project, parts, at)))) continue;
-        const start = s.span[0] + Buffer.byteLength(`${parts.slice(0, at).join('.')}.`);
-        edits.push({ file: info.file, span: { start, end: start + Buffer.byteLength(oldName) }, old_text: oldName, new_text: newName });
-        const { line, col } = positionOf(lineStarts(bytesOf.get(info.file)!), s.span[0]);
-        warnings.push({ code: 'DottedPathRenamed', message: `the string "${s.value}" names ${oldName} by its dotted path (a mock.patch target, say) and was renamed with it`, location: { file: info.file, line, col } });
-        break;
-      }
+      const within = nameInPath(project, resolver, wanted, oldName, s.value);
+      if (within === null) continue;
+      const start = s.span[0] + within;
+      edits.push({ file: info.file, span: { start, end: start + Buffer.byteLength(oldName) }, old_text: oldName, new_text: newName });
+      const { line, col } = positionOf(lineStarts(bytesOf.get(info.file)!), s.span[0]);
+      warnings.push({ code: 'DottedPathRenamed', message: `the string "${s.value}" names ${oldName} by its dotted path (a mock.patch target, say) and was renamed with it`, location: { file: info.file, line, col } });
     }
   }
   return { edits, warnings };
+}
+
+/** The byte offset of the name in a dotted path that resolves to the renamed symbol, or null. */
+function nameInPath(project: Project, resolver: Resolver, wanted: ReadonlySet<string | null>, oldName: string, dotted: string): number | null {
+  const parts = dotted.split('.');
+  for (let at = 1; at < parts.length; at++) {
+    if (parts[at] === oldName && wanted.has(resolver.key(pathEntity(project, parts, at)))) return Buffer.byteLength(`${parts.slice(0, at).join('.')}.`);
+  }
+  return null;
 }
 
 /**
@@ -41,13 +47,10 @@ export function dottedPathsInText(project: Project, resolver: Resolver, entities
   const wanted = new Set(entities.map((e) => resolver.key(e)));
   const spans: Array<[number, number]> = [];
   for (const match of text.matchAll(/(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+/g)) {
-    const parts = match[0].split('.');
-    for (let at = 1; at < parts.length; at++) {
-      if (parts[at] !== oldName || !wanted.has(resolver.key(pathEntity(project, parts, at)))) continue;
-      const start = Buffer.byteLength(text.slice(0, match.index)) + Buffer.byteLength(`${parts.slice(0, at).join('.')}.`);
-      spans.push([start, start + Buffer.byteLength(oldName)]);
-      break;
-    }
+    const within = nameInPath(project, resolver, wanted, oldName, match[0]);
+    if (within === null) continue;
+    const start = Buffer.byteLength(text.slice(0, match.index)) + within;
+    spans.push([start, start + Buffer.byteLength(oldName)]);
   }
   return spans;
 }
