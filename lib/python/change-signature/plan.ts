@@ -6,6 +6,7 @@ import type { WarningJSON } from '../../core/schemas.js';
 import { lineStarts, offsetOf, positionOf } from '../../core/text.js';
 import type { LoadedProject, PythonSession } from '../load-project.js';
 import { askPython } from '../load-project.js';
+import type { Entity } from '../project.js';
 import { nameOf } from '../references.js';
 import { findUnsure, unsureJSON, type UnsureJSON } from '../unsure.js';
 import { unparsableError } from '../parse-errors.js';
@@ -15,12 +16,16 @@ import { resolveNewParams, type NewParam, type NewParamInput, type OldParam } fr
 /** Decorators that keep the function's own signature for its callers. */
 const KEEPS_SIGNATURE = new Set(['staticmethod', 'classmethod', 'abstractmethod', 'abc.abstractmethod', 'override', 'typing.override', 'typing_extensions.override', 'functools.cache', 'functools.lru_cache', 'cache', 'lru_cache', 'functools.wraps']);
 
+/** The plan on the code; examples.ts adds the docs' examples and says how many places are unsure. */
 export interface SignaturePlan {
   edits: EditRequest[];
   warnings: WarningJSON[];
   unsure: UnsureJSON[];
   name: string;
   calls: number;
+  /** The function, and its new signature: what the examples' calls are rewritten with. */
+  entity: Entity;
+  change: SignatureChange;
 }
 
 export async function planSignatureOn(
@@ -128,8 +133,7 @@ export async function planSignatureOn(
     calls += done.calls;
   }
   const unsure = unsureJSON(findUnsure(resolver, entity, name, occurrences), bytesOf, false);
-  if (unsure.length > 0) warnings.push({ code: 'UnsureCallSites', message: `${unsure.length} place(s) may call ${name} through a receiver tug cannot type; they were left as they are (see unsure)` });
-  return { edits, warnings, unsure, name, calls };
+  return { edits, warnings, unsure, name, calls, entity, change };
 }
 
 /** A renamed parameter's uses in the body follow it; a removed one still used there is reported. */
