@@ -4,6 +4,7 @@ import test from 'ava';
 import { checkOpCase, opManifest } from './helpers/op-cases.js';
 import { tug } from './helpers/cli.js';
 import { fixtureRepo } from './helpers/rename-cases.js';
+import { makeRepo } from './helpers/repo.js';
 
 const manifest = await opManifest('change_signature.json');
 
@@ -27,4 +28,63 @@ test('change-signature and inline read only the files that mention the function 
   const inline = await tug(repo.root, ['analyze-impact', 'inline', '--at', 'src/shop/prices.py:4:5', '--json'], { env });
   t.true(inline.stderr.split('\n').some((l) => / \d+ of \d+ files loaded /.test(l)), inline.stderr);
   t.not(inline.json.error?.code, 'InternalError', inline.stdout);
+});
+
+// Doctest examples and docs code blocks call the function too. Found on Debian's python3-wadllib, whose tests are the
+// doctests of docs/index.rst: reversing get_method's parameters said ok with nothing unsure, and the docs'
+// `service_root.get_method('get')` then passed 'get' as the other parameter.
+const reverse = JSON.stringify([{ name: 'media_type' }, { name: 'http_method' }]);
+const service = 'class Service:\n    def get_method(self, http_method, media_type):\n        return (http_method, media_type)\n\n\ndef connect():\n    return Service()\n';
+
+async function changeSignature(files: Record<string, string>, at: string, params: string) {
+  const repo = await makeRepo(files);
+  const run = await tug(repo.root, ['run', 'change-signature', '--at', at, '--params', params, '--verify', 'syntax', '--json']);
+  // The result branch's file (git's output loses the last newline, which every file here has).
+  const show = async (file: string) => (run.json?.git?.branch ? `${await repo.git('show', `${run.json.git.branch}:${file}`)}\n` : '');
+  return { repo, run, show };
+}
+
+test('a call in a docstring example is rewritten as in code, with the prompts kept', async (t) => {
+  const doc = '"""Services.\n\n>>> Service().get_method(\'GET\', \'text/plain\')\n(\'GET\', \'text/plain\')\n>>> Service().get_method(\n...     \'GET\',\n...     \'text/plain\',\n... )\n(\'GET\', \'text/plain\')\n"""\n';
+  const { repo, run, show } = await changeSignature({ 'svc.py': doc + service }, 'svc.py:12:9', reverse);
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.status, 'ok');
+  t.true((await show('svc.py')).startsWith('"""Services.\n\n>>> Service().get_method(\'text/plain\', \'GET\')\n(\'GET\', \'text/plain\')\n>>> Service().get_method(\n...     \'text/plain\',\n...     \'GET\',\n... )\n'));
+  t.deepEqual(run.json.warnings, []);
+  await repo.cleanup();
+});
+
+test('a .rst example calling the method through an untyped receiver is listed as unsure; a typed one is rewritten', async (t) => {
+  const guide = 'Usage\n\n   >>> from svc import Service, connect\n   >>> service_root = connect()\n   >>> service_root.get_method(\'get\')\n   Traceback ...\n   >>> Service().get_method(\'get\',\n   ...                      \'text/plain\')\n   (\'get\', \'text/plain\')\n';
+  const { repo, run, show } = await changeSignature({ 'svc.py': service, 'docs/index.rst': guide }, 'svc.py:2:9', reverse);
+  t.is(run.exitCode, 0, run.stdout);
+  const unsure = (run.json.unsure ?? []).map((u: { file: string; line: number; col: number; text: string; reason: string }) => `${u.file}:${u.line}:${u.col} ${u.text} ${u.reason}`);
+  t.deepEqual(unsure, ['docs/index.rst:5:21 service_root.get_method untyped_receiver']);
+  t.deepEqual(run.json.warnings.map((w: { code: string }) => w.code), ['UnsureCallSites'], 'the result says a place was left');
+  t.is(await show('docs/index.rst'), guide.replace("get_method('get',\n   ...                      'text/plain')", "get_method('text/plain',\n   ...                      'get')"));
+  await repo.cleanup();
+});
+
+test('a keyword call in a Markdown example and a call in a code block follow a renamed parameter', async (t) => {
+  const readme = '# Use\n\n```python\n>>> from svc import lookup\n>>> lookup(b=3, a=1)\n(1, 3)\n```\n\nOr:\n\n```python\nimport svc\nsvc.lookup(a=1)\n```\n';
+  const rst = 'Code\n\n.. code-block:: python\n\n    from svc import lookup\n    lookup(\n        2,\n        b=4,\n    )\n';
+  const lookup = 'def lookup(a, b=2):\n    return (a, b)\n';
+  const { repo, run, show } = await changeSignature({ 'svc.py': lookup, 'README.md': readme, 'docs/code.rst': rst }, 'svc.py:1:5', JSON.stringify([{ name: 'first', from: 'a' }, { name: 'b', default: '2' }]));
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(await show('README.md'), readme.replace('lookup(b=3, a=1)', 'lookup(first=1, b=3)').replace('svc.lookup(a=1)', 'svc.lookup(first=1)'));
+  t.is(await show('docs/code.rst'), rst, 'positional arguments stay as they are');
+  t.deepEqual(run.json.warnings, []);
+  t.regex(run.json.git.branch, /signature-lookup/);
+  await repo.cleanup();
+});
+
+test('examples that do not parse give DoctestSkipped, and refusals in examples name the docs file', async (t) => {
+  const broken = await changeSignature({ 'svc.py': service, 'docs/index.rst': '   >>> from svc import Service\n   >>> Service().get_method(\'get\',\n' }, 'svc.py:2:9', reverse);
+  t.is(broken.run.exitCode, 0, broken.run.stdout);
+  t.deepEqual(broken.run.json.warnings.map((w: { code: string; location?: { file: string } }) => `${w.code} ${w.location?.file}`), ['DoctestSkipped docs/index.rst']);
+  await broken.repo.cleanup();
+  const effects = await changeSignature({ 'svc.py': service, 'docs/index.rst': '   >>> from svc import Service\n   >>> Service().get_method(input(), print())\n' }, 'svc.py:2:9', reverse);
+  t.is(effects.run.json.error?.code, 'UnsafeRefactor', effects.run.stdout);
+  t.deepEqual(effects.run.json.error?.location, { file: 'docs/index.rst', line: 2, col: 18 });
+  await effects.repo.cleanup();
 });

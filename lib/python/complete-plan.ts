@@ -5,7 +5,7 @@ import { lineStarts, positionOf } from '../core/text.js';
 import { resolvePython } from './interpreter.js';
 import { mark } from '../core/timing.js';
 import { checkComplete } from './check-rename.js';
-import { doctestOccurrences } from './doctests.js';
+import { doctestOccurrences, doctestSkipped } from './doctests.js';
 import { unsureJSON } from './unsure.js';
 import type { LoadedProject } from './load-project.js';
 import type { CorePlan, RenamePlan } from './plan-types.js';
@@ -34,9 +34,7 @@ export async function completePlan(request: CompleteRequest, loaded: LoadedProje
     workersDir: session.paths.workers,
   });
   mark('python: doctests searched');
-  for (const file of examples.unparsed) {
-    plan.warnings.push({ code: 'DoctestSkipped', message: `the doctest examples or Python code blocks in ${file} do not parse; any use of ${plan.oldName} in them was left unchanged`, location: { file, line: 1, col: 1 } });
-  }
+  for (const file of examples.unparsed) plan.warnings.push(doctestSkipped(file, plan.oldName));
   for (const { file, span } of examples.spans) {
     const bytes = loaded.bytesOf.get(file) ?? examples.bytes.get(file)!;
     plan.references.push({ location: { file, ...positionOf(lineStarts(bytes), span[0]), byte_start: span[0], byte_end: span[1] }, kind: 'reference' });

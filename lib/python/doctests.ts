@@ -1,5 +1,6 @@
 // Doctests are code: the renamed symbol's uses in docstring examples and in the docs files pytest runs as doctests.
 import { matchesGlob } from '../core/glob.js';
+import type { WarningJSON } from '../core/schemas.js';
 import { blobOid } from '../core/hash.js';
 import { readBlobs } from '../git/objects.js';
 import type { Repo } from '../git/repo.js';
@@ -8,7 +9,7 @@ import { codeBlockText, doctestGlobs, doctestText, realOffset, type DoctestText 
 import type { Facts, Span } from './facts.js';
 import type { LoadedProject } from './load-project.js';
 import { Project, type Entity } from './project.js';
-import { Resolver } from './references.js';
+import { Resolver, type Occurrence } from './references.js';
 import { factsFor } from './facts-source.js';
 import { findUnsure, type UnsureSite } from './unsure.js';
 import { dottedPathsInText } from './dotted-strings.js';
@@ -23,6 +24,8 @@ export interface DoctestRequest extends WorkerPlaces {
   python: () => Promise<string>;
   factsDir: string;
 }
+
+const mentions = (bytes: Uint8Array, name: string) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(name);
 
 const CONFIGS = ['pyproject.toml', 'pytest.ini', 'setup.cfg', 'tox.ini'];
 
@@ -49,21 +52,35 @@ async function docsFiles(repo: Repo, tree: string, allPaths: ReadonlySet<string>
 }
 
 /** Facts for the examples; a file whose examples do not parse as one text is left out (and reported). */
-async function exampleFacts(request: DoctestRequest, docs: DoctestText[]): Promise<{ facts: Map<string, Facts>; unparsed: string[] }> {
+async function exampleFacts(request: Omit<DoctestRequest, 'entities'>, docs: DoctestText[]): Promise<{ facts: Map<string, Facts>; unparsed: string[] }> {
   const files: SourceText[] = docs.map((d) => ({ path: d.file, oid: blobOid(Buffer.from(d.text, 'utf8')), text: d.text }));
   const places = { workersDir: request.workersDir, ...(request.launchMemo ? { launchMemo: request.launchMemo } : {}) };
   const result = await factsFor({ python: request.python, cacheDir: `${request.factsDir}/doctests`, ...places, files, skipUnparsable: true });
   return { facts: result.facts, unparsed: (result.unparsable ?? []).map((u) => u.path) };
 }
 
-/** Spans of the symbol's name in doctest examples, by real file; and the files whose examples could not be read. */
-export async function doctestOccurrences(request: DoctestRequest): Promise<{ spans: Array<{ file: string; span: Span }>; dotted: Array<{ file: string; span: Span }>; unsure: UnsureSite[]; unparsed: string[]; bytes: Map<string, Uint8Array> }> {
+/**
+ * The examples that mention `oldName` as a project: the code's files plus one virtual file per example text
+ * (`file#doctest`, `file#code`), resolved together, with the way back from a virtual span to the real file.
+ */
+export interface ExampleProject {
+  resolver: Resolver;
+  /** Each example text by its virtual path. */
+  docs: Map<string, DoctestText>;
+  /** A virtual span → its real file and span; null for tug's prefix and for the code's own files. */
+  real(file: string, span: Span): { file: string; span: Span } | null;
+  /** Files whose examples could not be read (real paths). */
+  unparsed: string[];
+  /** The docs files (.md, .rst, collected .txt) by path. */
+  bytes: Map<string, Uint8Array>;
+}
+
+export async function exampleProject(request: Omit<DoctestRequest, 'entities'>): Promise<ExampleProject> {
   const { loaded, oldName } = request;
-  const mentions = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(oldName);
   const docs: Array<DoctestText & { part?: 'code' }> = [];
   for (const info of loaded.project.files.values()) {
     const bytes = loaded.bytesOf.get(info.file);
-    if (!bytes || info.file.endsWith('.pyi') || !mentions(bytes)) continue;
+    if (!bytes || info.file.endsWith('.pyi') || !mentions(bytes, oldName)) continue;
     // Examples in a docstring run with the module's globals.
     const names = [...info.globals.keys()].sort();
     const doc = doctestText(info.file, bytes, names.length > 0 ? `from ${info.module} import (${names.join(', ')})\n` : '');
@@ -71,7 +88,7 @@ export async function doctestOccurrences(request: DoctestRequest): Promise<{ spa
   }
   const { bytes: docFiles, doctests } = await docsFiles(request.repo, request.tree, loaded.allPaths);
   for (const [file, bytes] of docFiles) {
-    if (!mentions(bytes)) continue;
+    if (!mentions(bytes, oldName)) continue;
     // A Markdown or reStructuredText example is code whoever runs it (pytest, Sphinx's doctest, a test's own
     // loader): it follows the rename. Plain text only when pytest collects it.
     const examples = doctests.has(file) || /\.(md|rst)$/.test(file) ? doctestText(file, bytes) : null;
@@ -79,7 +96,7 @@ export async function doctestOccurrences(request: DoctestRequest): Promise<{ spa
     if (examples) docs.push(examples);
     if (code) docs.push({ ...code, part: 'code' });
   }
-  if (docs.length === 0) return { spans: [], dotted: [], unsure: [], unparsed: [], bytes: docFiles };
+  if (docs.length === 0) return { resolver: loaded.resolver, docs: new Map(), real: () => null, unparsed: [], bytes: docFiles };
   const virtualPath = (doc: { file: string; part?: 'code' }) => `${doc.file}#${doc.part ?? 'doctest'}`;
   const { facts, unparsed } = await exampleFacts(request, docs.map((d) => ({ ...d, file: virtualPath(d) })));
   const all = new Map<string, Facts>();
@@ -95,30 +112,50 @@ export async function doctestOccurrences(request: DoctestRequest): Promise<{ spa
   });
   const resolver = new Resolver(new Project({ byFile, byName }, all));
   const byVirtual = new Map(docs.map((d) => [virtualPath(d), d]));
-  const spans: Array<{ file: string; span: Span }> = [];
-  const unsure = new Map<string, UnsureSite>();
   const real = (file: string, span: Span): { file: string; span: Span } | null => {
     const doc = byVirtual.get(file);
     const start = doc ? realOffset(doc, span[0]) : null;
     return doc && start !== null ? { file: doc.file, span: [start, start + (span[1] - span[0])] } : null;
   };
+  return { resolver, docs: byVirtual, real, unparsed: [...new Set(unparsed.map((f) => f.replace(/#(doctest|code)$/, '')))], bytes: docFiles };
+}
+
+/** An example's receiver is as untyped as any (`>>> root.get_method('GET')`): listed as in the code, in the real files. */
+export function exampleUnsure(examples: ExampleProject, entity: Entity, name: string, occurrences: readonly Occurrence[]): UnsureSite[] {
+  const out: UnsureSite[] = [];
+  for (const site of findUnsure(examples.resolver, entity, name, occurrences)) {
+    const place = examples.real(site.file, site.span);
+    if (place) out.push({ ...site, ...place });
+  }
+  return out;
+}
+
+/** The warning for a file whose examples do not parse as one text. */
+export function doctestSkipped(file: string, name: string): WarningJSON {
+  return { code: 'DoctestSkipped', message: `the doctest examples or Python code blocks in ${file} do not parse; any use of ${name} in them was left unchanged`, location: { file, line: 1, col: 1 } };
+}
+
+/** Spans of the symbol's name in doctest examples, by real file; and the files whose examples could not be read. */
+export async function doctestOccurrences(request: DoctestRequest): Promise<{ spans: Array<{ file: string; span: Span }>; dotted: Array<{ file: string; span: Span }>; unsure: UnsureSite[]; unparsed: string[]; bytes: Map<string, Uint8Array> }> {
+  const { loaded, oldName } = request;
+  const examples = await exampleProject(request);
+  const { resolver, docs, real, unparsed, bytes: docFiles } = examples;
+  if (docs.size === 0) return { spans: [], dotted: [], unsure: [], unparsed, bytes: docFiles };
+  const spans: Array<{ file: string; span: Span }> = [];
+  const unsure = new Map<string, UnsureSite>();
   for (const entity of request.entities) {
     const occurrences = resolver.occurrences(entity);
     for (const o of occurrences) {
       const place = real(o.file, o.span);
       if (place) spans.push(place);
     }
-    // An example's receiver is as untyped as any (`>>> root.get_method('GET')`): listed, as in the code.
-    for (const site of findUnsure(resolver, entity, oldName, occurrences)) {
-      const place = real(site.file, site.span);
-      if (place) unsure.set(`${place.file}:${place.span[0]}`, { ...site, ...place });
-    }
+    for (const site of exampleUnsure(examples, entity, oldName, occurrences)) unsure.set(`${site.file}:${site.span[0]}`, site);
   }
   // The docs' text outside the examples (expected output, prose) names the symbol by its dotted path at times.
   const dotted: Array<{ file: string; span: Span }> = [];
   for (const [file, bytes] of docFiles) {
-    if (!mentions(bytes)) continue;
+    if (!mentions(bytes, oldName)) continue;
     for (const span of dottedPathsInText(loaded.project, resolver, request.entities, oldName, Buffer.from(bytes).toString('utf8'))) dotted.push({ file, span });
   }
-  return { spans, dotted, unsure: [...unsure.values()], unparsed: [...new Set(unparsed.map((f) => f.replace(/#(doctest|code)$/, '')))], bytes: docFiles };
+  return { spans, dotted, unsure: [...unsure.values()], unparsed, bytes: docFiles };
 }

@@ -4,6 +4,7 @@ import { TugError } from '../../core/errors.js';
 import { buildPatchSet } from '../../core/patchset.js';
 import { withPythonProject } from '../../python/load-project.js';
 import { planSignatureOn } from '../../python/change-signature/plan.js';
+import { completeSignature } from '../../python/change-signature/examples.js';
 import { resolveUserPath } from '../../workspace/paths.js';
 import { MAX_POSITION, type OperationContext } from '../operation.js';
 import { refactorDoors } from '../change/doors.js';
@@ -27,7 +28,16 @@ function planner(input: Input, context: OperationContext): Planner {
     context.progress?.('analysing the Python project');
     // Only the files that mention the function's name can call it (withPythonProject proves the load complete).
     const at = { file, line: input.line, col: input.column };
-    const plan = await withPythonProject(ws.repo, ws.session, snapshot.tree, python, { at }, (loaded) => planSignatureOn(loaded, { session: ws.session, python }, at, input.new_params, input.force ?? false));
+    // The docs' examples need the worker again: they come once, after the rounds that settle which files to load.
+    const plan = await withPythonProject(
+      ws.repo,
+      ws.session,
+      snapshot.tree,
+      python,
+      { at },
+      (loaded) => planSignatureOn(loaded, { session: ws.session, python }, at, input.new_params, input.force ?? false),
+      (loaded, code) => completeSignature({ repo: ws.repo, tree: snapshot.tree, session: ws.session, python }, loaded, code),
+    );
     const files = await loadSourceFiles(ws.repo, snapshot.tree, [...new Set(plan.edits.map((e) => e.file))]);
     return {
       patch: buildPatchSet(plan.edits, files),

@@ -6,25 +6,26 @@ import type { WarningJSON } from '../../core/schemas.js';
 import { lineStarts, offsetOf, positionOf } from '../../core/text.js';
 import type { LoadedProject, PythonSession } from '../load-project.js';
 import { askPython } from '../load-project.js';
+import type { Entity } from '../project.js';
 import { nameOf } from '../references.js';
 import { findUnsure, unsureJSON, type UnsureJSON } from '../unsure.js';
 import { unparsableError } from '../parse-errors.js';
-import { rewriteCall, type CallArg } from './calls.js';
+import { commentWarning, layout, rewriteSites, type DefSite, type Site, type SignatureChange, type SiteText } from './call-sites.js';
 import { resolveNewParams, type NewParam, type NewParamInput, type OldParam } from './params.js';
 
 /** Decorators that keep the function's own signature for its callers. */
 const KEEPS_SIGNATURE = new Set(['staticmethod', 'classmethod', 'abstractmethod', 'abc.abstractmethod', 'override', 'typing.override', 'typing_extensions.override', 'functools.cache', 'functools.lru_cache', 'cache', 'lru_cache', 'functools.wraps']);
 
-interface DefSite { kind: 'def'; name: string; params: OldParam[]; inner: [number, number]; decorators: string[]; offset: number; line: number; col: number }
-interface CallSite { kind: 'call' | 'partial'; bound: boolean; args: CallArg[]; inner: [number, number]; span: [number, number]; after_first?: number; offset: number; line: number; col: number }
-type Site = DefSite | CallSite | { kind: 'other'; offset: number };
-
+/** The plan on the code; examples.ts adds the docs' examples and says how many places are unsure. */
 export interface SignaturePlan {
   edits: EditRequest[];
   warnings: WarningJSON[];
   unsure: UnsureJSON[];
   name: string;
   calls: number;
+  /** The function, and its new signature: what the examples' calls are rewritten with. */
+  entity: Entity;
+  change: SignatureChange;
 }
 
 export async function planSignatureOn(
@@ -110,71 +111,29 @@ export async function planSignatureOn(
     const replacement = layout(inner, list, notes.map((n) => (typeof n === 'string' && n.startsWith('#') ? n : undefined)));
     if (replacement !== inner) {
       edits.push({ file: d.file, span: { start: d.site.inner[0], end: d.site.inner[1] }, old_text: inner, new_text: replacement });
-      if (inner.includes('#')) commentWarning(loaded, d.file, d.site.inner, replacement, { file: d.file, line: d.site.line, col: d.site.col }, warnings);
+      if (inner.includes('#')) commentWarning(project.files.get(d.file), d.site.inner, replacement, { file: d.file, line: d.site.line, col: d.site.col }, warnings);
     }
     edits.push(...bodyEdits(loaded, d.file, d.site, params, removed, warnings));
   }
   let calls = 0;
+  const change: SignatureChange = { name, old, params, removed, force, selfByHand: method && own(main.site) !== main.site.params && !main.site.decorators.includes('classmethod') };
   for (const [file, list] of sites) {
-    for (const site of list) {
-      if (site.kind === 'other' && ['reference', 'attribute'].includes(kindAt.get(`${file}:${site.offset}`) ?? '')) {
-        const { line, col } = positionOf(lineStarts(bytesOf.get(file)!), site.offset);
-        warnings.push({ code: 'ReferenceNotCall', message: `${name} is used without being called at ${file}:${line}:${col}; calls made through that value are not rewritten`, location: { file, line, col } });
-      }
-      if (site.kind !== 'call' && site.kind !== 'partial') continue;
-      const location = { file, line: site.line, col: site.col };
-      if (site.kind === 'call' && method && own(main.site) !== main.site.params && !main.site.decorators.includes('classmethod') && throughClass(loaded, file, site)) {
-        warnings.push({ code: 'CallNotRewritten', message: `the call of ${name} at ${file}:${site.line}:${site.col} goes through the class (self passed by hand); tug left it as it is`, location });
-        continue;
-      }
-      const outcome = rewriteCall(site.args, old, params, removed, { partial: site.kind === 'partial', force });
-      if (outcome.kind === 'refuse') {
-        throw new TugError('UnsafeRefactor', `the call at ${file}:${site.line}:${site.col} passes ${outcome.text} for ${outcome.param}, which new_params removes; dropping it could drop an effect (pass force to drop it anyway)`, {
-          details: { reason: 'removed argument has effects', param: outcome.param, line: site.line, col: site.col },
-          location,
-        });
-      }
-      if (outcome.kind === 'reorder') {
-        throw new TugError('UnsafeRefactor', `the call at ${file}:${site.line}:${site.col} would evaluate ${outcome.text} in the other order; pass force to reorder them anyway`, {
-          details: { reason: 'evaluation order', line: site.line, col: site.col },
-          location,
-        });
-      }
-      if (outcome.kind === 'skip') {
-        const why = outcome.reason === 'unpacking' ? 'passes *args or **kwargs through' : 'does not match the old signature';
-        warnings.push({ code: 'CallNotRewritten', message: `the call of ${name} at ${file}:${site.line}:${site.col} ${why}; tug left it as it is`, location });
-        continue;
-      }
-      calls++;
-      if (site.kind === 'partial') warnings.push({ code: 'PartialRewritten', message: `functools.partial(${name}, …) at ${file}:${site.line}:${site.col} was rewritten; calls of the partial object itself are not`, location });
-      const span: [number, number] = site.args.length > 0 ? [site.args[0]!.span[0], site.args[site.args.length - 1]!.span[1]] : site.kind === 'partial' ? [site.after_first!, site.after_first!] : [site.inner[0], site.inner[0]];
-      const before = text(file, span);
-      const joined = site.args.length > 0 ? layout(before, outcome.args) : outcome.args.join(', ');
-      const replacement = site.args.length === 0 && site.kind === 'partial' && joined ? `, ${joined}` : joined;
-      if (replacement !== before) {
-        edits.push({ file, span: { start: span[0], end: span[1] }, old_text: before, new_text: replacement });
-        if (before.includes('#')) commentWarning(loaded, file, span, replacement, location, warnings);
-      }
-    }
+    const bytes = bytesOf.get(file)!;
+    const source: SiteText = {
+      info: project.files.get(file),
+      resolver,
+      bytes,
+      kindAt: (offset) => kindAt.get(`${file}:${offset}`),
+      place: (offset) => ({ file, ...positionOf(lineStarts(bytes), offset) }),
+      edit: (span, replacement) => ({ file, span: { start: span[0], end: span[1] }, old_text: text(file, span), new_text: replacement }),
+    };
+    const done = rewriteSites(source, list, change);
+    edits.push(...done.edits);
+    warnings.push(...done.warnings);
+    calls += done.calls;
   }
   const unsure = unsureJSON(findUnsure(resolver, entity, name, occurrences), bytesOf, false);
-  if (unsure.length > 0) warnings.push({ code: 'UnsureCallSites', message: `${unsure.length} place(s) may call ${name} through a receiver tug cannot type; they were left as they are (see unsure)` });
-  return { edits, warnings, unsure, name, calls };
-}
-
-/** `Cls.method(obj, …)`: the receiver is the class itself, so the arguments start with self. */
-function throughClass(loaded: LoadedProject, file: string, site: CallSite): boolean {
-  const info = loaded.project.files.get(file);
-  const call = info?.facts.calls.find((c) => c.span[0] === site.span[0] && c.span[1] === site.span[1]);
-  if (!info || !call || call.callee.k !== 'attr') return false;
-  return loaded.resolver.classes.classOfEntity(loaded.project.follow(loaded.project.entityOfExpr(info, call.callee.value))) !== null;
-}
-
-/** Comments inside a rewritten parameter or argument list are not carried over: say so, never drop them silently. */
-function commentWarning(loaded: LoadedProject, file: string, span: [number, number], replacement: string, location: { file: string; line: number; col: number }, warnings: WarningJSON[]): void {
-  const comments = loaded.project.files.get(file)?.facts.comments.filter((c) => c.span[0] >= span[0] && c.span[1] <= span[1] && !replacement.includes(c.text)) ?? [];
-  if (comments.length === 0) return;
-  warnings.push({ code: 'CommentDropped', message: `${comments.length} comment(s) inside the list at ${location.file}:${location.line}:${location.col} were dropped by the rewrite (${comments[0]!.text})`, location });
+  return { edits, warnings, unsure, name, calls, entity, change };
 }
 
 /** A renamed parameter's uses in the body follow it; a removed one still used there is reported. */
@@ -227,16 +186,4 @@ function definitionList(params: readonly NewParam[], comments?: ReadonlyMap<stri
   });
   if (params.length > 0 && params[params.length - 1]!.kind === 'posonly') out.push(comments ? '' : '/');
   return out;
-}
-
-/** Joins texts the way `written` is laid out: one line with `, `, or one item a line with its indentation and trailing comma (and its own comment). */
-function layout(written: string, items: readonly string[], comments: ReadonlyArray<string | undefined> = []): string {
-  if (!written.includes('\n')) return items.join(', ');
-  const lead = /^\s*/.exec(written)![0];
-  const indent = /\n([ \t]*)\S/.exec(written)?.[1] ?? '    ';
-  const trail = /,?\s*$/.exec(written)![0];
-  const closing = trail.includes('\n') ? trail.slice(trail.lastIndexOf('\n')) : '';
-  const comma = trail.trimStart().startsWith(',') || closing ? ',' : '';
-  const lines = items.map((t, i) => `${t}${i < items.length - 1 ? ',' : comma}${comments[i] ? `  ${comments[i]}` : ''}`);
-  return `${lead}${lines.join(`\n${indent}`)}${closing}`;
 }
