@@ -137,6 +137,10 @@ def handle(request):
         return signature_sites(request["content"], request["offsets"])
     if op in LOCAL_REFACTORS:
         return _local_refactor(op, request)
+    if op == "organize_imports":
+        from tugworker.organize_imports import organize_imports
+
+        return organize_imports(request)
     if op == "move_symbol":
         from tugworker.move_symbol import move_symbol
 
