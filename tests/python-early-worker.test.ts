@@ -30,7 +30,9 @@ test('which commands start a worker early: Python refactors that always ask one,
   t.true(wantsEarlyWorker(['run', 'change-signature', '--at', 'm.py:1:5', '--params', '[]']));
   t.false(wantsEarlyWorker(['inline', '--at', 'src/lib.rs:3:4']), 'Rust');
   t.false(wantsEarlyWorker(['rename', '--at', 'm.py:1:5', '--to', 'x']), 'a rename may need no worker');
-  t.false(wantsEarlyWorker(['organize-imports', '--file', 'm.py']), 'ruff runs in the process');
+  t.true(wantsEarlyWorker(['organize-imports', '--file', 'm.py']), 'the worker organizes what it can prove');
+  t.true(wantsEarlyWorker(['organize-imports', '--files', 'a.py']));
+  t.false(wantsEarlyWorker(['organize-imports', '--file', 'src/lib.rs']), 'Rust');
   t.false(wantsEarlyWorker(['inline']), 'no target');
 });
 

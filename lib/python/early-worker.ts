@@ -6,8 +6,8 @@ import { resolvePython } from './interpreter.js';
 import { spawnWorker, type WorkerProcess } from './worker.js';
 
 /** Refactors whose analysis always asks the worker (a rename may answer from the facts cache without one). */
-const NEEDS_WORKER = new Set(['extract-variable', 'extract-function', 'inline', 'move-symbol', 'move', 'change-signature']);
-const TARGET_FLAGS = new Set(['--at', '--range', '--file']);
+const NEEDS_WORKER = new Set(['extract-variable', 'extract-function', 'inline', 'move-symbol', 'move', 'change-signature', 'organize-imports']);
+const TARGET_FLAGS = new Set(['--at', '--range', '--file', '--files']);
 
 interface Early {
   /** The interpreter as chosen (a shim's path, when one is): what the pool is asked for. */

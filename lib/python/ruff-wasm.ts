@@ -82,11 +82,14 @@ export function loadRuff(): Promise<RuffModule> {
   return compiling.loaded;
 }
 
-/** Whether argv is organize-imports on Python files, for the launcher to start the compile before the CLI loads. */
+/**
+ * Whether argv is organize-imports of the whole repository, for the launcher to start the compile before the CLI
+ * loads: among many files some will need ruff. Named files go to the worker's engine first, and ruff compiles only
+ * for one it leaves (on two cores an early compile would slow the common case down).
+ */
 export function wantsEarlyRuff(argv: readonly string[]): boolean {
   const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2);
-  if (!words.includes('organize-imports')) return false;
-  return argv.includes('--all') || argv.some((a) => /\.pyi?$/.test(a));
+  return words.includes('organize-imports') && argv.includes('--all');
 }
 
 function gluePath(): string {

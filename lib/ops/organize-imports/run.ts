@@ -1,5 +1,5 @@
-// organize-imports' work: Python files through ruff's import rules, a Rust file through rust-analyzer, run through the
-// change road or shown by analyze-impact.
+// organize-imports' work: Python files through ruff's import rules (the worker's engine first, where it proves the
+// same result), a Rust file through rust-analyzer, run through the change road or shown by analyze-impact.
 import type { z } from 'zod';
 import { TugError } from '../../core/errors.js';
 import { resolveUserPath } from '../../workspace/paths.js';
@@ -8,12 +8,13 @@ import { refactorDoors } from '../change/doors.js';
 import type { Planner } from '../change/types.js';
 import { languageOf, planRustAssistChange, unsupportedLanguage, type AssistKind } from '../assists/rust.js';
 import { planPythonImports } from './python.js';
-import { warmRuff } from '../../python/ruff-wasm.js';
+import { warmPythonFor } from '../assists/python.js';
+import { configFor, configuredPython } from '../workspace/config.js';
 import type { organizeImportsFields, organizeImportsInput } from './schema.js';
 
 const KIND: AssistKind = { operation: 'organize-imports', assists: ['remove_unused_imports'], slug: 'imports' };
 
-type Target = z.infer<z.ZodObject<typeof organizeImportsFields>> & { no_wait?: boolean | undefined };
+type Target = z.infer<z.ZodObject<typeof organizeImportsFields>> & { no_wait?: boolean | undefined; python?: string | undefined };
 
 function planner(input: Target, context: OperationContext): Planner {
   const given = [input.file !== undefined, input.files !== undefined, Boolean(input.all)].filter(Boolean).length;
@@ -21,7 +22,8 @@ function planner(input: Target, context: OperationContext): Planner {
     throw new TugError('InvalidArgument', given === 0 ? 'organize-imports needs file, files or all' : 'give one of file, files and all', { details: { argument: 'file', reason: 'exactly one of file, files and all' } });
   }
   return async (ws, snapshot) => {
-    if (input.all) return planPythonImports(ws, snapshot, 'all', context);
+    const python = () => configFor(ws.repo, { python: input.python }).then(configuredPython);
+    if (input.all) return planPythonImports(ws, snapshot, 'all', await python(), context);
     const named = input.files ?? [input.file!];
     const files = await Promise.all(named.map((file) => resolveUserPath(ws.repo, file, input.files ? 'files' : 'file')));
     const languages = new Set(files.map(languageOf));
@@ -31,18 +33,16 @@ function planner(input: Target, context: OperationContext): Planner {
       if (files.length > 1) throw new TugError('InvalidArgument', 'organize one Rust file at a time (rust-analyzer works file by file)', { details: { argument: 'file', reason: 'one Rust file' } });
       return planRustAssistChange(ws, snapshot, KIND, files[0]!, input, context);
     }
-    return planPythonImports(ws, snapshot, files, context);
+    return planPythonImports(ws, snapshot, files, await python(), context);
   };
 }
 
-/** Python files: ruff's WebAssembly compiles on V8's threads while git takes the snapshot (if the launcher has not started it). */
-function startRuff(input: Target): () => void {
-  const files = input.all ? [] : (input.files ?? [input.file ?? '']);
-  return () => {
-    if (input.all || files.some((file) => /\.pyi?$/.test(file))) warmRuff();
-  };
+/** Python files: the worker starts while git takes the snapshot. */
+function startWorker(input: Target) {
+  const files = input.all ? ['all.py'] : (input.files ?? [input.file ?? '']);
+  return warmPythonFor(files.find((file) => /\.py$/.test(file)) ?? '', input.python);
 }
 
-const doors = refactorDoors<z.infer<typeof organizeImportsInput>>(KIND.operation, planner, startRuff);
+const doors = refactorDoors<z.infer<typeof organizeImportsInput>>(KIND.operation, planner, startWorker);
 export const runOrganizeImports = doors.run;
 export const previewOrganizeImports = doors.preview;
