@@ -77,8 +77,9 @@ def _fixes(text, settings, line_length, package_init):
     except (SyntaxError, ValueError):
         raise Unsupported("the file does not parse here")
     source = _Text(text)
-    bodies = _bodies(tree)
-    nodes = [node for node in ast.walk(tree) if isinstance(node, IMPORTS)]
+    bodies, nodes, dunder_all = _survey(tree, text)
+    if not nodes:
+        return []
     import_lines = {line for node in nodes for line in range(node.lineno, node.end_lineno + 1)}
     for number, line in enumerate(source.lines, 1):
         if number in import_lines and not line.isascii():
@@ -86,22 +87,31 @@ def _fixes(text, settings, line_length, package_init):
         if "isort" in line and number not in import_lines:
             raise Unsupported("an isort directive")
     imports = {id(node): _Import(node, source) for node in nodes}
-    fixes = [] if package_init else _unused_fixes(tree, imports, bodies, source)
+    fixes = [] if package_init else _unused_fixes(tree, imports, dunder_all, bodies, source)
     fixes += _block_fixes(tree, imports, bodies, source, settings, line_length)
     return fixes
 
 
-def _bodies(tree):
-    """Every list of statements (a module's, a function's, a branch's) with the node that holds it, outermost first."""
-    found = [(tree, tree.body)]
-    for node in ast.walk(tree):
-        if node is tree:
-            continue
-        for field in ("body", "orelse", "finalbody"):
-            value = getattr(node, field, None)
-            if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
-                found.append((node, value))
-    return found
+def _survey(tree, text):
+    """Every list of statements (a module's, a function's, a branch's) with the node that holds it, outermost first;
+    every import statement; every node that names `__all__`. Statements only, walked once: imports are statements."""
+    bodies, imports, dunder_all = [], [], []
+    pending = [(tree, tree.body)]
+    while pending:
+        owner, body = pending.pop(0)
+        bodies.append((owner, body))
+        for statement in body:
+            if isinstance(statement, IMPORTS):
+                imports.append(statement)
+                continue
+            for holder in [statement] + getattr(statement, "handlers", []) + getattr(statement, "cases", []):
+                for field in ("body", "orelse", "finalbody"):
+                    value = getattr(holder, field, None)
+                    if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                        pending.append((holder, value))
+    if "__all__" in text:
+        dunder_all = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "__all__" or isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "__all__"]
+    return bodies, imports, dunder_all
 
 
 class _Import:
@@ -179,10 +189,10 @@ def _take(comments, test):
     return taken
 
 
-def _unused_fixes(tree, imports, bodies, source):
+def _unused_fixes(tree, imports, dunder_all, bodies, source):
     """F401's fixes: statements whose bindings nothing reads lose those names, or go when none is left."""
     unused = {}
-    for node, alias in unused_imports(tree):
+    for node, alias in unused_imports(tree, [imp.node for imp in imports.values()], dunder_all):
         unused.setdefault(id(node), set()).add(id(alias))
     fixes, emptied = [], {}
     body_of = {id(statement): body for _, body in bodies for statement in body}

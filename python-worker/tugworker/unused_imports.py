@@ -267,7 +267,7 @@ def _is_type_alias(node):
     return name == "TypeAlias"
 
 
-def _exports(tree):
+def _exports(tree, dunder_all):
     """`__all__` given as literal lists of strings at the top level (assigned or added to): its names."""
     names, spelled = set(), set()
     for node in tree.body:
@@ -281,8 +281,8 @@ def _exports(tree):
         if not (isinstance(value, (ast.List, ast.Tuple)) and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts)):
             raise Unsupported("`__all__` built other than from literal lists")
         names.update(e.value for e in value.elts)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "__all__":
+    for node in dunder_all:
+        if isinstance(node, ast.Attribute):
             raise Unsupported("`__all__` changed by a method call")
         if isinstance(node, ast.Name) and node.id == "__all__" and not isinstance(node.ctx, ast.Load) and id(node) not in spelled:
             raise Unsupported("`__all__` assigned inside a block")
@@ -298,17 +298,18 @@ def _path(scope, up_to):
     return path if scope is up_to else None
 
 
-def unused_imports(tree):
-    """(statement, alias) pairs F401 would remove: imports nothing reads, that are the last binding of their name."""
+def unused_imports(tree, statements, dunder_all):
+    """(statement, alias) pairs F401 would remove: imports nothing reads, that are the last binding of their name.
+
+    `statements` are the tree's import statements, `dunder_all` its nodes that name `__all__`."""
     names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.update(binding_name(node, alias) for alias in node.names if alias.name != "*")
+    for node in statements:
+        names.update(binding_name(node, alias) for alias in node.names if alias.name != "*")
     if not names:
         return []
     walker = _Walker(names)
     module = walker.run(tree)
-    exports = _exports(tree)
+    exports = _exports(tree, dunder_all)
     unused = []
     for name, scope, where, statement, alias, guarded in walker.imports:
         later = [p for p in scope.bindings.get(name, []) if p > where]
