@@ -37,9 +37,9 @@ function planner(input: Target, context: OperationContext): Planner {
   };
 }
 
-/** Python files: the worker starts while git takes the snapshot. */
+/** Named Python files: the worker starts while git takes the snapshot (--all starts ruff's compile instead). */
 function startWorker(input: Target) {
-  const files = input.all ? ['all.py'] : (input.files ?? [input.file ?? '']);
+  const files = input.all ? [] : (input.files ?? [input.file ?? '']);
   return warmPythonFor(files.find((file) => /\.py$/.test(file)) ?? '', input.python);
 }
 
