@@ -12,6 +12,10 @@ FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 DOC_OWNERS = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError"}
+# Pattern matching came with Python 3.10; the worker may run an older interpreter.
+MATCH_CAPTURES = tuple(getattr(ast, name) for name in ("MatchAs", "MatchStar") if hasattr(ast, name))
+MATCH_MAPPING = getattr(ast, "MatchMapping", ())
+MATCH_CASE = getattr(ast, "match_case", ())
 ANNOTATION, MAYBE = "annotation", "maybe"
 
 
@@ -129,11 +133,11 @@ class _Walker:
             self.expr(node, scope)
         elif isinstance(node, ast.AST):
             # with-items, match cases and patterns, keywords, comprehensions at statement level
-            if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            if isinstance(node, MATCH_CAPTURES) and node.name:
                 self.bind(scope, node.name, (node.lineno, node.col_offset))
-            if isinstance(node, ast.MatchMapping) and node.rest:
+            if isinstance(node, MATCH_MAPPING) and node.rest:
                 self.bind(scope, node.rest, (node.lineno, node.col_offset))
-            if isinstance(node, ast.match_case):
+            if isinstance(node, MATCH_CASE):
                 self.child(node.pattern, scope)
                 if node.guard is not None:
                     self.expr(node.guard, scope)
@@ -190,6 +194,9 @@ class _Walker:
             return
         if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name) and node.target.id in self.names:
             raise Unsupported("an imported name bound by `:=`")
+        if mode == ANNOTATION and isinstance(node, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)):
+            # ruff parses for the newest Python, where these are syntax errors in an annotation.
+            raise Unsupported("`:=`, `yield` or `await` in an annotation")
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             words = self.names & set(WORD.findall(node.value))
             if words and mode == MAYBE:
