@@ -40,6 +40,7 @@ const ANSWERED: Record<string, string> = {
   'imports inside functions, a parameter shadowing a module import': 'import os\n\n\ndef f():\n    import re\n    import json\n    return json.dumps(1)\n\n\ndef g(os):\n    return os\n',
   'string annotations read names; an unused TYPE_CHECKING import goes': 'from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from pkg.other import Unused\n    from pkg.backend import Backend\n\n\ndef f(b: "Backend") -> None:\n    pass\n',
   'the only statement of a block becomes pass': 'import sys\n\nif sys.version_info >= (3, 8):\n    import typing\n',
+  'two unused imports that are a block\'s whole body: one goes, the other becomes pass': 'import sys\n\nif sys.version_info > (3,):\n    import json\n    import re\n',
   'a statement too long for the line wraps': 'from aaaaaaaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb import ccccccccccccccccccccc, dddddddddddddddddddddddd, eeeeeeeee\nfrom collections import (OrderedDict, defaultdict,)\nprint(OrderedDict, defaultdict, ccccccccccccccccccccc, dddddddddddddddddddddddd, eeeeeeeee)\n',
   'future first, relative imports furthest first, a star import': 'from os.path import *\nfrom .sibling import thing\nfrom . import here\nfrom .. import up\nfrom __future__ import annotations\nimport os\nprint(up, here, thing, os)\n',
   '__all__ counts as a use': 'from a import c, b\n\n__all__ = ["b"]\n',

@@ -142,3 +142,9 @@ test('organize-imports through the loader answers as the package itself does', a
   t.true((viaLoader as unknown[]).length >= 2);
   t.not(ruff, plain, 'the loader fell back to the package');
 });
+
+test('two unused imports that are a block\'s whole body: one is removed, the other becomes pass, as ruff --fix does (not a syntax error)', async (t) => {
+  const before = ['import sys', '', 'if sys.version_info > (3,):', '    import json', '    import re', ''].join('\n');
+  const after = decode(await organizeImports('compat.py', encode(before), options([])));
+  t.is(after, ['import sys', '', 'if sys.version_info > (3,):', '    pass', ''].join('\n'));
+});

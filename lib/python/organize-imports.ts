@@ -68,8 +68,11 @@ function offsetOf(starts: readonly number[], at: { row: number; column: number }
   return starts[at.row - 1]! + at.column - 1;
 }
 
-/** Applies the fixes that do not overlap an earlier one (ruff's own order); returns null when there were none. */
-function applyFixes(bytes: Uint8Array, diagnostics: readonly RuffDiagnostic[]): Uint8Array | null {
+/**
+ * Applies the fixes that do not overlap an earlier one (ruff's own order), at most `limit` of them; returns null
+ * when there were none.
+ */
+function applyFixes(bytes: Uint8Array, diagnostics: readonly RuffDiagnostic[], limit = Infinity): Uint8Array | null {
   const starts = lineStarts(bytes);
   const starts2 = [...starts, bytes.length];
   const spans: Array<{ start: number; end: number; content: Uint8Array }> = [];
@@ -86,9 +89,12 @@ function applyFixes(bytes: Uint8Array, diagnostics: readonly RuffDiagnostic[]): 
   // same result where an F401 removal and an I001 rewrite overlap (a comment above a removed import stays put).
   const first = (edits: ReadonlyArray<{ start: number }>) => Math.min(...edits.map((e) => e.start));
   fixes.sort((a, b) => first(a) - first(b));
+  let taken = 0;
   for (const edits of fixes) {
+    if (taken >= limit) break;
     if (edits.length === 0 || edits.some((e) => spans.some((s) => e.start < s.end && s.start < e.end))) continue;
     spans.push(...edits);
+    taken++;
   }
   if (spans.length === 0) return null;
   spans.sort((a, b) => a.start - b.start);
@@ -122,9 +128,8 @@ export async function organizeImports(path: string, bytes: Uint8Array, options: 
   // `# isort: skip_file` keeps the whole file as it is, as isort and ruff do.
   if (/#\s*isort:\s*skip_file\b/.test(new TextDecoder().decode(bytes))) return bytes;
   const ruff = await ruffFor(options, path.endsWith('.pyi'));
-  let current = bytes;
-  for (let round = 0; round < 20; round++) {
-    const text = new TextDecoder().decode(current);
+  const check = (bytes: Uint8Array): { diagnostics: RuffDiagnostic[]; broken?: RuffDiagnostic } => {
+    const text = new TextDecoder().decode(bytes);
     let all: RuffDiagnostic[];
     try {
       all = ruff.check(text);
@@ -132,17 +137,31 @@ export async function organizeImports(path: string, bytes: Uint8Array, options: 
       throw new TugError('SourceSyntaxError', `${path} could not be read by ruff: ${String(error)}`, { details: { path } });
     }
     const kept = leftAlone(text);
-    const diagnostics = all.filter((d) => d.code === 'I001' || (d.code === 'F401' && !kept.has(d.start_location.row)));
     const broken = all.find((d) => d.code === null || d.code === 'invalid-syntax');
-    if (broken) {
-      throw new TugError('SourceSyntaxError', `${path} does not parse: ${broken.message}`, {
-        details: { path },
-        location: { file: path, line: broken.start_location.row, col: broken.start_location.column },
-      });
-    }
-    const next = applyFixes(current, diagnostics);
+    return { diagnostics: all.filter((d) => d.code === 'I001' || (d.code === 'F401' && !kept.has(d.start_location.row))), ...(broken ? { broken } : {}) };
+  };
+  let current = bytes;
+  let checked = check(current);
+  if (checked.broken) {
+    const broken = checked.broken;
+    throw new TugError('SourceSyntaxError', `${path} does not parse: ${broken.message}`, {
+      details: { path },
+      location: { file: path, line: broken.start_location.row, col: broken.start_location.column },
+    });
+  }
+  for (let round = 0; round < 20; round++) {
+    let next = applyFixes(current, checked.diagnostics);
     if (next === null) return current;
+    let after = check(next);
+    if (after.broken) {
+      // ruff --fix takes one removal per enclosing statement and pass: two unused imports that are a block's whole
+      // body, removed together, leave it empty, and one at a time the second becomes `pass`.
+      next = applyFixes(current, checked.diagnostics, 1)!;
+      after = check(next);
+      if (after.broken) throw new TugError('SourceSyntaxError', `ruff's fixes of ${path}'s imports do not parse: ${after.broken.message}`, { details: { path } });
+    }
     current = next;
+    checked = after;
   }
   return current;
 }

@@ -42,13 +42,21 @@ def _organize(content, settings, line_length, package_init):
         fixes.sort(key=lambda fix: fix[0])
         taken = []
         for fix in fixes:
-            if not any(fix[0] < end and start < fix[1] for start, end, _ in taken):
+            if not any(fix[0] < other[1] and other[0] < fix[1] for other in taken):
                 taken.append(fix)
         if not taken:
             return current
+        # Removals that together would empty a block are taken one at a time (tug's ruff engine does the same,
+        # as ruff's one fix per statement and pass does): the last one left becomes `pass`.
+        emptied = {}
+        for fix in taken:
+            if len(fix) > 3:
+                emptied[fix[3]] = emptied.get(fix[3], 0) + 1
+        if any(count == size for (_, size), count in emptied.items()):
+            taken = taken[:1]
         taken.sort(key=lambda fix: fix[0])
         parts, at = [], 0
-        for start, end, text in taken:
+        for start, end, text, *_ in taken:
             parts += [current[at:start], text]
             at = end
         current = "".join(parts) + current[at:]
@@ -194,7 +202,7 @@ def _unused_fixes(tree, imports, dunder_all, bodies, source):
     unused = {}
     for node, alias in unused_imports(tree, [imp.node for imp in imports.values()], dunder_all):
         unused.setdefault(id(node), set()).add(id(alias))
-    fixes, emptied = [], {}
+    fixes = []
     body_of = {id(statement): body for _, body in bodies for statement in body}
     for imp in imports.values():
         node = imp.node
@@ -207,10 +215,7 @@ def _unused_fixes(tree, imports, dunder_all, bodies, source):
             # The only statement of a block: ruff puts `pass` in its place.
             fixes.append((imp.start, imp.end, "pass"))
         elif not keep:
-            fixes.append((imp.line_start, source.line_end(node.end_lineno), ""))
-            emptied.setdefault(id(body), []).append(node)
-            if body is not tree.body and len(emptied[id(body)]) == len(body):
-                raise Unsupported("every statement of a block is an unused import")
+            fixes.append((imp.line_start, source.line_end(node.end_lineno), "") + (() if body is tree.body else ((id(body), len(body)),)))
         elif "#" in imp.written:
             raise Unsupported("an unused name in an import with comments inside")
         else:
