@@ -71,6 +71,8 @@ test('on snippets that exercise ruff\'s rules, the engine answers and its answer
     const [answer] = await engine([file], isort, firstParty);
     t.is(answer!.unsupported, undefined, `${file.path} is answered`);
     t.is(answer!.content, await ruff(file, isort, firstParty), file.path);
+    const [again] = await engine([{ path: file.path, content: answer!.content! }], isort, firstParty);
+    t.is(again!.content, answer!.content, `${file.path}: a second run changes nothing`);
   }
 });
 
