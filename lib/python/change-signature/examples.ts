@@ -43,9 +43,12 @@ export async function completeSignature(request: ExamplesRequest, loaded: Loaded
   const byText = new Map<string, number[]>();
   for (const o of inExamples) byText.set(o.file, [...(byText.get(o.file) ?? []), o.span[0]]);
   const kindAt = new Map(inExamples.map((o) => [`${o.file}:${o.span[0]}`, o.kind]));
-  for (const [virtual, offsets] of [...byText].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  const texts = [...byText].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // Asked all at once, as for the code's files.
+  const answers = await Promise.all(texts.map(([virtual, offsets]) => askPython<{ sites: Site[] }>(session, request.python, 'signature_sites', { content: examples.docs.get(virtual)!.text, offsets })));
+  for (const [index, [virtual]] of texts.entries()) {
     const doc = examples.docs.get(virtual)!;
-    const answer = await askPython<{ sites: Site[] }>(session, request.python, 'signature_sites', { content: doc.text, offsets });
+    const answer = answers[index]!;
     const real = realBytes(doc.file);
     const source: SiteText = {
       info: examples.resolver.project.files.get(virtual),

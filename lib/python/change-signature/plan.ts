@@ -54,12 +54,12 @@ export async function planSignatureOn(
   const occurrences = resolver.occurrences(entity);
   const byFile = new Map<string, number[]>();
   for (const o of occurrences) byFile.set(o.file, [...(byFile.get(o.file) ?? []), o.span[0]]);
-  const sites = new Map<string, Site[]>();
-  for (const [file, offsets] of [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const content = new TextDecoder().decode(bytesOf.get(file)!);
-    const answer = await askPython<{ sites: Site[] }>(ask.session, ask.python, 'signature_sites', { content, offsets });
-    sites.set(file, answer.sites);
-  }
+  // Asked all at once: the worker answers in order, and no request waits for the one before it to come back.
+  const files = [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const answers = await Promise.all(
+    files.map(([file, offsets]) => askPython<{ sites: Site[] }>(ask.session, ask.python, 'signature_sites', { content: new TextDecoder().decode(bytesOf.get(file)!), offsets })),
+  );
+  const sites = new Map<string, Site[]>(files.map(([file], i) => [file, answers[i]!.sites]));
   const defs = [...sites].flatMap(([file, list]) => list.filter((s): s is DefSite => s.kind === 'def').map((s) => ({ file, site: s })));
   if (defs.length === 0) throw notFunction();
   const kindAt = new Map(occurrences.map((o) => [`${o.file}:${o.span[0]}`, o.kind]));
