@@ -33,6 +33,23 @@ test('a `__getattr__` hook is named only when the renamed name can be looked up 
   await repo.cleanup();
 });
 
+test('an attribute of a workspace module that binds no such name is listed as unresolved (a proxy module, as toolz\'s tlz)', async (t) => {
+  const repo = await makeRepo({
+    'pkg/__init__.py': '',
+    'pkg/core.py': 'def pipe(x):\n    return x\n',
+    // The module replaces itself: `proxy.pipe` is pkg.core.pipe at run time, which no binding shows.
+    'proxy/__init__.py': 'import sys\n\nimport pkg.core\n\nsys.modules[__name__] = pkg.core\n',
+    'use.py': 'import pkg.core\nimport proxy\n\nprint(proxy.pipe(1), pkg.core.pipe(2))\n',
+  });
+  const run = await tug(repo.root, ['rename', 'pkg/core.py:1:5', 'pipe_r', '--verify', 'none']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(run.json.unsure, [{ file: 'use.py', line: 4, col: 13, text: 'proxy.pipe', reason: 'unresolved', renamed: false }]);
+  const included = await tug(repo.root, ['rename', 'pkg/core.py:1:5', 'pipe_r', '--verify', 'none', '--include-unsure']);
+  t.is(included.exitCode, 0, included.stdout);
+  t.deepEqual(included.json.unsure.map((u: { renamed: boolean }) => u.renamed), [true], '--include-unsure renames it with the rest');
+  await repo.cleanup();
+});
+
 test('a cursor on an attribute of an untyped receiver is UnresolvedSymbol naming the receiver', async (t) => {
   const repo = await makeRepo({ 'run.py': 'def go(arg):\n    return arg.run()\n' });
   const run = await tug(repo.root, ['rename', 'run.py:2:16', 'start', '--verify', 'syntax']);

@@ -124,6 +124,11 @@ export class Project {
     return true;
   }
 
+  /** A workspace module's attribute that nothing in the module binds (nor its star imports): resolved by name only. */
+  unboundAttr(entity: Entity): boolean {
+    return entity.kind === 'module-attr' && this.byModule.has(entity.module) && !this.byModule.get(entity.module)!.globals.has(entity.name);
+  }
+
   /** Where `import a.b` / `from m import x` leads: a module, a module attribute, or outside the workspace. */
   entityOfImport(info: FileInfo, fact: ImportFact, index: number, seen = new Set<string>()): Entity {
     const entry = fact.names[index]!;

@@ -6,7 +6,7 @@ import type { Expr, Span } from './facts.js';
 import type { Entity, FileInfo } from './project.js';
 import type { Occurrence, Resolver } from './references.js';
 
-export type UnsureReason = 'untyped_receiver' | 'dynamic_getattr' | 'decorator' | 'kwargs';
+export type UnsureReason = 'untyped_receiver' | 'dynamic_getattr' | 'decorator' | 'kwargs' | 'unresolved';
 
 export interface UnsureJSON {
   file: string;
@@ -108,8 +108,12 @@ export function findUnsure(resolver: Resolver, target: Entity, name: string, occ
     const f = info.facts;
     if (members) {
       for (const [index, attr] of f.attributes.entries()) {
-        if (attr.attr !== name || known.has(`${info.file}:${attr.span[0]}`) || resolver.attributeEntity(info, index)) continue;
-        const why = receiverKnowledge(resolver, info, attr.receiver);
+        if (attr.attr !== name || known.has(`${info.file}:${attr.span[0]}`)) continue;
+        const resolved = resolver.attributeEntity(info, index);
+        // An attribute of a workspace module that binds no such name: it comes from elsewhere (a module __getattr__,
+        // an import hook, a proxy such as toolz's tlz), or the code is wrong; either way tug cannot say what it is.
+        if (resolved && !resolver.project.unboundAttr(resolved)) continue;
+        const why = resolved ? 'unresolved' : receiverKnowledge(resolver, info, attr.receiver);
         if (why !== 'known') out.push({ file: info.file, span: attr.span, text: `${exprText(attr.receiver)}.${name}`, reason: why });
       }
       for (const d of f.dynamic) {
