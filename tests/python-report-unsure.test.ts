@@ -50,6 +50,19 @@ test('an attribute of a workspace module that binds no such name is listed as un
   await repo.cleanup();
 });
 
+test('a binding elsewhere that keeps the old name for a value made from the renamed symbol is a MirrorKeepsOldName warning (toolz.curried)', async (t) => {
+  const repo = await makeRepo({
+    'pkg/__init__.py': 'from pkg.core import cons\n',
+    'pkg/core.py': 'def cons(x, seq):\n    return [x, *seq]\n',
+    'pkg/curried.py': 'import pkg\nfrom functools import partial\n\ncons = partial(pkg.cons)\nother = pkg.cons\n',
+  });
+  const run = await tug(repo.root, ['rename', 'pkg/core.py:1:5', 'prepend', '--verify', 'none']);
+  t.is(run.exitCode, 0, run.stdout);
+  const mirrors = run.json.warnings.filter((w: { code: string }) => w.code === 'MirrorKeepsOldName');
+  t.deepEqual(mirrors.map((w: { location: { file: string; line: number } }) => `${w.location.file}:${w.location.line}`), ['pkg/curried.py:4'], 'the binding named cons, not other');
+  await repo.cleanup();
+});
+
 test('a cursor on an attribute of an untyped receiver is UnresolvedSymbol naming the receiver', async (t) => {
   const repo = await makeRepo({ 'run.py': 'def go(arg):\n    return arg.run()\n' });
   const run = await tug(repo.root, ['rename', 'run.py:2:16', 'start', '--verify', 'syntax']);

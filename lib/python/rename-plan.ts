@@ -7,7 +7,7 @@ import { lineStarts, offsetOf, positionOf } from '../core/text.js';
 import type { Repo } from '../git/repo.js';
 import { selects, type FileSelection } from '../core/file-selection.js';
 import { refuseAmbiguousPosition } from './ambiguous-position.js';
-import { resolutionWarnings } from './resolution-warnings.js';
+import { mirrorWarnings, resolutionWarnings } from './resolution-warnings.js';
 import { findConflicts } from './conflicts.js';
 import { assertPythonIdentifier } from './identifiers.js';
 import { entityKey, type Entity, type Project } from './project.js';
@@ -132,6 +132,7 @@ function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, op
   }
   const touched = new Set(occurrences.map((o) => o.file));
   warnings.push(...resolutionWarnings(resolver, entity, occurrences, bytesOf));
+  warnings.push(...mirrorWarnings(resolver, oldName, occurrences, bytesOf));
   const renamedStrings = new Set(options.includeUnsure ? unsure.filter((u) => u.reason === 'dynamic_getattr').map((u) => `${u.file}:${u.span[0]}`) : []);
   warnings.push(...dynamicWarnings(resolver, entity, oldName, occurrences, bytesOf, Boolean(options.renameStrings), renamedStrings));
   // A dotted path that resolves to the symbol is a reference too; spans the rename already edits (a string

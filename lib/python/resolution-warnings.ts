@@ -1,4 +1,5 @@
-// Warnings about how a rename's occurrences were found: keys of `**{...}` dicts, decorators that replace what they wrap.
+// Warnings about how a rename's occurrences were found: keys of `**{...}` dicts, decorators that replace what they
+// wrap, and bindings elsewhere that keep the old name for a value made from the renamed symbol.
 import type { WarningJSON } from '../core/schemas.js';
 import { lineStarts, positionOf } from '../core/text.js';
 import type { Expr } from './facts.js';
@@ -63,4 +64,33 @@ function replacingDecorator(resolver: Resolver, info: FileInfo, decorator: Expr)
   const gives = found.fn.gives;
   if (decorator.k === 'call' ? gives === 'factory' : gives === 'param' || gives === 'wrapper') return null;
   return { name, why: found.fn.returns ? 'returns another object' : 'may return another object' };
+}
+
+/**
+ * `cons = toolz.curry(toolz.cons)` in another namespace (toolz.curried mirrors toolz's API): a module-level binding
+ * under the old name whose value uses the renamed symbol on the same line. The rename leaves it, as it must (it is
+ * another symbol), and says so: a namespace that mirrors an API by name should usually follow.
+ */
+export function mirrorWarnings(resolver: Resolver, oldName: string, occurrences: readonly Occurrence[], bytesOf: ReadonlyMap<string, Uint8Array>): WarningJSON[] {
+  const renamed = new Set(occurrences.map((o) => `${o.file}:${o.span[0]}`));
+  const seen = new Set<string>();
+  const warnings: WarningJSON[] = [];
+  for (const o of occurrences) {
+    if (o.kind === 'definition' || o.kind === 'import') continue;
+    const info = resolver.project.files.get(o.file);
+    if (!info) continue;
+    const { line } = positionOf(lineStarts(bytesOf.get(o.file)!), o.span[0]);
+    const mirror = info.facts.bindings.find(
+      (b) => b.name === oldName && b.kind === 'variable' && b.line === line && b.span[0] < o.span[0] && info.facts.scopes[b.scope]?.kind === 'module' && !renamed.has(`${o.file}:${b.span[0]}`),
+    );
+    if (!mirror || seen.has(`${o.file}:${mirror.span[0]}`)) continue;
+    seen.add(`${o.file}:${mirror.span[0]}`);
+    warnings.push({
+      code: 'MirrorKeepsOldName',
+      message: `${o.file} binds ${oldName} to a value made from the renamed symbol; that name stays ${oldName}`,
+      location: { file: o.file, line: mirror.line, col: mirror.col },
+      suggestion: 'If this module mirrors the API by name, rename it too.',
+    });
+  }
+  return warnings;
 }
