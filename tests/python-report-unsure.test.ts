@@ -60,6 +60,10 @@ test('a binding elsewhere that keeps the old name for a value made from the rena
   t.is(run.exitCode, 0, run.stdout);
   const mirrors = run.json.warnings.filter((w: { code: string }) => w.code === 'MirrorKeepsOldName');
   t.deepEqual(mirrors.map((w: { location: { file: string; line: number } }) => `${w.location.file}:${w.location.line}`), ['pkg/curried.py:4'], 'the binding named cons, not other');
+  // When the tests then fail (toolz's own test that curried mirrors toolz), the failure carries the warning.
+  const failed = await tug(repo.root, ['rename', 'pkg/core.py:1:5', 'prepend', '--verify', 'tests', '--test-command', '["{python}", "-c", "raise SystemExit(1)"]']);
+  t.is(failed.json.error.code, 'VerificationFailed');
+  t.deepEqual(failed.json.error.details.warnings.filter((w: { code: string }) => w.code === 'MirrorKeepsOldName').length, 1);
   await repo.cleanup();
 });
 

@@ -35,7 +35,7 @@ export const ERROR_CODES = {
   UnsafeRefactor: { exit: 4, title: 'The refactor would change what the code does', hint: 'details.reason says why and details.line/col where; choose another range or position, or make this change by hand.' },
   RecoveryConflict: { exit: 4, title: 'An interrupted change meets your edits', hint: 'tug left the files in details.conflicting_files as they are and kept its journal; its intended content is saved under details.saved. Make each file match either version to let tug finish, or run `tug clean` to drop the interrupted change.' },
   // Verification (exit 5): the change was made in a sandbox and failed its checks.
-  VerificationFailed: { exit: 5, title: 'Verification failed', hint: 'Read details.verification (and details.unsure: places the analysis could not prove); nothing was committed or written.' },
+  VerificationFailed: { exit: 5, title: 'Verification failed', hint: 'Read details.verification (and details.unsure: places the analysis could not prove; details.warnings: what the analysis noticed); nothing was committed or written.' },
   IncompleteRename: {
     exit: 5,
     title: 'The rename would leave references behind',

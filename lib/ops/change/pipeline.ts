@@ -83,6 +83,8 @@ async function runOnSnapshot(
       details: {
         verification: presentVerification(verification),
         ...(proposal.unsure && proposal.unsure.length > 0 ? { unsure: orderUnsure(proposal.unsure) } : {}),
+        // And the analysis's warnings (a binding that kept the old name, a decorator that replaces what it wraps).
+        ...(proposal.warnings.length > 0 ? { warnings: orderWarnings(proposal.warnings) } : {}),
         ...(keep ? { sandbox_path: sandboxPath } : {}),
       },
     });
