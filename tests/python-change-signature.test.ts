@@ -88,3 +88,23 @@ test('examples that do not parse give DoctestSkipped, and refusals in examples n
   t.deepEqual(effects.run.json.error?.location, { file: 'docs/index.rst', line: 2, col: 18 });
   await effects.repo.cleanup();
 });
+
+test('the function used as a value (wrapped, stored) is an unsure place when old calls no longer fit; appending a defaulted parameter keeps them right', async (t) => {
+  const files = {
+    'seqs.py': 'def take(n, seq):\n    return list(seq)[:n]\n',
+    // toolz.curried's way: a wrapper of the function, called positionally elsewhere.
+    'curried.py': 'import functools\n\nimport seqs\n\n\ndef curry(f):\n    return lambda *a: functools.partial(f, *a)\n\n\ntake = curry(seqs.take)\nHANDLERS = {"take": seqs.take}\n',
+  };
+  const { run: reordered, repo } = await changeSignature(files, 'seqs.py:1:5', JSON.stringify([{ name: 'seq' }, { name: 'n' }]));
+  t.is(reordered.exitCode, 0, reordered.stdout);
+  t.deepEqual(
+    reordered.json.unsure.map((u: { file: string; line: number; reason: string }) => `${u.file}:${u.line} ${u.reason}`),
+    ['curried.py:10 value_use', 'curried.py:11 value_use'],
+  );
+  const { run: appended, repo: again } = await changeSignature(files, 'seqs.py:1:5', JSON.stringify([{ name: 'n' }, { name: 'seq' }, { name: 'step', default: '1' }]));
+  t.is(appended.exitCode, 0, appended.stdout);
+  t.is(appended.json.unsure, undefined, 'calls through the values still fit');
+  t.true(appended.json.warnings.some((w: { code: string }) => w.code === 'ReferenceNotCall'));
+  await repo.cleanup();
+  await again.cleanup();
+});

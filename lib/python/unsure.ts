@@ -6,7 +6,7 @@ import type { Expr, Span } from './facts.js';
 import type { Entity, FileInfo } from './project.js';
 import type { Occurrence, Resolver } from './references.js';
 
-export type UnsureReason = 'untyped_receiver' | 'dynamic_getattr' | 'decorator' | 'kwargs' | 'unresolved';
+export type UnsureReason = 'untyped_receiver' | 'dynamic_getattr' | 'decorator' | 'kwargs' | 'unresolved' | 'value_use';
 
 export interface UnsureJSON {
   file: string;

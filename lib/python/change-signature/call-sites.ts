@@ -2,6 +2,7 @@
 // docstring read as one text; the same checks and rewrites for both, with the edits written back where the text came from.
 import { TugError } from '../../core/errors.js';
 import type { EditRequest } from '../../core/patchset.js';
+import type { UnsureJSON } from '../unsure.js';
 import type { WarningJSON } from '../../core/schemas.js';
 import type { FileInfo } from '../project.js';
 import type { Resolver } from '../references.js';
@@ -40,17 +41,35 @@ export interface SignatureChange {
   selfByHand: boolean;
 }
 
+/**
+ * Whether a call written for the old signature still means the same with the new one: the old parameters in their
+ * places under their names and kinds, and any new one after them with a default. Calls through a value of the
+ * function (`curry(f)`, `handlers = [f]`) are then still right; otherwise they are places tug cannot rewrite.
+ */
+export function callCompatible(change: SignatureChange): boolean {
+  if (change.removed.length > 0) return false;
+  return change.params.every((p, i) => {
+    const before = change.old[i];
+    if (before) return p.old === before && p.name === before.name && p.kind === before.kind;
+    return p.hasDefault || p.kind === 'vararg' || p.kind === 'kwarg';
+  });
+}
+
 /** The argument lists' edits of one text, with their warnings; refusals are thrown as in the rest of the plan. */
-export function rewriteSites(source: SiteText, sites: readonly Site[], change: SignatureChange): { edits: EditRequest[]; warnings: WarningJSON[]; calls: number } {
+export function rewriteSites(source: SiteText, sites: readonly Site[], change: SignatureChange): { edits: EditRequest[]; warnings: WarningJSON[]; calls: number; unsure: UnsureJSON[] } {
   const { name, old, params, removed, force } = change;
   const edits: EditRequest[] = [];
   const warnings: WarningJSON[] = [];
+  const unsure: UnsureJSON[] = [];
+  const compatible = callCompatible(change);
   let calls = 0;
   for (const site of sites) {
     const location = source.place(site.offset);
     const where = `${location.file}:${location.line}:${location.col}`;
     if (site.kind === 'other' && ['reference', 'attribute'].includes(source.kindAt(site.offset) ?? '')) {
       warnings.push({ code: 'ReferenceNotCall', message: `${name} is used without being called at ${where}; calls made through that value are not rewritten`, location });
+      // With a signature old calls no longer fit, each such value is a place that calls it the old way.
+      if (!compatible) unsure.push({ ...location, text: name, reason: 'value_use', renamed: false });
     }
     if (site.kind !== 'call' && site.kind !== 'partial') continue;
     if (site.kind === 'call' && change.selfByHand && throughClass(source, site)) {
@@ -91,7 +110,7 @@ export function rewriteSites(source: SiteText, sites: readonly Site[], change: S
       if (before.includes('#')) commentWarning(source.info, span, replacement, location, warnings);
     }
   }
-  return { edits, warnings, calls };
+  return { edits, warnings, calls, unsure };
 }
 
 /** `Cls.method(obj, …)`: the receiver is the class itself, so the arguments start with self. */

@@ -67,13 +67,12 @@ export async function completeSignature(request: ExamplesRequest, loaded: Loaded
     edits.push(...done.edits);
     warnings.push(...done.warnings);
     calls += done.calls;
+    if (done.unsure.length > 0) unsure = [...unsure, ...done.unsure];
   }
   const listed = exampleUnsure(examples, entity, name, occurrences);
-  if (listed.length > 0) {
-    unsure = [...unsure, ...unsureJSON(listed, new Map([...examples.bytes, ...loaded.bytesOf]), false)];
-    unsure.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
-  }
-  if (unsure.length > 0) warnings.push({ code: 'UnsureCallSites', message: `${unsure.length} place(s) may call ${name} through a receiver tug cannot type; they were left as they are (see unsure)` });
+  if (listed.length > 0) unsure = [...unsure, ...unsureJSON(listed, new Map([...examples.bytes, ...loaded.bytesOf]), false)];
+  unsure = [...unsure].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
+  if (unsure.length > 0) warnings.push({ code: 'UnsureCallSites', message: `${unsure.length} place(s) may call ${name} in a way tug cannot rewrite (through a receiver it cannot type, or the function passed as a value); they were left as they are (see unsure)` });
   return { ...plan, edits, warnings, unsure, calls };
 }
 

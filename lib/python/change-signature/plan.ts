@@ -117,6 +117,7 @@ export async function planSignatureOn(
   }
   let calls = 0;
   const change: SignatureChange = { name, old, params, removed, force, selfByHand: method && own(main.site) !== main.site.params && !main.site.decorators.includes('classmethod') };
+  const valueUses: UnsureJSON[] = [];
   for (const [file, list] of sites) {
     const bytes = bytesOf.get(file)!;
     const source: SiteText = {
@@ -130,9 +131,11 @@ export async function planSignatureOn(
     const done = rewriteSites(source, list, change);
     edits.push(...done.edits);
     warnings.push(...done.warnings);
+    valueUses.push(...done.unsure);
     calls += done.calls;
   }
-  const unsure = unsureJSON(findUnsure(resolver, entity, name, occurrences), bytesOf, false);
+  const unsure = [...unsureJSON(findUnsure(resolver, entity, name, occurrences), bytesOf, false), ...valueUses];
+  unsure.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
   return { edits, warnings, unsure, name, calls, entity, change };
 }
 
