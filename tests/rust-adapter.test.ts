@@ -88,10 +88,12 @@ test('a .rs file outside any Cargo project is NotCargoProject', async (t) => {
 });
 
 /** A stand-in server that passes discovery, then dies or goes silent: the client's crash and timeout paths. */
-async function fakeServer(behaviour: 'crash' | 'silent'): Promise<string> {
+async function fakeServer(behaviour: 'crash' | 'closes' | 'silent'): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-fake-ra-'));
   const file = path.join(dir, 'rust-analyzer');
-  const body = behaviour === 'crash' ? 'echo "fake: out of memory" >&2; exit 101' : 'exec sleep 60';
+  // 'closes': its output ends before it exits, so the connection fails before the exit is reported.
+  const bodies = { crash: 'echo "fake: out of memory" >&2; exit 101', closes: 'exec 1>&-; echo "fake: out of memory" >&2; sleep 0.5; exit 101', silent: 'exec sleep 60' };
+  const body = bodies[behaviour];
   await writeFile(file, `#!/bin/sh\nif [ "$1" = --version ]; then echo "rust-analyzer 0.0.0-fake"; exit 0; fi\n${body}\n`);
   await chmod(file, 0o755);
   return file;
@@ -103,6 +105,10 @@ test('a server that dies is RustAnalyzerCrashed with its stderr; one that never 
   t.is(crashed.exitCode, 10, crashed.stdout);
   t.is(crashed.json.error.code, 'RustAnalyzerCrashed');
   t.regex(crashed.json.error.details.stderr, /out of memory/);
+  // The same crash seen first as a closed connection (it happened under CI's load, as an InternalError).
+  const closed = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'src/lib.rs:1:8', '--to', 'x', '--rust-analyzer', await fakeServer('closes')], { env: ENV });
+  t.is(closed.exitCode, 10, closed.stdout);
+  t.is(closed.json.error.code, 'RustAnalyzerCrashed');
   const silent = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'src/lib.rs:1:8', '--to', 'x', '--rust-analyzer', await fakeServer('silent')], {
     env: { ...ENV, TUG_RA_TIMEOUT_MS: '1500' },
   });

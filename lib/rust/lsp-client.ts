@@ -201,12 +201,34 @@ export class RustAnalyzer {
       onExit = () => reject(this.crashed());
       this.child.once('exit', onExit);
     });
+    // Settled after the race is decided (a crash noticed through the pipes first): not an unhandled rejection.
+    timeout.catch(() => undefined);
     try {
       return await Promise.race([this.connection.sendRequest(method, params) as Promise<R>, timeout]);
+    } catch (error) {
+      // A server that dies can close its pipes (or fail a write) before its exit is reported: that is a crash too.
+      if (!(error instanceof TugError) && (await this.exited(2_000))) throw this.crashed();
+      throw error;
     } finally {
       clearTimeout(timer);
       if (onExit) this.child.off('exit', onExit);
     }
+  }
+
+  /** Whether the process has exited, waiting up to `ms` for its exit to be reported. */
+  private exited(ms: number): Promise<boolean> {
+    if (this.exit !== null) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.child.off('exit', done);
+        resolve(this.exit !== null);
+      }, ms);
+      const done = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.child.once('exit', done);
+    });
   }
 
   /** Tells the server about files that changed on disk, giving it their new text, then waits for it to settle. */
