@@ -135,13 +135,10 @@ def render(imports, settings, line_length, indent):
     for section in sorted(sections):
         if out:
             out.append("\n")
-        plain, from_ = sections[section]
-        plain.sort(key=lambda item: (item[0], item[1]))
-        from_.sort(key=lambda item: (item[0], item[1]))
+        plain, from_ = (sorted(items, key=lambda item: (item[0], item[1])) for items in sections[section])
+        straight, froms = [("import", item) for item in plain], [("from", item) for item in from_]
         # The future section lists `from` imports first; every other section its plain imports first.
-        ordered = [("from", item) for item in from_] + [("import", item) for item in plain]
-        if section != FUTURE:
-            ordered = ordered[len(from_) :] + ordered[: len(from_)]
+        ordered = froms + straight if section == FUTURE else straight + froms
         for position, (kind, item) in enumerate(ordered):
             if kind == "import":
                 out.append(_format_import(item[2], item[3], item[4], position == 0))

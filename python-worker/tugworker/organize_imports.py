@@ -78,6 +78,11 @@ class _Text:
         """Just past the newline that ends the 1-based line (or the end of the text)."""
         return self.starts[line] if line < len(self.starts) else len(self.text)
 
+    def end_of_line(self, offset):
+        """Where the line holding `offset` ends, before its newline."""
+        newline = self.text.find("\n", offset)
+        return len(self.text) if newline < 0 else newline
+
 
 def _fixes(text, settings, line_length, package_init):
     try:
@@ -140,8 +145,9 @@ class _Import:
         dotted = [alias.name for alias in node.names] + ([] if isinstance(node, ast.Import) else [node.module or ""])
         if any(name not in self.written for name in dotted):
             raise Unsupported("spaces in a dotted name")
-        self.comments = [_comment(source, line) for line in range(node.lineno, node.end_lineno + 1)]
-        self.comments = [c for c in self.comments if c]
+        self.comments = [c for line in range(node.lineno, node.end_lineno + 1) for c in [_comment(source, line)] if c]
+        # `from m import (a, b,)`: the magic trailing comma that keeps a statement wrapped.
+        self.trailing_comma = self.written.endswith(")") and re.sub(r"#[^\n]*", "", self.written[:-1]).rstrip().endswith(",")
         self.noqa, self.skip = None, False
         for _, _, text in self.comments:
             if "noqa" in text.lower() or "isort" in text:
@@ -162,8 +168,7 @@ class _Import:
 
     def annotated(self, comments, source):
         """ruff's reading of the block's comments (those not yet taken) for this statement: above, inline, trailing."""
-        node, taken = self.node, lambda test: _take(comments, test)
-        line_end = lambda offset: source.text.find("\n", offset) if source.text.find("\n", offset) >= 0 else len(source.text)
+        node, taken, line_end = self.node, lambda test: _take(comments, test), source.end_of_line
         atop = taken(lambda c: c[0] < self.start)
         if isinstance(node, ast.Import):
             inline = taken(lambda c: c[1] <= line_end(self.end))
@@ -179,8 +184,7 @@ class _Import:
             names.append({"name": alias.name, "asname": alias.asname, "atop": taken(lambda c: c[0] < start), "inline": taken(lambda c: c[1] <= line_end(end)), "trailing": []})
         names[-1]["trailing"] = taken(lambda c: c[0] < self.end)
         trailing = taken(lambda c: c[0] < line_end(self.end))
-        comma = self.written.endswith(")") and re.sub(r"#[^\n]*", "", self.written[:-1]).rstrip().endswith(",")
-        return {"kind": "from", "module": node.module, "level": node.level or 0, "names": names, "atop": atop, "inline": inline, "trailing": trailing, "trailing_comma": comma}
+        return {"kind": "from", "module": node.module, "level": node.level or 0, "names": names, "atop": atop, "inline": inline, "trailing": trailing, "trailing_comma": self.trailing_comma}
 
 
 def _comment(source, line):
@@ -224,9 +228,8 @@ def _unused_fixes(tree, imports, dunder_all, bodies, source):
                 text = "import " + names
             else:
                 head = "from %s%s import " % ("." * (node.level or 0), node.module or "")
-                comma = imp.written.endswith(")") and imp.written[:-1].rstrip().endswith(",")
                 # What stays of the statement keeps its parentheses and its trailing comma, as ruff's fix does.
-                text = head + ("(%s%s)" % (names, "," if comma else "") if imp.written.endswith(")") else names)
+                text = head + ("(%s%s)" % (names, "," if imp.trailing_comma else "") if imp.written.endswith(")") else names)
             fixes.append((imp.start, imp.end, text))
     return fixes
 
@@ -235,7 +238,7 @@ def _block_fixes(tree, imports, bodies, source, settings, line_length):
     """I001's fixes: each run of imports in one list of statements laid out as ruff lays it out, at the top level
     with the blank lines after it."""
     fixes = []
-    indent = _IndentUnit(source.text)
+    indent = _IndentUnit(source)
     for _, body in bodies:
         i = 0
         while i < len(body):
@@ -276,8 +279,8 @@ class _IndentUnit:
     """ruff's indentation for wrapped imports, found only when one wraps: the first indented block's, else the first
     indented line inside brackets (or after a blank line), else four spaces."""
 
-    def __init__(self, text):
-        self.text = text
+    def __init__(self, source):
+        self.source = source
         self.unit = None
 
     def __call__(self):
@@ -285,9 +288,9 @@ class _IndentUnit:
             import io
             import tokenize
 
-            lines, fallback = self.text.split("\n"), None
+            lines, fallback = self.source.lines, None
             try:
-                for token in tokenize.generate_tokens(io.StringIO(self.text).readline):
+                for token in tokenize.generate_tokens(io.StringIO(self.source.text).readline):
                     if token.type == tokenize.INDENT:
                         self.unit = token.string
                         break

@@ -10,7 +10,6 @@ from tugworker.import_block import Unsupported
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-DOC_OWNERS = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError"}
 # Pattern matching came with Python 3.10; the worker may run an older interpreter.
 MATCH_CAPTURES = tuple(getattr(ast, name) for name in ("MatchAs", "MatchStar") if hasattr(ast, name))
@@ -62,11 +61,13 @@ class _Walker:
         outer, self.guarded = self.guarded, guarded
         try:
             for statement in statements:
-                self.statement(statement, scope, guarded)
+                self.statement(statement, scope)
         finally:
             self.guarded = outer
 
-    def statement(self, node, scope, guarded):
+    def statement(self, node, scope):
+        # Inside a try whose handlers catch ImportError (as the body that holds the statement says).
+        guarded = self.guarded
         where = (node.lineno, node.col_offset)
         if getattr(node, "type_params", None) or isinstance(node, getattr(ast, "TypeAlias", ())):
             raise Unsupported("type parameters")
@@ -146,7 +147,7 @@ class _Walker:
             for _, value in ast.iter_fields(node):
                 for item in value if isinstance(value, list) else [value]:
                     if isinstance(item, ast.stmt):
-                        self.statement(item, scope, self.guarded)
+                        self.statement(item, scope)
                     else:
                         self.child(item, scope)
 
@@ -269,9 +270,7 @@ def _catches_import_error(handler):
 
 
 def _is_type_alias(node):
-    annotation = node.annotation
-    name = annotation.attr if isinstance(annotation, ast.Attribute) else annotation.id if isinstance(annotation, ast.Name) else None
-    return name == "TypeAlias"
+    return _last_name(node.annotation) == "TypeAlias"
 
 
 def _exports(tree, dunder_all):
