@@ -2,14 +2,13 @@
 // the repository's pyproject.toml or ruff.toml give, as one edit per file over the part that changed. The Python
 // worker answers first for the files whose result it can prove (the same as ruff's, checked against ruff on real
 // code by tests/python-organize-imports-engine.test.ts); ruff does the rest.
-import { buildPatchSet, type EditRequest } from '../../core/patchset.js';
+import { buildPatchSet, type EditRequest, type SourceFile } from '../../core/patchset.js';
 import type { WarningJSON } from '../../core/schemas.js';
 import { listTreePaths } from '../../git/snapshot.js';
 import { importSettings, type ImportSettings } from '../../python/import-settings.js';
 import { organizeImports } from '../../python/organize-imports.js';
 import { askPython } from '../../python/load-project.js';
 import { mark } from '../../core/timing.js';
-import type { SourceFile } from '../../core/patchset.js';
 import type { OperationContext } from '../operation.js';
 import { loadSourceFiles } from '../change/source-files.js';
 import type { Proposal } from '../change/types.js';

@@ -71,7 +71,6 @@ export async function completeSignature(request: ExamplesRequest, loaded: Loaded
   }
   const listed = exampleUnsure(examples, entity, name, occurrences);
   if (listed.length > 0) unsure = [...unsure, ...unsureJSON(listed, new Map([...examples.bytes, ...loaded.bytesOf]), false)];
-  unsure = [...unsure].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
   if (unsure.length > 0) warnings.push({ code: 'UnsureCallSites', message: `${unsure.length} place(s) may call ${name} in a way tug cannot rewrite (through a receiver it cannot type, or the function passed as a value); they were left as they are (see unsure)` });
   return { ...plan, edits, warnings, unsure, calls };
 }

@@ -134,8 +134,8 @@ export async function planSignatureOn(
     valueUses.push(...done.unsure);
     calls += done.calls;
   }
+  // In no order: every result orders its unsure places (lib/ops/change/unsure.ts).
   const unsure = [...unsureJSON(findUnsure(resolver, entity, name, occurrences), bytesOf, false), ...valueUses];
-  unsure.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
   return { edits, warnings, unsure, name, calls, entity, change };
 }
 
