@@ -2,7 +2,7 @@
 // wrap, and bindings elsewhere that keep the old name for a value made from the renamed symbol.
 import type { WarningJSON } from '../core/schemas.js';
 import { lineStarts, positionOf } from '../core/text.js';
-import type { Expr } from './facts.js';
+import type { Binding, Expr } from './facts.js';
 import { lastName } from './annotations.js';
 import type { Entity, FileInfo } from './project.js';
 import type { Occurrence, Resolver } from './references.js';
@@ -75,14 +75,22 @@ export function mirrorWarnings(resolver: Resolver, oldName: string, occurrences:
   const renamed = new Set(occurrences.map((o) => `${o.file}:${o.span[0]}`));
   const seen = new Set<string>();
   const warnings: WarningJSON[] = [];
+  // Per file, the module-level variables named like the symbol (almost always none): only then is a line computed.
+  const candidates = new Map<string, Binding[]>();
+  const candidatesIn = (file: string, info: FileInfo) => {
+    if (!candidates.has(file)) {
+      const found = info.facts.bindings.filter((b) => b.name === oldName && b.kind === 'variable' && info.facts.scopes[b.scope]?.kind === 'module' && !renamed.has(`${file}:${b.span[0]}`));
+      candidates.set(file, found);
+    }
+    return candidates.get(file)!;
+  };
   for (const o of occurrences) {
     if (o.kind === 'definition' || o.kind === 'import') continue;
     const info = resolver.project.files.get(o.file);
-    if (!info) continue;
+    const bindings = info ? candidatesIn(o.file, info) : [];
+    if (bindings.length === 0) continue;
     const { line } = positionOf(lineStarts(bytesOf.get(o.file)!), o.span[0]);
-    const mirror = info.facts.bindings.find(
-      (b) => b.name === oldName && b.kind === 'variable' && b.line === line && b.span[0] < o.span[0] && info.facts.scopes[b.scope]?.kind === 'module' && !renamed.has(`${o.file}:${b.span[0]}`),
-    );
+    const mirror = bindings.find((b) => b.line === line && b.span[0] < o.span[0]);
     if (!mirror || seen.has(`${o.file}:${mirror.span[0]}`)) continue;
     seen.add(`${o.file}:${mirror.span[0]}`);
     warnings.push({
