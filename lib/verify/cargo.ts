@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadExeca } from './execa.js';
 import { sha256 } from '../core/hash.js';
-import { runCheck, type CheckResult } from './run-check.js';
+import { runCheck, type CheckProgress, type CheckResult } from './run-check.js';
 
 export interface CargoRequest {
   mode: 'syntax' | 'tests' | 'typecheck';
@@ -16,6 +16,9 @@ export interface CargoRequest {
   baseEnv: Record<string, string>;
   /** A configured test command replaces `cargo test`. */
   testCommandConfigured: boolean;
+  /** Kills cargo (and rustc under it) on a cancel; no later step starts. */
+  signal?: AbortSignal | undefined;
+  onProgress?: ((progress: CheckProgress) => void) | undefined;
 }
 
 type CheckError = NonNullable<CheckResult['errors']>[number];
@@ -52,6 +55,7 @@ export async function cargoChecks(request: CargoRequest): Promise<CheckResult[]>
     const base = ['--manifest-path', path.join(request.cwd, manifest), '--workspace', '--all-targets', '--message-format=json'];
     const lint = request.mode === 'typecheck' && (await hasClippy());
     checks.push(await cargoStep(lint ? 'clippy' : 'cargo check', ['cargo', lint ? 'clippy' : 'check', ...base], request, env, manifest));
+    if (request.signal?.aborted) break;
     if (request.mode !== 'syntax' && !request.testCommandConfigured && checks.at(-1)!.status === 'passed') {
       checks.push(await cargoStep('tests', ['cargo', 'test', ...base.filter((a) => a !== '--all-targets')], request, env, manifest));
     }
@@ -60,7 +64,7 @@ export async function cargoChecks(request: CargoRequest): Promise<CheckResult[]>
 }
 
 async function cargoStep(name: string, argv: string[], request: CargoRequest, env: Record<string, string>, manifest: string): Promise<CheckResult> {
-  const result = await runCheck({ name, argv, cwd: request.cwd, timeoutMs: request.timeoutMs, baseEnv: request.baseEnv, env });
+  const result = await runCheck({ name, argv, cwd: request.cwd, timeoutMs: request.timeoutMs, baseEnv: request.baseEnv, env, signal: request.signal, onProgress: request.onProgress });
   const parsed = parseCargoOutput(result.output ?? '', request.cwd, path.posix.dirname(manifest));
   const command = argv.map((a) => (a.startsWith(request.cwd) ? path.relative(request.cwd, a) || '.' : a));
   return { ...result, command, output: parsed.text, ...(parsed.errors.length > 0 ? { errors: parsed.errors } : {}) };

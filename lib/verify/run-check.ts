@@ -26,7 +26,19 @@ export interface CheckSpec {
   env?: Record<string, string>;
   /** Aborting it kills the command's whole process tree at once. */
   signal?: AbortSignal;
+  /** Told every PROGRESS_INTERVAL_MS while the command runs (and when pytest prints a new percentage), so callers can show life. */
+  onProgress?: (progress: CheckProgress) => void;
 }
+
+/** A running check's heartbeat: which check, how long it has run, and pytest's own `[ NN%]` where it prints one. */
+export interface CheckProgress {
+  check: string;
+  elapsed_s: number;
+  percent?: number;
+}
+
+/** Well under the 5 s a client may wait between progress notifications. */
+export const PROGRESS_INTERVAL_MS = 2_000;
 
 /** Output kept per check: the tail, where failures usually are. */
 export const OUTPUT_LIMIT = 32_000;
@@ -74,12 +86,14 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
   });
   // At the timeout every process of the check goes, setsid children included. A check that ends by itself is not walked
   // for leftovers: that /proc walk would cost every verification ~20 ms, and checks are commands the user chose.
+  const stopProgress = spec.onProgress ? reportProgress(spec, child, started) : () => undefined;
   const cancel = () => void killRun(runId);
   spec.signal?.addEventListener('abort', cancel, { once: true });
   if (spec.signal?.aborted) cancel();
-  const { result, timedOut } = await withTimeLimit(child, spec.timeoutMs, () => killRun(runId)).finally(() =>
-    spec.signal?.removeEventListener('abort', cancel),
-  );
+  const { result, timedOut } = await withTimeLimit(child, spec.timeoutMs, () => killRun(runId)).finally(() => {
+    stopProgress();
+    spec.signal?.removeEventListener('abort', cancel);
+  });
   const output = tail(String(result.all ?? ''));
   const failedToStart = result.failed && result.exitCode === undefined && !timedOut;
   return {
@@ -91,6 +105,24 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
     ...(failedToStart ? { reason: `could not start ${file}: ${result.shortMessage ?? 'unknown error'}` } : {}),
     output,
     duration_ms: Date.now() - started,
+  };
+}
+
+/** Calls onProgress on a timer and on each new pytest percentage; returns the function that stops it. */
+function reportProgress(spec: CheckSpec, child: { all?: NodeJS.ReadableStream | null }, started: number): () => void {
+  let percent: number | undefined;
+  const send = () => spec.onProgress?.({ check: spec.name, elapsed_s: Math.round((Date.now() - started) / 1000), ...(percent === undefined ? {} : { percent }) });
+  const timer = setInterval(send, PROGRESS_INTERVAL_MS);
+  const onData = (chunk: Buffer | string) => {
+    const found = [...String(chunk).matchAll(/\[\s*(\d{1,3})%\]/g)].at(-1);
+    if (!found || Number(found[1]) === percent) return;
+    percent = Number(found[1]);
+    send();
+  };
+  child.all?.on('data', onData);
+  return () => {
+    clearInterval(timer);
+    child.all?.off('data', onData);
   };
 }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { checkPythonSyntax } from './python.js';
 import { resolvePython } from '../python/interpreter.js';
 import { cargoChecks } from './cargo.js';
-import { runCheck, type CheckResult } from './run-check.js';
+import { runCheck, type CheckProgress, type CheckResult } from './run-check.js';
 import { callerEnvironment, sandboxEnv } from './sandbox-env.js';
 import { canImportPytest, detectPythonTests } from './test-runner.js';
 import { throwIfCancelled } from '../core/cancel.js';
@@ -34,6 +34,8 @@ export interface VerifyRequest {
   testsNeedTrust?: boolean;
   /** Cancels the run: the running check's process group is killed and verify throws Cancelled. */
   signal?: AbortSignal;
+  /** A running check's heartbeat (every few seconds), for front doors that must show the caller the work goes on. */
+  onProgress?: (progress: CheckProgress) => void;
 }
 
 export interface Verification {
@@ -53,6 +55,7 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
   if (request.mode === 'none') return { status: 'skipped', mode: 'none', checks: [] };
   const timeoutMs = request.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const baseEnv = sandboxEnv(callerEnvironment(), request.allowEnv ?? []).env;
+  const { signal, onProgress } = request;
   const { cwd } = request;
   const checks: CheckResult[] = [];
   const pythonFiles = request.changedFiles.filter((f) => f.endsWith('.py') || f.endsWith('.pyi'));
@@ -62,27 +65,30 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
     const present = await existing(cwd, pythonFiles);
     if (present.length > 0) checks.push(await checkPythonSyntax(await needPython(), cwd, present, timeoutMs, baseEnv));
   }
+  throwIfCancelled(signal, 'during verification');
   // Each language the change touches brings its own tests: cargo test for a crate, the Python runner for the rest.
   const rust = request.changedFiles.some(isRust);
   const other = request.changedFiles.some((f) => !isRust(f));
   const configuredTests = Boolean(request.testCommand);
-  if (rust) checks.push(...(await cargoChecks({ mode: request.mode, cwd, changedFiles: request.changedFiles, sessionDir: request.sessionDir, timeoutMs, baseEnv, testCommandConfigured: configuredTests })));
+  if (rust) checks.push(...(await cargoChecks({ mode: request.mode, cwd, changedFiles: request.changedFiles, sessionDir: request.sessionDir, timeoutMs, baseEnv, testCommandConfigured: configuredTests, signal, onProgress })));
+  throwIfCancelled(signal, 'during verification');
   const runTests = request.mode === 'tests' || request.mode === 'typecheck';
   if (runTests && request.testCommand) {
-    checks.push(await runCheck({ name: 'tests', argv: await template(request.testCommand, cwd, needPython), cwd, timeoutMs, baseEnv, signal: request.signal }));
+    checks.push(await runCheck({ name: 'tests', argv: await template(request.testCommand, cwd, needPython), cwd, timeoutMs, baseEnv, signal, onProgress }));
   } else if (runTests && other) {
     const detected = await detectPythonTests(cwd, async () => canImportPytest(await needPython(), cwd, baseEnv));
-    if (detected && 'argv' in detected) checks.push(await runCheck({ name: 'tests', argv: await template(detected.argv, cwd, needPython), cwd, timeoutMs, baseEnv, signal: request.signal }));
+    if (detected && 'argv' in detected) checks.push(await runCheck({ name: 'tests', argv: await template(detected.argv, cwd, needPython), cwd, timeoutMs, baseEnv, signal, onProgress }));
     else if (detected) checks.push(skipped('tests', detected.skip));
-    else if (!rust && (await exists(cwd, 'Cargo.toml'))) checks.push(await runCheck({ name: 'tests', argv: ['cargo', 'test', '--quiet'], cwd, timeoutMs, baseEnv, signal: request.signal }));
+    else if (!rust && (await exists(cwd, 'Cargo.toml'))) checks.push(await runCheck({ name: 'tests', argv: ['cargo', 'test', '--quiet'], cwd, timeoutMs, baseEnv, signal, onProgress }));
     else if (!rust) checks.push(skipped('tests', 'no test command configured or detected (pass --test-command)'));
   } else if (request.testsNeedTrust && request.mode === 'syntax' && (await hasTests(cwd, rust))) {
     checks.push(skipped('tests', UNTRUSTED_TESTS_REASON));
   }
+  throwIfCancelled(signal, 'during verification');
   if (request.mode === 'typecheck' && (request.typecheckCommand || other)) {
     checks.push(
       request.typecheckCommand
-        ? await runCheck({ name: 'typecheck', argv: await template(request.typecheckCommand, cwd, needPython), cwd, timeoutMs, baseEnv, signal: request.signal })
+        ? await runCheck({ name: 'typecheck', argv: await template(request.typecheckCommand, cwd, needPython), cwd, timeoutMs, baseEnv, signal, onProgress })
         : skipped('typecheck', 'no type checker configured (pass --typecheck-command)'),
     );
   }
