@@ -45,6 +45,25 @@ def exposed(statements):
     """Names some read in `statements` may take from before them: on some path to the read nothing in the statements
     assigned them. Branches join by intersection; a loop, a `try` or a `match` may not run its body, so what it assigns
     counts after it only where it must have run."""
+    return _flow(statements)[0]
+
+
+def assigned(statements):
+    """Names the statements assign on every path that runs on past them (a branch that returns or raises does not)."""
+    return _flow(statements)[1]
+
+
+def _falls_through(body):
+    return not (body and isinstance(body[-1], (ast.Return, ast.Raise, ast.Break, ast.Continue)))
+
+
+def _join(paths):
+    """What every path that goes on after a branching statement has assigned."""
+    going_on = [defined for body, defined in paths if _falls_through(body)]
+    return set.intersection(*going_on) if going_on else set().union(*(d for _, d in paths))
+
+
+def _flow(statements):
     found = set()
 
     def read(node, defined):
@@ -87,7 +106,7 @@ def exposed(statements):
         if isinstance(s, ast.If):
             read(s.test, defined)
             after_test = defined | _stored(s.test)
-            return block(s.body, after_test) & block(s.orelse, after_test)
+            return _join([(s.body, block(s.body, after_test)), (s.orelse, block(s.orelse, after_test))])
         if isinstance(s, (ast.With, ast.AsyncWith)):
             for item in s.items:
                 read(item.context_expr, defined)
@@ -96,12 +115,16 @@ def exposed(statements):
                     defined = defined | _stored(item.optional_vars)
             return block(s.body, defined)
         if isinstance(s, ast.Try) or type(s).__name__ == "TryStar":
-            block(s.orelse, block(s.body, defined))
+            # The body may stop anywhere, so a handler sees only what was assigned before the try; after it, a name
+            # is assigned when the body (with its else) and every handler that goes on assign it.
+            tail = s.orelse or s.body
+            paths = [(tail, block(s.orelse, block(s.body, defined)))]
             for handler in s.handlers:
                 if handler.type is not None:
                     read(handler.type, defined)
-                block(handler.body, defined | ({handler.name} if handler.name else set()))
-            return block(s.finalbody, defined)
+                caught = {handler.name} if handler.name else set()
+                paths.append((handler.body, block(handler.body, defined | caught) - caught))  # `as` names are deleted
+            return block(s.finalbody, _join(paths) | defined)
         if type(s).__name__ == "Match":
             read(s.subject, defined)
             for case in s.cases:
@@ -120,5 +143,5 @@ def exposed(statements):
         read(s, defined)
         return defined | _stored(s)
 
-    block(statements, set())
-    return found
+    defined = block(statements, set())
+    return found, defined

@@ -3,7 +3,7 @@
 # bound before them; results are the names they assign that code outside them reads afterwards.
 import ast
 
-from tugworker.exposed import exposed
+from tugworker.exposed import assigned, exposed
 from tugworker.local_edits import SCOPES, Refused, Source, check_identifier, edit, names_in, own_nodes, trimmed
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -95,17 +95,6 @@ def _reads(nodes):
     return [n for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
 
 
-def _definitely_bound(statements, name):
-    """Whether a top-level statement of the range (not a branch or loop in it) binds the name."""
-    for statement in statements:
-        if isinstance(statement, BRANCHING):
-            continue
-        nodes = [statement] if isinstance(statement, SCOPES) else [statement, *own_nodes(statement)]
-        if any(name in _bound(n) for n in nodes if not isinstance(n, ast.Lambda)):
-            return True
-    return False
-
-
 def _analyse(source, scope, statements, start, end):
     inside = set()
     for statement in statements:
@@ -133,7 +122,9 @@ def _analyse(source, scope, statements, start, end):
             if node.id in later and node.id not in before and node.id not in written:
                 _refuse("UnsafeRefactor", source, source.span(node)[0], "%s is read in the range but assigned only later in the loop" % node.id, name=node.id)
     read_order = []
-    for node in sorted(_reads(inside), key=lambda n: source.span(n)[0]):
+    # `s += x` reads s before it writes it: the target counts as a read where it stands.
+    updated = [n.target for n in inside if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)]
+    for node in sorted(_reads(inside) + updated, key=lambda n: source.span(n)[0]):
         if node.id not in read_order:
             read_order.append(node.id)
     if isinstance(scope, ast.Module):
@@ -143,13 +134,30 @@ def _analyse(source, scope, statements, start, end):
         # Only what a read may take from before the range: a name the range assigns before every read of it is its own.
         taken = exposed(statements)
         params = [name for name in read_order if name in before and name in taken]
+    always = assigned(statements)
     for name in results:
         # A result the range may leave as it was comes in to go out again; one it always assigns needs no value in.
-        if name in before and name not in params and not _definitely_bound(statements, name):
+        if name in before and name not in params and name not in always:
             params.append(name)
-        if name not in before and not _definitely_bound(statements, name):
+        if name not in before and name not in always:
             _refuse("UnsafeRefactor", source, start, "%s is assigned only on some paths in the range and is not bound before it" % name, name=name)
     return params, results
+
+
+def _annotations(source, scope):
+    """The types the enclosing function declares for its names: its parameters' annotations and its `name: T`
+    statements, where each name has one (a function with type parameters is left out: its types mean nothing outside)."""
+    if not isinstance(scope, FUNCTIONS) or getattr(scope, "type_params", None):
+        return {}
+    found = {}
+    args = scope.args
+    for a in args.posonlyargs + args.args + args.kwonlyargs:
+        if a.annotation is not None:
+            found.setdefault(a.arg, set()).add(source.slice(*source.span(a.annotation)))
+    for n in own_nodes(scope):
+        if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name):
+            found.setdefault(n.target.id, set()).add(source.slice(*source.span(n.annotation)))
+    return {name: texts.pop() for name, texts in found.items() if len(texts) == 1 and "\n" not in next(iter(texts))}
 
 
 def _enclosing(source, statements, start):
@@ -211,7 +219,7 @@ def _merged(source, edits):
 
 def extract_function(content, start, end, name):
     source = Source(content)
-    check_identifier(name)
+    name = check_identifier(name)
     start, end = trimmed(source, start, end)
     block, statements = _statements_at(source, start, end)
     # The statements that end a function's body may return: the call's value is then the function's.
@@ -249,7 +257,15 @@ def extract_function(content, start, end, name):
         call = "return " + call
     if results:
         call = "%s = %s" % (", ".join(results), call)
-    signature = "%sdef %s(%s):" % ("async " if is_async else "", name, ", ".join(([receiver] if uses_receiver else []) + params))
+    # The types the enclosing function declares go with the names into the new signature (and the return it gives).
+    types = _annotations(source, scope)
+    typed = ["%s: %s" % (p, types[p]) if p in types else p for p in params]
+    returns = ""
+    if tail and scope.returns is not None and not results:
+        returns = " -> %s" % source.slice(*source.span(scope.returns))
+    elif len(results) == 1 and results[0] in types and not tail:
+        returns = " -> %s" % types[results[0]]
+    signature = "%sdef %s(%s)%s:" % ("async " if is_async else "", name, ", ".join(([receiver] if uses_receiver else []) + typed), returns)
     # A comment after the last statement goes with it into the new body.
     edits = [edit(source, start, _line_end(source, end), call)]
     if uses_receiver:
