@@ -108,3 +108,41 @@ test('the function used as a value (wrapped, stored) is an unsure place when old
   await repo.cleanup();
   await again.cleanup();
 });
+
+// Found on a real project: refused over "the evaluation order of a lambda", but creating a lambda runs nothing.
+test('change-signature reorders a lambda argument past a call: creating a lambda has no effect to reorder', async (t) => {
+  const code = [
+    'def compute_delay():',
+    '    return 5',
+    '',
+    '',
+    'def schedule(callback, delay, name):',
+    '    return (name, delay, callback())',
+    '',
+    '',
+    'def start():',
+    '    return schedule(lambda: "tick", compute_delay(), "timer")',
+    '',
+  ].join('\n');
+  const params = JSON.stringify([{ name: 'name' }, { name: 'delay' }, { name: 'callback' }]);
+  const { repo, run, show } = await changeSignature({ 'timers.py': code }, 'timers.py:5:5', params);
+  t.is(run.exitCode, 0, run.stdout);
+  t.true((await show('timers.py')).includes('    return schedule("timer", compute_delay(), lambda: "tick")\n'));
+  await repo.cleanup();
+  // A lambda whose default calls something does run that call where it stands.
+  const effect = await changeSignature({ 'timers.py': code.replace('lambda: "tick"', 'lambda d=compute_delay(): d') }, 'timers.py:5:5', params);
+  t.is(effect.run.json?.error?.code, 'UnsafeRefactor', effect.run.stdout);
+  t.is(effect.run.json.error.details.reason, 'evaluation order');
+  await effect.repo.cleanup();
+});
+
+test('a call inside an f-string gets its new argument with the other quotes when the project targets Python 3.11', async (t) => {
+  const code = ['def label(name, suffix):', '    return name.title() + suffix', '', '', 'def greet(user):', '    return f"<{label(user)}>"', ''].join('\n');
+  const old = ['def label(name):', '    return name.title()', '', '', 'def greet(user):', '    return f"<{label(user)}>"', ''].join('\n');
+  const params = JSON.stringify([{ name: 'name' }, { name: 'suffix', value: '"!"' }]);
+  const files = { 'pyproject.toml': '[project]\nname = "hello"\nversion = "0"\nrequires-python = ">=3.11"\n', 'hello.py': old };
+  const { repo, run, show } = await changeSignature(files, 'hello.py:1:5', params);
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(await show('hello.py'), code.replace('name.title() + suffix', 'name.title()').replace('label(user)', "label(user, '!')"));
+  await repo.cleanup();
+});

@@ -85,3 +85,44 @@ test('inline refuses a value that reads an attribute or item when an assignment 
   t.is(ok.exitCode, 0, ok.stdout);
   await repo.cleanup();
 });
+
+// Found on a real CLI table formatter: `term_len(col)` in `max(widths.get(idx, 0), term_len(col))` was refused because
+// the statement calls something before it. rope, PyCharm and rust-analyzer extract it; tug now does, saying which
+// calls change order (strict keeps the refusal); a := before it that assigns a name it reads is still refused.
+const table = [
+  'def term_len(text):',
+  '    return len(text.expandtabs())',
+  '',
+  '',
+  'def measure(rows):',
+  '    widths = {}',
+  '    for row in rows:',
+  '        for idx, col in enumerate(row):',
+  '            widths[idx] = max(widths.get(idx, 0), term_len(col))',
+  '    return widths',
+  '',
+].join('\n');
+const tableTest = ['from table import measure', '', '', 'def test_measure():', '    assert measure([["ab", "c"], ["d", "\\tx"]]) == {0: 2, 1: 9}', ''].join('\n');
+
+test('extract-variable of a call after another call in its statement extracts with EvaluationOrderChanged; --strict refuses', async (t) => {
+  const repo = await makeRepo({ 'table.py': table, 'test_table.py': tableTest });
+  const args = ['extract-variable', '--range', 'table.py:9:51-9:64', '--name', 'width'];
+  const run = await tug(repo.root, ['run', ...args, '--verify', 'tests', '--json']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.verification.status, 'passed', JSON.stringify(run.json.verification));
+  t.deepEqual(run.json.warnings.map((w: { code: string; details: unknown; location: unknown }) => [w.code, w.details, w.location]), [['EvaluationOrderChanged', { calls: ['widths.get(idx, 0)'] }, { file: 'table.py', line: 9, col: 51 }]]);
+  const text = await repo.git('show', `${run.json.git.branch}:table.py`);
+  t.true(text.includes('            width = term_len(col)\n            widths[idx] = max(widths.get(idx, 0), width)\n'), text);
+  const strict = await tug(repo.root, ['run', ...args, '--strict', '--verify', 'none', '--json']);
+  t.is(strict.json?.error?.code, 'UnsafeRefactor', strict.stdout);
+  await repo.cleanup();
+});
+
+test('extract-variable refuses an expression that reads a name a := before it in the statement assigns', async (t) => {
+  const code = ['def first_word(line):', '    return (head := line.split()[0]), head.upper()', ''].join('\n');
+  const repo = await makeRepo({ 'words.py': code });
+  const run = await tug(repo.root, ['run', 'extract-variable', '--range', 'words.py:2:39-2:51', '--name', 'loud', '--verify', 'none', '--json']);
+  t.is(run.json?.error?.code, 'UnsafeRefactor', run.stdout);
+  t.regex(run.json.error.details.reason, /reads head, which := assigns before it/);
+  await repo.cleanup();
+});

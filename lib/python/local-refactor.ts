@@ -43,9 +43,14 @@ export interface LocalFile {
   bytes: Uint8Array;
 }
 
+/** Whether the file starts with a UTF-8 byte-order mark, which is no part of line 1's columns (as for Python). */
+const hasBom = (bytes: Uint8Array) => bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+
 /** A 1-based line and byte column as an offset into the file, or InvalidPosition naming it. */
 export function byteOffset(file: LocalFile, line: number, column: number): number {
-  const offset = offsetOf(file.bytes, lineStarts(file.bytes), line, column);
+  const starts = lineStarts(file.bytes);
+  if (hasBom(file.bytes)) starts[0] = 3;
+  const offset = offsetOf(file.bytes, starts, line, column);
   if (offset === null) {
     throw new TugError('InvalidPosition', `${file.path}:${line}:${column} is not inside the file`, { details: { path: file.path, line, col: column }, location: { file: file.path, line, col: column } });
   }
@@ -59,7 +64,8 @@ export async function askLocalRefactor<T extends object>(
   op: 'extract_variable' | 'extract_function' | 'inline_local',
   params: Record<string, unknown>,
 ): Promise<T & { edits: EditRequest[] }> {
-  const content = new TextDecoder().decode(file.bytes);
+  // The BOM stays in the text: the worker's byte offsets are then the file's (it skips the BOM for columns itself).
+  const content = new TextDecoder('utf-8', { ignoreBOM: true }).decode(file.bytes);
   const answer = await askPython<Answer<T>>(session, python, op, { content, ...params });
   if ('refused' in answer) throw workerRefusal(answer.refused, file.path);
   const edits = answer.edits.map((e): EditRequest => ({ file: file.path, span: { start: e.span[0], end: e.span[1] }, old_text: e.old_text, new_text: e.new_text }));

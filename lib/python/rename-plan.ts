@@ -9,7 +9,7 @@ import { selects, type FileSelection } from '../core/file-selection.js';
 import { refuseAmbiguousPosition } from './ambiguous-position.js';
 import { mirrorWarnings, resolutionWarnings } from './resolution-warnings.js';
 import { findConflicts } from './conflicts.js';
-import { assertPythonIdentifier } from './identifiers.js';
+import { pythonIdentifier } from './identifiers.js';
 import { entityKey, type Entity, type Project } from './project.js';
 import { nameOf, requireRenamable, type Occurrence } from './references.js';
 import { withPythonProject, type LoadedProject } from './load-project.js';
@@ -44,7 +44,7 @@ export async function planPythonRename(
   newName: string,
   options: PlanOptions & { python?: string | undefined; check?: boolean | undefined },
 ): Promise<RenamePlan> {
-  assertPythonIdentifier(newName);
+  newName = pythonIdentifier(newName); // `ｂ` is the name b to Python, so it is b here too
   // The plan is worked out on the files the rename can touch, again with more files if it looked up others; doctests and
   // the completeness check need the worker again, so they come after the (synchronous) plan, on the same files.
   return withPythonProject(

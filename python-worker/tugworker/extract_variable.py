@@ -56,13 +56,49 @@ def _check_context(source, node, statement):
         if parent is statement:
             break
         grandchild, child = child, parent
-    if any(isinstance(n, ast.NamedExpr) for n in ast.walk(statement)):
-        _refuse("its statement binds a name with :=, which moving the expression could reorder", node, source)
+
+
+def _evaluated_before(source, statement, node):
+    """The nodes of the statement that run before the expression: those before it in the text, and an assignment's
+    value when the expression is in a target (targets are evaluated after the value)."""
     start = source.span(node)[0]
-    if has_effects(node):
-        earlier = [n for n in ast.walk(statement) if isinstance(n, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)) and source.span(n)[1] <= start]
-        if earlier:
-            _refuse("it calls something and the statement calls something before it; extracting would swap the two", node, source)
+    inside = set(ast.walk(node))
+    value = getattr(statement, "value", None) if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
+    in_target = value is not None and node not in set(ast.walk(value))
+    after_value = set(ast.walk(value)) if in_target else set()
+    return [n for n in ast.walk(statement) if n not in inside and hasattr(n, "end_lineno") and (source.span(n)[1] <= start or n in after_value)]
+
+
+def _check_order(source, node, statement, strict):
+    """Refuses where hoisting provably changes a value (a := before it assigns a name it reads, or one in it assigns a
+    name read before it); otherwise the warning saying which calls now run in another order, if any."""
+    before = _evaluated_before(source, statement, node)
+    reads = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    binds = {n.target.id for n in ast.walk(node) if isinstance(n, ast.NamedExpr)}
+    for n in before:
+        if isinstance(n, ast.NamedExpr) and n.target.id in reads:
+            _refuse("it reads %s, which := assigns before it in the statement" % n.target.id, node, source)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in binds:
+            _refuse("it assigns %s with :=, which the statement reads before it" % n.id, node, source)
+    if not has_effects(node):
+        return []
+    earlier = [n for n in before if isinstance(n, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom))]
+    # Only the outermost: `f(g())` is one evaluation that runs before.
+    earlier = [n for n in earlier if not any(n is not o and n in set(ast.walk(o)) for o in earlier)]
+    if not earlier:
+        return []
+    if strict:
+        _refuse("it calls something and the statement calls something before it; extracting would swap the two", node, source)
+    moved = _short(source, node)
+    line, col = source.position(source.span(node)[0])
+    calls = [_short(source, n) for n in sorted(earlier, key=lambda n: source.span(n)[0])]
+    message = "%s now runs before %s, which ran first in the statement (strict refuses this)" % (moved, ", ".join(calls))
+    return [{"code": "EvaluationOrderChanged", "message": message, "line": line, "col": col, "calls": calls}]
+
+
+def _short(source, node):
+    text = " ".join(source.slice(*source.span(node)).split())
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _same_block_later(source, statement, node, expression):
@@ -115,13 +151,14 @@ def _root(node):
     return node.id if isinstance(node, ast.Name) else None
 
 
-def extract_variable(content, start, end, name, replace_all=False):
+def extract_variable(content, start, end, name, replace_all=False, strict=False):
     source = Source(content)
-    check_identifier(name)
+    name = check_identifier(name)
     start, end = trimmed(source, start, end)
     node = _expression_at(source, start, end)
     statement = source.statement_of(node)
     _check_context(source, node, statement)
+    warnings = _check_order(source, node, statement, strict)
     indent = source.indentation_before(statement)
     if indent is None:
         _refuse("its statement shares a line with other code", node, source)
@@ -131,8 +168,8 @@ def extract_variable(content, start, end, name, replace_all=False):
         raise Refused("NameConflict", "%s is already a name in this scope" % name, {"name": name, "line": line, "col": col})
     s, e = source.span(node)
     text = source.slice(s, e)
-    if "\n" in text and not (text[0] in "([{" and text[-1] in ")]}"):
-        text = "(%s)" % text
+    if ("\n" in text and not (text[0] in "([{" and text[-1] in ")]}")) or isinstance(node, ast.NamedExpr):
+        text = "(%s)" % text  # `v = n := 1` does not parse
     copies = []
     if replace_all:
         if has_effects(node):
@@ -140,10 +177,11 @@ def extract_variable(content, start, end, name, replace_all=False):
         copies = _same_block_later(source, statement, node, node)
         for copy in copies:
             _check_context(source, copy, source.statement_of(copy))
+            _check_order(source, copy, source.statement_of(copy), True)
     statement_start = source.line_start(source.span(statement)[0])
     if (start, end) == (s, e):
         start, end = _with_own_parentheses(source, node)
-    edits = [edit(source, statement_start, statement_start, "%s%s = %s\n" % (indent, name, text)), edit(source, start, end, name)]
+    edits = [edit(source, statement_start, statement_start, "%s%s = %s%s" % (indent, name, text, source.newline(statement_start))), edit(source, start, end, name)]
     for copy in copies:
         edits.append(edit(source, *_with_own_parentheses(source, copy), name))
-    return {"edits": sorted(edits, key=lambda e: e["span"]), "replaced": 1 + len(copies)}
+    return {"edits": sorted(edits, key=lambda e: e["span"]), "replaced": 1 + len(copies), "warnings": warnings}

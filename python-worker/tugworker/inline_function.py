@@ -5,6 +5,7 @@
 import ast
 
 from tugworker.inline_calls import Site, balanced, bind_arguments, inline_expression, inline_statements, refuse, whole_value
+from tugworker.fstrings import fit, target_version
 from tugworker.local_edits import Refused, own_nodes
 from tugworker.move_module import Module, drop_alias, import_line
 from tugworker.move_symbol import _block, _removal
@@ -83,6 +84,7 @@ def inline_function(request):
     definition = Definition(Module(files[request["source"]]), request["offset"])
     name = definition.name
     keep = bool(request.get("keep_definition"))
+    target = target_version(request.get("target_python"))
     edits, warnings, imports_to_drop, kept_because = [], [], [], []
     calls = 0
     for entry in request["files"]:
@@ -113,7 +115,10 @@ def inline_function(request):
             if replacement is not None:
                 if replacement.startswith("(") and whole_value(site):
                     replacement = replacement[1:-1] if balanced(replacement[1:-1]) else replacement
-                edits.append(module.edit(*module.src.span(call), replacement))
+                start, end = module.src.span(call)
+                line, col = module.src.position(start)
+                replacement = fit(module.tree, module.src.data, module.src.offset, start, end, replacement, target, "%s:%d:%d" % (module.path, line, col))
+                edits.append(module.edit(start, end, replacement))
             elif site.nested():
                 refuse(module, call, "the call is evaluated conditionally or in a nested scope, and its arguments need binding first")
             else:

@@ -3,6 +3,7 @@
 import ast
 import re
 
+from tugworker.fstrings import fit, target_version
 from tugworker.local_edits import COMPREHENSIONS, Refused, SCOPES, Source, edit, has_effects, own_nodes
 
 ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.JoinedStr)
@@ -50,8 +51,9 @@ def _needs_parentheses(source, use, value, text):
     return not safe_parent or isinstance(value, (ast.NamedExpr, ast.Yield, ast.YieldFrom))
 
 
-def inline_local(content, offset):
+def inline_local(content, offset, target_python=None):
     source = Source(content)
+    python = target_version(target_python)
     target = _name_at(source, offset)
     name = target.id
     scope = source.scope_of(target)
@@ -112,10 +114,9 @@ def inline_local(content, offset):
         text = "(%s)" % text
     edits = []
     for use in uses:
-        if any(isinstance(p, ast.JoinedStr) for p in source.ancestors(use)) and ('"' in text or "'" in text):
-            _refuse("a use is inside an f-string and the value has quotes", source, use)
         us, ue = source.span(use)
-        edits.append(edit(source, us, ue, "(%s)" % text if _needs_parentheses(source, use, value, text) else text))
+        new_text = "(%s)" % text if _needs_parentheses(source, use, value, text) else text
+        edits.append(edit(source, us, ue, fit(source.tree, source.data, source.offset, us, ue, new_text, python, "line %d" % use.lineno)))
     start = source.line_start(source.span(assignment)[0])
     end = assign_end
     rest_of_line = source.data[end : source.data.find(b"\n", end) + 1 if source.data.find(b"\n", end) >= 0 else len(source.data)]

@@ -2,6 +2,7 @@
 # scopes and the refusals they raise. Offsets are UTF-8 byte offsets into the file, as everywhere in tug.
 import ast
 import keyword
+import unicodedata
 
 
 class Refused(Exception):
@@ -20,12 +21,14 @@ class Source:
     def __init__(self, content):
         self.text = content
         self.data = content.encode("utf-8")
-        self.starts = [0]
+        # A byte-order mark is not part of line 1 (Python skips it; columns there count from after it).
+        bom = content.startswith("\ufeff")
+        self.starts = [3 if bom else 0]
         for index, byte in enumerate(self.data):
             if byte == 0x0A:
                 self.starts.append(index + 1)
         try:
-            self.tree = ast.parse(content)
+            self.tree = ast.parse(content[1:] if bom else content)
         except SyntaxError as error:
             raise Refused("SourceSyntaxError", "the file does not parse: %s" % error.msg, {"line": error.lineno, "col": error.offset})
         self.parent = {}
@@ -54,6 +57,13 @@ class Source:
         start = self.offset(node.lineno, 0)
         before = self.data[start : self.offset(node.lineno, node.col_offset)]
         return before.decode("utf-8") if before.strip() == b"" else None
+
+    def newline(self, offset):
+        """The line ending of the line holding offset (a CRLF file gets CRLF lines)."""
+        end = self.data.find(b"\n", offset)
+        if end < 0:
+            return "\r\n" if b"\r\n" in self.data else "\n"
+        return "\r\n" if self.data[end - 1 : end] == b"\r" else "\n"
 
     def ancestors(self, node):
         while node in self.parent:
@@ -95,8 +105,11 @@ def own_nodes(scope):
 
 
 def check_identifier(name):
-    if not name.isidentifier() or keyword.iskeyword(name):
+    """The name as Python reads it: the tokenizer NFKC-normalises identifiers, so `ｘ` is x and must be compared as x."""
+    normalized = unicodedata.normalize("NFKC", name)
+    if not name.isidentifier() or not normalized.isidentifier() or keyword.iskeyword(normalized):
         raise Refused("InvalidArgument", "%r is not a Python identifier" % name, {"argument": "new_name", "reason": "not an identifier"})
+    return normalized
 
 
 def names_in(scope):

@@ -88,14 +88,14 @@ def _local_refactor(op, request):
         if op == "extract_variable":
             from tugworker.extract_variable import extract_variable
 
-            return extract_variable(request["content"], request["start"], request["end"], request["name"], bool(request.get("all")))
+            return extract_variable(request["content"], request["start"], request["end"], request["name"], bool(request.get("all")), bool(request.get("strict")))
         if op == "extract_function":
             from tugworker.extract_function import extract_function
 
             return extract_function(request["content"], request["start"], request["end"], request["name"])
         from tugworker.inline_local import inline_local
 
-        return inline_local(request["content"], request["offset"])
+        return inline_local(request["content"], request["offset"], request.get("target_python"))
     except Refused as refusal:
         return {"refused": _error(refusal.code, refusal.message, refusal.details)}
 
@@ -135,6 +135,14 @@ def handle(request):
         from tugworker.signature_sites import signature_sites
 
         return signature_sites(request["content"], request["offsets"])
+    if op == "signature_texts":
+        from tugworker.signature_texts import signature_texts
+
+        return signature_texts(request["texts"])
+    if op == "fit_fstrings":
+        from tugworker.fstrings import fit_edits
+
+        return _project_refactor(fit_edits, request)
     if op in LOCAL_REFACTORS:
         return _local_refactor(op, request)
     if op == "organize_imports":

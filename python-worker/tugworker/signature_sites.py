@@ -18,9 +18,12 @@ def _dotted(node):
 
 
 def _trivial(node):
-    """A literal or a plain name: dropping it cannot drop an effect."""
+    """A literal, a plain name or a lambda: dropping or reordering it cannot drop or reorder an effect (creating a
+    lambda runs nothing but its defaults)."""
     if isinstance(node, (ast.Constant, ast.Name)):
         return True
+    if isinstance(node, ast.Lambda):
+        return all(_trivial(d) for d in node.args.defaults + node.args.kw_defaults if d is not None)
     if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
         return True
     return False

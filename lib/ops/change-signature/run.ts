@@ -4,6 +4,7 @@ import { TugError } from '../../core/errors.js';
 import { buildPatchSet } from '../../core/patchset.js';
 import { withPythonProject } from '../../python/load-project.js';
 import { planSignatureOn } from '../../python/change-signature/plan.js';
+import { targetPython } from '../../python/target-python.js';
 import { completeSignature } from '../../python/change-signature/examples.js';
 import { resolveUserPath } from '../../workspace/paths.js';
 import { MAX_POSITION, type OperationContext } from '../operation.js';
@@ -25,6 +26,7 @@ function planner(input: Input, context: OperationContext): Planner {
     }
     const config = await configFor(ws.repo, { python: input.python });
     const python = configuredPython(config);
+    const target = await targetPython(ws.repo, snapshot.tree);
     context.progress?.('analysing the Python project');
     // Only the files that mention the function's name can call it (withPythonProject proves the load complete).
     const at = { file, line: input.line, col: input.column };
@@ -35,7 +37,7 @@ function planner(input: Input, context: OperationContext): Planner {
       snapshot.tree,
       python,
       { at },
-      (loaded) => planSignatureOn(loaded, { session: ws.session, python }, at, input.new_params, input.force ?? false),
+      (loaded) => planSignatureOn(loaded, { session: ws.session, python, target }, at, input.new_params, input.force ?? false),
       (loaded, code) => completeSignature({ repo: ws.repo, tree: snapshot.tree, session: ws.session, python }, loaded, code),
     );
     const files = await loadSourceFiles(ws.repo, snapshot.tree, [...new Set(plan.edits.map((e) => e.file))]);

@@ -11,7 +11,7 @@ const KIND: AssistKind = { operation: 'extract-function', assists: ['extract_fun
 type Target = z.infer<z.ZodObject<typeof extractFunctionFields>> & { no_wait?: boolean | undefined; python?: string | undefined };
 
 function pythonPlan(input: Target): LocalPlan {
-  const name = input.new_name;
+  const name = input.new_name?.normalize('NFKC'); // Python reads `ｘ` as x: the name written and compared is x
   if (name === undefined) throw new TugError('InvalidArgument', 'extract-function in a Python file needs new_name (--name)', { details: { argument: 'new_name', reason: 'required for Python' } });
   return {
     request: (_file, offset) => ({ op: 'extract_function', params: { start: offset(input.line, input.column), end: offset(input.end_line, input.end_column), name } }),

@@ -10,19 +10,35 @@ const KIND: AssistKind = { operation: 'extract-variable', assists: ['extract_var
 
 type Target = z.infer<z.ZodObject<typeof extractVariableFields>> & { no_wait?: boolean | undefined; python?: string | undefined };
 
+/** EvaluationOrderChanged: the expression's calls now run before `calls`, which ran first in its statement. */
+interface WorkerWarning {
+  code: string;
+  message: string;
+  line: number;
+  col: number;
+  calls: string[];
+}
+
 function pythonPlan(input: Target): LocalPlan {
-  const name = input.new_name;
+  const name = input.new_name?.normalize('NFKC'); // Python reads `ｘ` as x: the name written and compared is x
   if (name === undefined) throw new TugError('InvalidArgument', 'extract-variable in a Python file needs new_name (--name)', { details: { argument: 'new_name', reason: 'required for Python' } });
+  let path = input.file; // the repository path the worker's lines are in, once the file is known
   return {
-    request: (_file, offset) => ({
-      op: 'extract_variable',
-      params: { start: offset(input.line, input.column), end: offset(input.end_line, input.end_column), name, all: input.all ?? false },
+    request: (file, offset) => {
+      path = file.path;
+      const params = { start: offset(input.line, input.column), end: offset(input.end_line, input.end_column), name, all: input.all ?? false, strict: input.strict ?? false };
+      return { op: 'extract_variable', params };
+    },
+    describe: (answer) => ({
+      subject: `${name} = … in ${input.file} (${String(answer['replaced'])} use${answer['replaced'] === 1 ? '' : 's'})`,
+      slug: `variable-${name}`,
+      warnings: ((answer['warnings'] ?? []) as WorkerWarning[]).map(({ code, message, line, col, calls }) => ({ code, message, location: { file: path, line, col }, details: { calls } })),
     }),
-    describe: (answer) => ({ subject: `${name} = … in ${input.file} (${String(answer['replaced'])} use${answer['replaced'] === 1 ? '' : 's'})`, slug: `variable-${name}` }),
   };
 }
 
 function pythonOnly(input: Target): void {
+  if (input.strict) throw new TugError('InvalidArgument', 'strict applies to Python files; rust-analyzer decides for Rust', { details: { argument: 'strict', reason: 'Python only' } });
   if (input.all) throw new TugError('InvalidArgument', 'all applies to Python files; rust-analyzer extracts the one expression', { details: { argument: 'all', reason: 'Python only' } });
 }
 

@@ -5,6 +5,7 @@ import { TugError } from '../../core/errors.js';
 import { buildPatchSet } from '../../core/patchset.js';
 import { withPythonProject } from '../../python/load-project.js';
 import { planInlineFunction } from '../../python/inline-function/plan.js';
+import { targetPython } from '../../python/target-python.js';
 import { resolveUserPath } from '../../workspace/paths.js';
 import type { OperationContext } from '../operation.js';
 import { refactorDoors } from '../change/doors.js';
@@ -22,9 +23,9 @@ const KIND: AssistKind = { operation: 'inline', assists: ['inline_local_variable
 
 type Input = z.infer<typeof inlineInput>;
 
-function localPlan(input: Input): LocalPlan {
+function localPlan(input: Input, target: string | undefined): LocalPlan {
   return {
-    request: (_file, offset) => ({ op: 'inline_local', params: { offset: offset(input.line, input.column) } }),
+    request: (_file, offset) => ({ op: 'inline_local', params: { offset: offset(input.line, input.column), ...(target ? { target_python: target } : {}) } }),
     describe: (answer) => ({ subject: `inline ${String(answer['name'])} in ${input.file} (${String(answer['uses'])} use${answer['uses'] === 1 ? '' : 's'})`, slug: `${String(answer['name'])}` }),
   };
 }
@@ -38,9 +39,10 @@ function mayBeFunction(error: unknown): error is TugError {
 
 async function planPythonFunction(ws: Workspace, snapshot: Snapshot, file: string, input: Input, context: OperationContext, local: TugError | null): Promise<Proposal> {
   const python = configuredPython(await configFor(ws.repo, { python: input.python }));
+  const target = await targetPython(ws.repo, snapshot.tree);
   context.progress?.('analysing the Python project');
   const at = { file, line: input.line, col: input.column };
-  const plan = await withPythonProject(ws.repo, ws.session, snapshot.tree, python, { at }, (loaded) => planInlineFunction(loaded, { session: ws.session, python }, at, input.keep_definition ?? false));
+  const plan = await withPythonProject(ws.repo, ws.session, snapshot.tree, python, { at }, (loaded) => planInlineFunction(loaded, { session: ws.session, python }, at, input.keep_definition ?? false, target));
   if (!plan) {
     throw local ?? new TugError('SymbolNotFound', `${file}:${input.line}:${input.column} is not on a module-level function (its def or a call of it)`, { details: { path: file, reason: 'not a function' }, location: { file, line: input.line, col: input.column } });
   }
@@ -63,7 +65,7 @@ function planner(input: Input, context: OperationContext): Planner {
       // Should the local inline refuse, a function's analysis lists the whole tree: that starts now, alongside.
       listTreePaths(ws.repo, snapshot.tree).catch(() => undefined);
       try {
-        return await planPythonLocal(ws, snapshot, file, input.python, localPlan(input), context);
+        return await planPythonLocal(ws, snapshot, file, input.python, localPlan(input, await targetPython(ws.repo, snapshot.tree)), context);
       } catch (error) {
         if (!mayBeFunction(error)) throw error;
         return planPythonFunction(ws, snapshot, file, input, context, error);

@@ -91,5 +91,5 @@ export function rewriteCall(args: readonly CallArg[], old: readonly OldParam[], 
 }
 
 function countPositional(out: readonly string[]): number {
-  return out.filter((t) => !/^[A-Za-z_][A-Za-z0-9_]*=(?!=)/.test(t)).length;
+  return out.filter((t) => !/^[\p{XID_Start}_][\p{XID_Continue}]*=(?!=)/u.test(t)).length;
 }

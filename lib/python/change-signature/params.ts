@@ -1,5 +1,6 @@
 // change-signature's new parameter list: checked against the old one, each entry resolved to what it keeps or adds.
 import { TugError } from '../../core/errors.js';
+import { pythonIdentifier } from '../identifiers.js';
 
 /** One entry of `new_params` as given. Markers: `{"name":"/"}`, `{"name":"*"}`; varargs `{"name":"*args"}`, `{"name":"**kwargs"}`. */
 export interface NewParamInput {
@@ -31,10 +32,29 @@ export interface NewParam {
   text: string;
 }
 
-const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 function invalid(message: string, reason: string): TugError {
   return new TugError('InvalidArgument', `new_params: ${message}`, { details: { argument: 'new_params', reason } });
+}
+
+/** The name as Python reads it (NFKC: `ｂ` is b), or InvalidArgument for a non-name or a keyword (`class`). */
+function parameterName(name: string, written: string): string {
+  try {
+    return pythonIdentifier(name, 'new_params');
+  } catch (error) {
+    const keyword = error instanceof TugError && error.details?.['reason'] === 'keyword';
+    throw invalid(`"${written}" is ${keyword ? 'a Python keyword' : 'not a parameter name'}`, keyword ? 'keyword' : 'invalid name');
+  }
+}
+
+/** The texts of `new_params` the worker parses: each type, default and value must be one piece of its kind. */
+export function paramTexts(input: readonly NewParamInput[]): { kind: 'type' | 'default' | 'value'; text: string; name: string }[] {
+  return input.flatMap((p) => (['type', 'default', 'value'] as const).flatMap((kind) => (p[kind] === undefined ? [] : [{ kind, text: p[kind]!, name: p.name }])));
+}
+
+/** The worker's verdicts on paramTexts, as the InvalidArgument of the first text that is not what it claims. */
+export function checkParamTexts(texts: ReturnType<typeof paramTexts>, problems: readonly (string | null)[]): void {
+  const bad = texts.findIndex((_, i) => problems[i]);
+  if (bad >= 0) throw invalid(`the ${texts[bad]!.kind} ${JSON.stringify(texts[bad]!.text)} of ${texts[bad]!.name} ${problems[bad]}`, `invalid ${texts[bad]!.kind}`);
 }
 
 /** Checks `new_params` against the old parameters (a method's self/cls left out of both) and resolves every entry. */
@@ -57,11 +77,10 @@ export function resolveNewParams(input: readonly NewParamInput[], old: readonly 
       return;
     }
     const stars = entry.name.startsWith('**') ? 2 : entry.name.startsWith('*') ? 1 : 0;
-    const name = entry.name.slice(stars);
-    if (!IDENT.test(name)) throw invalid(`"${entry.name}" is not a parameter name`, 'invalid name');
+    const name = parameterName(entry.name.slice(stars), entry.name);
     if (seen.has(name)) throw invalid(`${name} appears more than once`, 'duplicate name');
     seen.add(name);
-    const fromName = entry.from ?? (byName.has(name) ? name : undefined);
+    const fromName = entry.from !== undefined ? entry.from.normalize('NFKC') : byName.has(name) ? name : undefined;
     const source = fromName === undefined ? null : byName.get(fromName) ?? null;
     if (fromName !== undefined && !source) throw invalid(`from: ${fromName} is not a parameter of the function (it has ${old.map((p) => p.name).join(', ') || 'none'})`, 'unknown from');
     if (source && used.has(source.name)) throw invalid(`${source.name} is used by more than one new parameter`, 'duplicate from');
@@ -89,7 +108,7 @@ function paramText(entry: NewParamInput, name: string, stars: number, source: Ol
   const prefix = '*'.repeat(stars);
   if (!source) return `${prefix}${name}${entry.type ? `: ${entry.type}` : ''}${entry.default !== undefined ? (entry.type ? ` = ${entry.default}` : `=${entry.default}`) : ''}`;
   const written = source.text.replace(/^\*{0,2}/, '');
-  const match = /^([A-Za-z_][A-Za-z0-9_]*)(\s*:\s*)?/.exec(written)!;
+  const match = /^([\p{XID_Start}_][\p{XID_Continue}]*)(\s*:\s*)?/u.exec(written)!;
   let rest = written.slice(match[0].length);
   let annotation = match[2] ? rest : '';
   let defaultPart = '';

@@ -10,8 +10,9 @@ import type { Entity } from '../project.js';
 import { nameOf } from '../references.js';
 import { findUnsure, unsureJSON, type UnsureJSON } from '../unsure.js';
 import { unparsableError } from '../parse-errors.js';
+import { workerRefusal, type Refusal } from '../local-refactor.js';
 import { commentWarning, layout, rewriteSites, type DefSite, type Site, type SignatureChange, type SiteText } from './call-sites.js';
-import { resolveNewParams, type NewParam, type NewParamInput, type OldParam } from './params.js';
+import { checkParamTexts, paramTexts, resolveNewParams, type NewParam, type NewParamInput, type OldParam } from './params.js';
 
 /** Decorators that keep the function's own signature for its callers. */
 const KEEPS_SIGNATURE = new Set(['staticmethod', 'classmethod', 'abstractmethod', 'abc.abstractmethod', 'override', 'typing.override', 'typing_extensions.override', 'functools.cache', 'functools.lru_cache', 'cache', 'lru_cache', 'functools.wraps']);
@@ -30,12 +31,14 @@ export interface SignaturePlan {
 
 export async function planSignatureOn(
   loaded: LoadedProject,
-  ask: { session: PythonSession; python: string | undefined },
+  ask: { session: PythonSession; python: string | undefined; target?: string | undefined },
   at: { file: string; line: number; col: number },
   newParams: readonly NewParamInput[],
   force: boolean,
 ): Promise<SignaturePlan> {
   const { project, resolver, bytesOf } = loaded;
+  const texts = paramTexts(newParams);
+  if (texts.length > 0) checkParamTexts(texts, (await askPython<{ problems: (string | null)[] }>(ask.session, ask.python, 'signature_texts', { texts })).problems);
   const where = `${at.file}:${at.line}:${at.col}`;
   const bytes = bytesOf.get(at.file);
   if (!bytes) throw new TugError('FileNotFound', `${at.file} is not a Python file in the workspace`, { details: { path: at.file } });
@@ -134,9 +137,27 @@ export async function planSignatureOn(
     valueUses.push(...done.unsure);
     calls += done.calls;
   }
+  await fitFStrings(loaded, ask, edits);
   // In no order: every result orders its unsure places (lib/ops/change/unsure.ts).
   const unsure = [...unsureJSON(findUnsure(resolver, entity, name, occurrences), bytesOf, false), ...valueUses];
   return { edits, warnings, unsure, name, calls, entity, change };
+}
+
+/** Call sites inside f-strings: the worker re-quotes their new arguments for the target Python, or refuses. */
+async function fitFStrings(loaded: LoadedProject, ask: { session: PythonSession; python: string | undefined; target?: string | undefined }, edits: EditRequest[]): Promise<void> {
+  const byFile = new Map<string, EditRequest[]>();
+  for (const e of edits) {
+    if (!e.span) continue;
+    // Only a file with an f-string can have a call inside one (`f"`, `rf'`, `F"""`, …).
+    if (/(^|[^\w])[rR]?[fF][rR]?['"]/.test(new TextDecoder().decode(loaded.bytesOf.get(e.file)!))) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
+  }
+  for (const [file, list] of [...byFile].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const content = new TextDecoder('utf-8', { ignoreBOM: true }).decode(loaded.bytesOf.get(file)!);
+    const request = { path: file, content, edits: list.map((e) => ({ span: [e.span!.start, e.span!.end], new_text: e.new_text })), ...(ask.target ? { target_python: ask.target } : {}) };
+    const answer = await askPython<{ texts: string[] } | { refused: Refusal }>(ask.session, ask.python, 'fit_fstrings', request);
+    if ('refused' in answer) throw workerRefusal(answer.refused);
+    list.forEach((e, i) => (e.new_text = answer.texts[i]!));
+  }
 }
 
 /** A renamed parameter's uses in the body follow it; a removed one still used there is reported. */

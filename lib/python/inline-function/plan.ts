@@ -33,6 +33,7 @@ export async function planInlineFunction(
   ask: { session: PythonSession; python: string | undefined },
   at: { file: string; line: number; col: number },
   keepDefinition: boolean,
+  targetPython?: string,
 ): Promise<InlineFunctionPlan | null> {
   const { project, resolver, bytesOf } = loaded;
   const bytes = bytesOf.get(at.file);
@@ -56,6 +57,7 @@ export async function planInlineFunction(
     source: definition.file,
     offset: definition.span[0],
     keep_definition: keepDefinition,
+    ...(targetPython ? { target_python: targetPython } : {}),
   });
   if ('refused' in reply) {
     // A module-level name that is no function (a constant, __all__): the local inline's refusal says it better.
