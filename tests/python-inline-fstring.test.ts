@@ -68,3 +68,17 @@ test('inlining a local whose value has quotes into an f-string switches them (it
   t.true((await show('fmt.py')).includes(`return f"[{' | '.join(words)}]"`));
   await repo.cleanup();
 });
+
+// `f"{total=}"` prints `total=` and the value: replacing the text inside such a field changes the output.
+test('inline and extract-variable refuse to edit inside a self-documenting f-string field (`{x=}`)', async (t) => {
+  const lines = ['def debug(a, b):', '    total = a + b', '    return f"{total=} {a * b=}"', ''].join('\n');
+  const repo = await makeRepo({ 'dbg.py': lines });
+  const inlined = await tug(repo.root, ['run', 'inline', '--at', 'dbg.py:2:5', '--verify', 'none', '--json']);
+  t.is(inlined.json?.error?.code, 'UnsafeRefactor', inlined.stdout);
+  t.is(inlined.json.error.details.reason, 'self-documenting f-string field');
+  const extracted = await tug(repo.root, ['run', 'extract-variable', '--range', 'dbg.py:3:24-3:29', '--name', 'product', '--verify', 'none', '--json']);
+  t.is(extracted.json?.error?.code, 'UnsafeRefactor', extracted.stdout);
+  t.regex(extracted.json.error.details.reason, /ending in `=`/);
+  t.is(await repo.git('branch', '--list', 'tug/*'), '');
+  await repo.cleanup();
+});

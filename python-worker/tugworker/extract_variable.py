@@ -2,6 +2,7 @@
 # statement that holds it. Refused wherever moving the evaluation there could change what the code does.
 import ast
 
+from tugworker.fstrings import prints_itself
 from tugworker.local_edits import COMPREHENSIONS, Refused, Source, check_identifier, edit, has_effects, names_in, own_nodes, trimmed
 
 
@@ -56,6 +57,9 @@ def _check_context(source, node, statement):
         if parent is statement:
             break
         grandchild, child = child, parent
+    s, e = source.span(node)
+    if prints_itself(source.tree, source.data, source.offset, s, e):
+        _refuse("it is in an f-string field ending in `=`, which prints the expression's own text", node, source)
 
 
 def _evaluated_before(source, statement, node):

@@ -70,8 +70,23 @@ def _switched(text, banned):
     return "".join(out) + text[last:]
 
 
+def prints_itself(tree, data, offset_of, start, end):
+    """Whether [start, end) is in the expression of a self-documenting field (`f"{a + b=}"`), whose text the f-string
+    prints: any edit there changes the output."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FormattedValue) and hasattr(node.value, "end_lineno"):
+            s = offset_of(node.value.lineno, node.value.col_offset)
+            e = offset_of(node.value.end_lineno, node.value.end_col_offset)
+            after = data[e:].lstrip()
+            if s <= start and end <= e and after[:1] == b"=" and after[1:2] != b"=":
+                return True
+    return False
+
+
 def fit(tree, data, offset_of, start, end, new_text, target, where):
     """new_text for [start, end), made valid where it lands for the target Python, or Refused saying why not."""
+    if prints_itself(tree, data, offset_of, start, end):
+        raise Refused("UnsafeRefactor", "the edit at %s is inside an f-string field ending in `=`, which prints its own source text" % where, {"reason": "self-documenting f-string field"})
     if target >= (3, 12):
         return new_text
     quotes = _enclosing_quotes(tree, data, offset_of, start, end)
