@@ -7,7 +7,8 @@ import path from 'node:path';
 import { patchset, tug } from './helpers/cli.js';
 import { makeRepo } from './helpers/repo.js';
 
-const FILES = { 'pkg/a.py': 'def f():\n    return 1\n', 'pkg/b.py': 'from a import f\n\nf()\n', 'top.py': 'x = 1\n' };
+// -C moves where relative paths start, never the analysis: pkg/a.py is module pkg.a from anywhere (python-rename-scope.test.ts).
+const FILES = { 'pkg/a.py': 'def f():\n    return 1\n', 'pkg/b.py': 'from pkg.a import f\n\nf()\n', 'top.py': 'x = 1\n' };
 
 test('positions are relative to -C DIR (a subdirectory) or to the current directory, as with git', async (t) => {
   const repo = await makeRepo(FILES);

@@ -35,7 +35,6 @@ async function check(file: string, line: number, col: number, newName: string, e
     bytesOf: loaded.bytesOf,
     edits: edit(edits),
     moves: [],
-    prefix: gitRepo.prefix,
     python: async () => (await resolvePython(undefined, session.dir)).path,
     factsDir: session.paths.facts,
     workersDir: session.paths.workers,

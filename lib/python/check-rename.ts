@@ -29,7 +29,6 @@ export async function checkComplete(request: CheckRequest): Promise<void> {
     bytesOf: loaded.bytesOf,
     edits: request.edits,
     moves: request.moves,
-    prefix: request.repo.prefix,
     python: async () => (await resolvePython(request.python, request.session.dir)).path,
     factsDir: request.session.paths.facts,
     workersDir: request.session.paths.workers,

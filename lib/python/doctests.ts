@@ -34,14 +34,14 @@ const CONFIGS = ['pyproject.toml', 'pytest.ini', 'setup.cfg', 'tox.ini'];
  * (`--doctest-glob`): a .txt file counts only then; Markdown and reStructuredText always do.
  */
 async function docsFiles(repo: Repo, tree: string, allPaths: ReadonlySet<string>): Promise<{ bytes: Map<string, Uint8Array>; doctests: Set<string> }> {
-  const base = repo.prefix ? `${repo.prefix}/` : '';
-  const configPaths = CONFIGS.map((c) => `${base}${c}`).filter((p) => allPaths.has(p));
+  // The repository's docs and pytest settings, wherever tug was started (the scope never shrinks to a subdirectory).
+  const configPaths = CONFIGS.filter((p) => allPaths.has(p));
   const configEntries = configPaths.length > 0 ? await listTreePaths(repo, tree, configPaths) : [];
   const configBlobs = await readBlobs(repo, configEntries.map((e) => e.oid));
   const globs = doctestGlobs(configEntries.map((e) => Buffer.from(configBlobs.get(e.oid)!).toString('utf8')));
-  const collected = (p: string) => globs.some((g) => matchesGlob(p.slice(base.length), g));
+  const collected = (p: string) => globs.some((g) => matchesGlob(p, g));
   // Markdown and reStructuredText for their code blocks; plain text only when pytest collects it.
-  const wanted = [...allPaths].filter((p) => (!base || p.startsWith(base)) && (/\.(md|rst)$/.test(p) || (p.endsWith('.txt') && collected(p))));
+  const wanted = [...allPaths].filter((p) => (/\.(md|rst)$/.test(p) || (p.endsWith('.txt') && collected(p))));
   if (wanted.length === 0) return { bytes: new Map(), doctests: new Set() };
   const entries = await listTreePaths(repo, tree, wanted);
   const blobs = await readBlobs(repo, entries.map((e) => e.oid));

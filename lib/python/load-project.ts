@@ -91,7 +91,7 @@ export async function askPython<T>(session: PythonSession, python: string | unde
 }
 
 /**
- * Loads lately made, by repository, tree, prefix (and a rename's names). Trees are immutable and a loaded project is
+ * Loads lately made, by repository, tree (and a rename's names). Trees are immutable and a loaded project is
  * never changed after it is built, so a long-lived process (daemon, MCP server) asked again answers from memory.
  */
 const recent = new Recent<Promise<LoadedProject>>(2);
@@ -104,7 +104,7 @@ countWarm('python_projects', () => recent.size + recentFocus.size);
 
 const ALL: FileSelection = { include: [], exclude: [] };
 const treeKey = (repo: Repo, session: PythonSession, tree: string, selection: FileSelection = ALL) =>
-  [repo.commonDir, tree, repo.prefix, session.paths.facts, JSON.stringify(selection)].join('\0');
+  [repo.commonDir, tree, session.paths.facts, JSON.stringify(selection)].join('\0');
 
 /** Every Python file of the snapshot, parsed and resolved (symbol listings, and renames that need the whole repository). */
 export async function loadPythonProject(
@@ -261,10 +261,9 @@ async function readSources(repo: Repo, session: PythonSession, tree: string, pyt
   const [everything] = await Promise.all([listTreePaths(repo, tree), startPythonEarly(session, python)]);
   mark('python: files listed');
   const allPaths = new Set(everything.map((e) => e.path));
-  // include/exclude globs are relative to the workspace, which may be a directory inside the repository.
-  const inWorkspace = (file: string) => (repo.prefix && file.startsWith(`${repo.prefix}/`) ? file.slice(repo.prefix.length + 1) : file);
+  // include/exclude globs are relative to the repository's root, as the scope is: where tug was started changes neither.
   const entries = everything.filter(
-    (e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path) && selects(selection, inWorkspace(e.path)),
+    (e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path) && selects(selection, e.path),
   );
   const blobs = await readBlobs(repo, entries.map((e) => e.oid));
   mark('python: files read');
@@ -284,6 +283,6 @@ async function readSources(repo: Repo, session: PythonSession, tree: string, pyt
     bytesOf.set(entry.path, bytes);
   }
   const paths = files.map((f) => f.path);
-  const modules = buildModuleMap(paths, sourceRoots(paths, repo.prefix));
+  const modules = buildModuleMap(paths, sourceRoots(paths));
   return { files, bytesOf, allPaths, skipped, warnings, modules, filesOfModule: filesByModule(modules) };
 }

@@ -8,11 +8,14 @@ export interface ModuleMap {
   byFile: Map<string, string>;
 }
 
-/** Directories that hold top-level packages: the workspace itself and a `src/` layout if present. */
-export function sourceRoots(files: readonly string[], prefix: string): string[] {
-  const base = prefix ? `${prefix}/` : '';
-  const roots = [prefix];
-  if (files.some((f) => f.startsWith(`${base}src/`) && f.endsWith('.py'))) roots.push(`${base}src`);
+/**
+ * Directories that hold top-level packages: the repository's root and a `src/` layout if present. They never depend on
+ * where tug was started (`cd pkg`, `-C pkg`): a root taken from there named `pkg/a.py` module `a`, so `from pkg.a import f`
+ * elsewhere no longer reached it and a rename left it behind without a word.
+ */
+export function sourceRoots(files: readonly string[]): string[] {
+  const roots = [''];
+  if (files.some((f) => f.startsWith('src/') && f.endsWith('.py'))) roots.push('src');
   return roots;
 }
 

@@ -53,18 +53,17 @@ export async function planPythonRename(
     tree,
     options.python,
     { at: target, newName, selection: options.selection },
-    (loaded) => planOn(loaded, target, newName, { ...options, prefix: repo.prefix }),
+    (loaded) => planOn(loaded, target, newName, options),
     (loaded, core) => completePlan({ repo, session, tree, python: options.python, check: options.check }, loaded, core, newName),
   );
 }
 
 /** The plan on a loaded project: the symbol, its occurrences and their edits, unsure places, aliases, warnings. */
-function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, options: PlanOptions & { prefix: string }): CorePlan {
+function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, options: PlanOptions): CorePlan {
   const { project, resolver, bytesOf, allPaths, parsed } = loaded;
   if (!bytesOf.has(target.file)) {
     if (loaded.skipped.has(target.file)) throw new TugError('UnsupportedFile', `${target.file} is not UTF-8 text`, { details: { path: target.file, reason: loaded.skipped.get(target.file) } });
-    const relative = options.prefix && target.file.startsWith(`${options.prefix}/`) ? target.file.slice(options.prefix.length + 1) : target.file;
-    if (options.selection && allPaths.has(target.file) && !selects(options.selection, relative)) {
+    if (options.selection && allPaths.has(target.file) && !selects(options.selection, target.file)) {
       throw new TugError('InvalidArgument', `${target.file} is left out by the include/exclude globs, so tug does not analyse it`, {
         details: { argument: 'at', reason: 'file not selected', include: options.selection.include, exclude: options.selection.exclude },
       });

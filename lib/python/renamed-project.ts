@@ -51,7 +51,6 @@ export interface RenamedProjectRequest extends WorkerPlaces {
   bytesOf: ReadonlyMap<string, Uint8Array>;
   edits: readonly EditRequest[];
   moves: readonly FileMove[];
-  prefix: string;
   python: () => Promise<string>;
   /** The session's facts directory; renamed files get a cache of their own beneath it. */
   factsDir: string;
@@ -78,7 +77,7 @@ export async function renamedProject(request: RenamedProjectRequest): Promise<Re
   const facts = new Map<string, Facts>();
   for (const info of request.project.files.values()) facts.set(pathOf(info.file), parsed.facts.get(pathOf(info.file)) ?? info.facts);
   const files = [...facts.keys()];
-  const modules = request.moves.length === 0 ? request.project.modules : buildModuleMap(files, sourceRoots(files, request.prefix));
+  const modules = request.moves.length === 0 ? request.project.modules : buildModuleMap(files, sourceRoots(files));
   const project = new Project(modules, facts);
   const offsetOf = (file: string, offset: number) => {
     let moved = offset;

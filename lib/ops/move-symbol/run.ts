@@ -32,7 +32,7 @@ function planner(input: Input, context: OperationContext): Planner {
     const config = await configFor(ws.repo, { python: input.python });
     context.progress?.('analysing the Python modules');
     const plan = await planMoveSymbol(
-      { files, allPaths: new Set(entries.map((e) => e.path)), prefix: ws.repo.prefix, file, line: input.line, column: input.column, destination, keepReexport: input.keep_reexport ?? false },
+      { files, allPaths: new Set(entries.map((e) => e.path)), file, line: input.line, column: input.column, destination, keepReexport: input.keep_reexport ?? false },
       (op, params) => askPython(ws.session, configuredPython(config), op, params),
     );
     // Docs that name the old path: an example's import or a cross-reference, left as it is and listed.

@@ -19,7 +19,7 @@ export const renameFields = {
     .optional()
     .describe('Python: keep the old name working as a deprecated alias (`old = new` in each module or class that binds it, and in `__all__`); each alias is reported as an AliasKept warning.'),
   rust_analyzer: z.string().optional().describe('rust-analyzer binary for Rust targets (default: $TUG_RA_PATH, PATH, then the one `tug toolchain rust setup` installed).'),
-  include: z.array(z.string().min(1)).optional().describe('Python: analyse only files matching one of these globs, relative to the workspace (default: `include` in the config, TUG_INCLUDE, else every file).'),
+  include: z.array(z.string().min(1)).optional().describe('Python: analyse only files matching one of these globs, relative to the repository root (default: `include` in the config, TUG_INCLUDE, else every file).'),
   safety: z
     .enum(['strict', 'normal', 'aggressive'])
     .optional()

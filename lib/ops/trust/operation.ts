@@ -44,7 +44,7 @@ export const trustOperation = defineOperation({
       throw new TugError('InvalidArgument', '--revoke and --status cannot be combined', { details: { argument: 'revoke', reason: 'conflicts with status' } });
     }
     const repo = await discoverRepo(input.workspace ?? process.cwd());
-    const { directory, settings, hash } = await repositorySettings(path.join(repo.root, repo.prefix));
+    const { directory, settings, hash } = await repositorySettings(repo.root);
     if (!input.status) await setTrust(directory, input.revoke ? null : hash);
     return TrustResponse.parse({
       status: 'ok',

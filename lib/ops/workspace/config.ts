@@ -275,13 +275,16 @@ export function verifySettings(config: ResolvedConfig) {
   };
 }
 
-/** Resolves the configuration for a workspace (its directory inside the repository). */
+/**
+ * Resolves the configuration of the repository: its root's files, whatever directory tug was started in, so `cd pkg`
+ * neither drops the repository's include/exclude and test command nor picks up other settings.
+ */
 export async function configFor(
-  repo: { root: string; prefix: string },
+  repo: { root: string },
   flags: Parameters<typeof resolveConfig>[1],
   warnings?: WarningJSON[],
 ): Promise<ResolvedConfig> {
-  const config = await resolveConfig(path.join(repo.root, repo.prefix), flags);
+  const config = await resolveConfig(repo.root, flags);
   warnings?.push(...config.warnings);
   return config;
 }

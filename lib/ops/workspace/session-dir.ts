@@ -43,7 +43,7 @@ function inside(child: string, parent: string): boolean {
  * ignored with an UnsafePath warning.
  */
 export async function configuredSessionDir(repo: Repo, warnings: WarningJSON[]): Promise<string | undefined> {
-  const root = path.join(repo.root, repo.prefix);
+  const root = repo.root;
   if (!(await mentioned(root))) return undefined;
   const config = await resolveConfig(root, {});
   const value = config.session_dir;

@@ -26,7 +26,6 @@ export interface MoveRequest {
   files: ReadonlyMap<string, Uint8Array>;
   /** Every path of the snapshot (a new destination must not land on one). */
   allPaths: ReadonlySet<string>;
-  prefix: string;
   file: string;
   line: number;
   column: number;
@@ -90,7 +89,7 @@ export function resolveDestination(destination: string, modules: ModuleMap, root
 
 export async function planMoveSymbol(request: MoveRequest, ask: AskWorker): Promise<MovePlan> {
   const paths = [...request.files.keys()].sort();
-  const roots = sourceRoots(paths, request.prefix);
+  const roots = sourceRoots(paths);
   const modules = buildModuleMap(paths, roots);
   const source = request.files.get(request.file);
   if (!source || !request.file.endsWith('.py')) {
