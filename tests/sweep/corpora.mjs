@@ -1,0 +1,99 @@
+// The real projects the sweep runs tug on: Debian packages that ship their own tests, copied into git repositories
+// under /tmp (nothing of them is committed to tug). Each corpus says where its code is and how to run its tests.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const WORK = process.env.SWEEP_DIR ?? '/tmp/tug-sweep';
+export const PYTHON = '/usr/bin/python3';
+const DIST = '/usr/lib/python3/dist-packages';
+const PYTEST = ['{python}', '-m', 'pytest', '-q', '-x', '-p', 'no:cacheprovider'];
+
+/** name → { debian, copy: [paths under dist-packages], tests: pytest arguments, testDirs: where positions are not drawn }. */
+export const CORPORA = {
+  toolz: { debian: 'python3-toolz', copy: ['toolz'], tests: ['toolz'] },
+  colorama: { debian: 'python3-colorama', copy: ['colorama'], tests: ['colorama'] },
+  bs4: { debian: 'python3-bs4', copy: ['bs4'], tests: ['bs4'] },
+  isodate: { debian: 'python3-isodate', copy: ['isodate'], tests: ['isodate'] },
+  simplejson: { debian: 'python3-simplejson', copy: ['simplejson'], tests: ['simplejson'] },
+  fixtures: { debian: 'python3-fixtures', copy: ['fixtures'], tests: ['fixtures'] },
+  iso8601: { debian: 'python3-iso8601', copy: ['iso8601'], tests: ['iso8601'] },
+  webencodings: { debian: 'python3-webencodings', copy: ['webencodings'], tests: ['webencodings/tests.py'] },
+  'lazr.uri': { debian: 'python3-lazr.uri', copy: ['lazr/uri'], tests: ['lazr/uri'] },
+  // Its tests are doctest files that a unittest load_tests hook collects, which pytest does not run.
+  wadllib: { debian: 'python3-wadllib', copy: ['wadllib'], argv: ['{python}', '-m', 'unittest', '-q', 'wadllib.tests.test_docs'] },
+  // test_benchmark and one test of test_core need pytest-benchmark's fixture, which Debian does not ship with it.
+  multipledispatch: { debian: 'python3-multipledispatch', copy: ['multipledispatch'], tests: ['multipledispatch', '--ignore=multipledispatch/tests/test_benchmark.py', '--deselect', 'multipledispatch/tests/test_core.py::test_multipledispatch'] },
+  // IntegrationTests start `python -m pyflakes` as a subprocess, which finds the system's copy, not the repository's.
+  pyflakes: { debian: 'python3-pyflakes', copy: ['pyflakes'], tests: ['pyflakes', '-k', 'not IntegrationTests'] },
+  mock: { debian: 'python3-mock', copy: ['mock'], tests: ['mock/tests/testasync.py', 'mock/tests/testcallable.py', 'mock/tests/testhelpers.py', 'mock/tests/testmagicmethods.py', 'mock/tests/testmock.py', 'mock/tests/testpatch.py', 'mock/tests/testsealable.py', 'mock/tests/testsentinel.py', 'mock/tests/testwith.py'] },
+  // The JSON-Schema-Test-Suite files are not shipped.
+  jsonschema: { debian: 'python3-jsonschema', copy: ['jsonschema'], tests: ['jsonschema', '--ignore=jsonschema/tests/test_jsonschema_test_suite.py'] },
+};
+
+export function git(cwd, args, options = {}) {
+  const run = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20, ...options });
+  if (run.status !== 0 && !options.allowFailure) throw new Error(`git ${args.join(' ')} in ${cwd}: ${run.stderr}`);
+  return run.stdout.trim();
+}
+
+/** The test command of a corpus as tug's --test-command takes it ({python} stands for the interpreter). */
+export function testArgv(corpus) {
+  return CORPORA[corpus].argv ?? [...PYTEST, ...CORPORA[corpus].tests];
+}
+
+/** Run a corpus's tests in `dir`; { green, output }. */
+export function runTests(corpus, dir, timeoutSec = 300) {
+  const argv = testArgv(corpus).map((a) => (a === '{python}' ? PYTHON : a));
+  const run = spawnSync('nice', ['-n', '15', ...argv], {
+    cwd: dir, encoding: 'utf8', timeout: timeoutSec * 1000, maxBuffer: 64 << 20,
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: dir },
+  });
+  return { green: run.status === 0, status: run.status, signal: run.signal, output: `${run.stdout ?? ''}${run.stderr ?? ''}`.slice(-3000) };
+}
+
+/**
+ * The corpus's repository (created on first use: the package's files in one commit on `main`), its base commit and
+ * its baseline test result; null when the package is not installed and cannot be.
+ */
+export function corpusRepo(corpus) {
+  const spec = CORPORA[corpus];
+  const base = path.join(WORK, 'corpora', corpus);
+  const repo = path.join(base, 'repo');
+  const meta = path.join(base, 'meta.json');
+  if (existsSync(meta)) return { ...JSON.parse(readFileSync(meta, 'utf8')), repo };
+  if (!spec.copy.every((p) => existsSync(path.join(DIST, p)))) {
+    const install = spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', spec.debian], {
+      encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    if (install.status !== 0 || !spec.copy.every((p) => existsSync(path.join(DIST, p)))) return null;
+  }
+  rmSync(base, { recursive: true, force: true });
+  mkdirSync(repo, { recursive: true });
+  for (const p of spec.copy) {
+    mkdirSync(path.dirname(path.join(repo, p)), { recursive: true });
+    cpSync(path.join(DIST, p), path.join(repo, p), { recursive: true, filter: (src) => !src.includes('__pycache__') });
+  }
+  writeFileSync(path.join(repo, '.gitignore'), '__pycache__/\n*.pyc\n.pytest_cache/\n.ropeproject/\n');
+  git(repo, ['init', '-q', '-b', 'main']);
+  git(repo, ['add', '-A']);
+  git(repo, ['-c', 'user.name=sweep', '-c', 'user.email=sweep@localhost', 'commit', '-q', '-m', `${spec.debian} as shipped`]);
+  const version = spawnSync('dpkg-query', ['-W', '-f=${Version}', spec.debian], { encoding: 'utf8' }).stdout.trim();
+  // The copy under test must be the one Python imports, not Debian's installed copy of the same package.
+  const top = spec.copy[0].replace(/\//g, '.');
+  const where = spawnSync(PYTHON, ['-c', `import ${top}, os; print(os.path.realpath(${top}.__path__[0] if hasattr(${top}, '__path__') else ${top}.__file__))`], {
+    cwd: repo, encoding: 'utf8', env: { ...process.env, PYTHONPATH: repo },
+  });
+  if (!where.stdout.trim().startsWith(repo)) throw new Error(`${corpus}: ${top} imports from ${where.stdout.trim()}, not from ${repo}`);
+  const baseline = runTests(corpus, repo);
+  const info = { corpus, debian: spec.debian, version, commit: git(repo, ['rev-parse', 'HEAD']), green: baseline.green, baseline: baseline.output.slice(-400) };
+  writeFileSync(meta, JSON.stringify(info, null, 2));
+  return { ...info, repo };
+}
+
+/** The corpus's Python files that positions are drawn from: everything but tests and conftest. */
+export function sourceFiles(repo) {
+  return git(repo, ['ls-files', '*.py'])
+    .split('\n')
+    .filter((f) => f && !/(^|\/)(tests?|testing)(\/|$)|(^|\/)(test_[^/]*|[^/]*_test|conftest|tests)\.py$/.test(f));
+}

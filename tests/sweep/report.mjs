@@ -1,0 +1,107 @@
+// Tabulates the sweep's results (tests/sweep/run.mjs) as the Markdown docs/QUALITY.md holds: per corpus and operation,
+// tug's classes with rope's beside, the refusal reasons grouped, and every broken result and crash with its repro.
+// Usage: node tests/sweep/report.mjs [--seed 1] [--write docs/QUALITY.md]  (--write replaces the part between the
+// sweep:begin and sweep:end markers; without it the Markdown goes to stdout)
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CORPORA, WORK } from './corpora.mjs';
+
+const seed = process.argv.includes('--seed') ? process.argv[process.argv.indexOf('--seed') + 1] : '1';
+const dir = path.join(WORK, 'results');
+const rows = existsSync(dir)
+  ? readdirSync(dir).filter((f) => f.endsWith(`.s${seed}.jsonl`)).sort().flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)))
+  : [];
+const OPS = ['rename-symbol', 'move-symbol', 'change-signature', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
+const order = (a, b) => Object.keys(CORPORA).indexOf(a) - Object.keys(CORPORA).indexOf(b);
+const count = (list, pred) => list.filter(pred).length;
+const out = [];
+const row = (cells) => out.push(`| ${cells.join(' | ')} |`);
+
+function classes(list, side) {
+  const r = list.map((x) => x[side]).filter(Boolean);
+  return {
+    tried: r.length,
+    green: count(r, (x) => x.class === 'ok-green'),
+    nochange: count(r, (x) => x.class === 'ok-nochange'),
+    broken: count(r, (x) => x.class === 'broken'),
+    caught: count(r, (x) => x.class === 'caught'),
+    refused: count(r, (x) => x.class === 'refused'),
+    crash: count(r, (x) => x.class === 'crash'),
+    unsure: count(r, (x) => x.unsure > 0 && (x.class === 'ok-green' || x.class === 'broken')),
+  };
+}
+
+const corpora = [...new Set(rows.map((r) => r.corpus))].sort(order);
+out.push('| corpus | operation | tried | ok, tests green | ok, nothing to do | **broken** | caught by tug\'s verification | refused | ok with unsure listed | **crash** | rope: ok green | rope: broken | rope: refused | rope: crash |');
+out.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
+const total = {};
+for (const corpus of corpora) {
+  for (const op of OPS) {
+    const list = rows.filter((r) => r.corpus === corpus && r.op === op);
+    if (!list.length) continue;
+    const t = classes(list, 'tug');
+    const rp = classes(list, 'rope');
+    total[op] ??= [];
+    total[op].push(...list);
+    row([corpus, op, t.tried, t.green, t.nochange, t.broken, t.caught, t.refused, t.unsure, t.crash,
+      rp.tried ? rp.green + rp.nochange : '–', rp.tried ? rp.broken : '–', rp.tried ? rp.refused : '–', rp.tried ? rp.crash : '–']);
+  }
+}
+for (const op of OPS) {
+  if (!total[op]) continue;
+  const t = classes(total[op], 'tug');
+  const rp = classes(total[op], 'rope');
+  row(['**all**', `**${op}**`, t.tried, t.green, t.nochange, t.broken, t.caught, t.refused, t.unsure, t.crash,
+    rp.tried ? rp.green + rp.nochange : '–', rp.tried ? rp.broken : '–', rp.tried ? rp.refused : '–', rp.tried ? rp.crash : '–']);
+}
+
+// Where both ran: tug's ok rate against rope's on the same positions.
+out.push('', '| operation | positions both tried | tug ok and green | rope ok and green | rope ok and green where tug refused |', '|---|--:|--:|--:|--:|');
+for (const op of OPS) {
+  const both = (total[op] ?? []).filter((r) => r.rope);
+  if (!both.length) continue;
+  const okT = (x) => x.class === 'ok-green' || x.class === 'ok-nochange';
+  row([op, both.length, count(both, (r) => okT(r.tug)), count(both, (r) => okT(r.rope)), count(both, (r) => r.tug.class === 'refused' && okT(r.rope))]);
+}
+
+out.push('', '### Refusals by reason (tug)', '');
+for (const op of OPS) {
+  const groups = new Map();
+  for (const r of total[op] ?? []) if (r.tug.class === 'refused') groups.set(r.tug.group, (groups.get(r.tug.group) ?? 0) + 1);
+  if (!groups.size) continue;
+  out.push(`**${op}**`, '');
+  for (const [g, n] of [...groups].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) out.push(`- ${n} × ${g.replace(/\|/g, '\\|')}`);
+  out.push('');
+}
+
+/** The line of a test run that says what went wrong: pytest's `E   …` lines, else the last line naming an error. */
+function firstError(text) {
+  const lines = String(text ?? '').split('\n');
+  const e = lines.filter((l) => /^E\s{2,}\S/.test(l) && !/^E\s+(\^|~)/.test(l));
+  const pick = e.find((l) => /Error|Exception|assert/i.test(l)) ?? e[0] ?? lines.filter((l) => /Error|FAILED|error/.test(l)).slice(-1)[0] ?? '';
+  return pick.replace(/^E\s+/, '').trim();
+}
+
+const list = (title, pred, side) => {
+  const hits = rows.filter((r) => r[side] && pred(r[side])).sort((a, b) => OPS.indexOf(a.op) - OPS.indexOf(b.op) || order(a.corpus, b.corpus) || a.index - b.index);
+  out.push(`### ${title}: ${hits.length}`, '');
+  for (const r of hits) {
+    const p = r.position;
+    const where = p.end_line ? `${p.file}:${p.line}:${p.col}-${p.end_line}:${p.end_col}` : p.line ? `${p.file}:${p.line}:${p.col}` : p.file;
+    const what = side === 'tug' && r.tug.class === 'caught' ? firstError((r.tug.checks ?? []).filter((c) => c.status !== 'passed').map((c) => c.output).join('\n')) || r.tug.group
+      : r[side].class === 'broken' ? firstError(r[side].evidence) : r[side].group ?? '';
+    out.push(`- ${r.op} · ${r.corpus} · \`${where}\`${p.name ? ` (${p.kind ?? ''} ${p.name})` : p.kind ? ` (${p.kind})` : ''}: ${String(what).replace(/\|/g, '\\|').slice(0, 200)}  `, `  repro: \`${r.repro}\``);
+  }
+  out.push('');
+};
+list('tug broken (ok, then the tests failed or the code did not compile)', (x) => x.class === 'broken', 'tug');
+list('tug crashes', (x) => x.class === 'crash', 'tug');
+list('caught by tug\'s own verification (a bad patch, nothing committed)', (x) => x.class === 'caught', 'tug');
+list('rope broken', (x) => x.class === 'broken', 'rope');
+const write = process.argv.includes('--write') ? process.argv[process.argv.indexOf('--write') + 1] : null;
+if (write) {
+  const doc = readFileSync(write, 'utf8');
+  const [begin, end] = ['<!-- sweep:begin -->', '<!-- sweep:end -->'];
+  if (!doc.includes(begin) || !doc.includes(end)) throw new Error(`${write} has no ${begin} … ${end} markers`);
+  writeFileSync(write, `${doc.slice(0, doc.indexOf(begin) + begin.length)}\n${out.join('\n')}\n${doc.slice(doc.indexOf(end))}`);
+} else process.stdout.write(`${out.join('\n')}\n`);
