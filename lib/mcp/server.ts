@@ -14,6 +14,7 @@ import { keepInMemory } from '../core/memory.js';
 import { closestFirst } from '../ops/operation.js';
 import { registryWith, type ToolProvider } from '../tool-provider.js';
 import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources.js';
+import { callProgress } from './progress.js';
 import { LineTransport } from './stdio.js';
 import { callTool, describeTool } from './tools.js';
 
@@ -48,13 +49,14 @@ export function createMcpServer(options: McpServerOptions): Server {
       throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}; tools/list names them (closest: ${closestFirst(request.params.name, names).slice(0, 3).join(', ')})`);
     }
     const token = request.params._meta?.progressToken;
-    let step = 0;
-    const progress = (message: string) => {
-      if (token === undefined) return;
-      step += 1;
-      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } });
-    };
-    return callTool(operation, request.params.arguments ?? {}, { workspace: defaultWorkspace, root }, { progress, signal: extra.signal });
+    const send = token === undefined ? undefined : (progress: number, message: string) =>
+      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }).catch(() => undefined);
+    const progress = callProgress(send);
+    try {
+      return await callTool(operation, request.params.arguments ?? {}, { workspace: defaultWorkspace, root }, { progress: progress.stage, heartbeat: progress.check, signal: extra.signal });
+    } finally {
+      progress.stop();
+    }
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));

@@ -1,12 +1,17 @@
 // The shape every operation has, so the CLI, the MCP server and library users drive them all the same way.
 import { z } from 'zod';
 import { TugError } from '../core/errors.js';
+import type { CheckProgress } from '../verify/run-check.js';
+
+export type { CheckProgress };
 
 export interface OperationContext {
   /** Progress lines for long steps; front doors route them to stderr or MCP progress notifications. */
   progress?: (message: string) => void;
   /** Aborted when the caller cancels (MCP notifications/cancelled): the operation stops, cleans up and writes nothing. */
   signal?: AbortSignal;
+  /** A running check's heartbeat (every few seconds during verification); the MCP server turns it into progress. */
+  heartbeat?: (progress: CheckProgress) => void;
 }
 
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {

@@ -61,6 +61,7 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
   const pythonFiles = request.changedFiles.filter((f) => f.endsWith('.py') || f.endsWith('.pyi'));
   let python: string | undefined;
   const needPython = async () => (python ??= (await resolvePython(request.python, request.sessionDir)).path);
+  throwIfCancelled(signal, 'before verification');
   if (pythonFiles.length > 0) {
     const present = await existing(cwd, pythonFiles);
     if (present.length > 0) checks.push(await checkPythonSyntax(await needPython(), cwd, present, timeoutMs, baseEnv));

@@ -68,14 +68,16 @@ async function runOnSnapshot(
 ): Promise<RunResponseJSON> {
   const config = await configFor(ws.repo, options, ws.warnings);
   const onto: OntoBranch | null = options.onto ? await resolveOnto(ws, options.onto, snapshot.head) : null;
+  throwIfCancelled(reporter.signal, 'during analysis');
   const proposal = await plan(ws, snapshot, { tree: onto?.tipTree ?? snapshot.tree, onto: onto?.branch ?? null });
+  throwIfCancelled(reporter.signal, 'after analysis');
   if (proposal.patch.files.length === 0) {
     throw new TugError('InvalidArgument', 'the change leaves every file as it was', { details: { argument: 'edits', reason: 'no-op patch' } });
   }
   if (options.commit) await assertCommittable(ws, snapshot);
   const base = onto?.tip ?? (await snapshotCommit(ws, snapshot));
   const keep = options.keep_sandbox ?? false;
-  const { tree: resultTree, verification, sandboxPath } = await verifyInSandbox(ws, base, proposal.patch, config, { keep, progress: reporter.progress, signal: reporter.signal });
+  const { tree: resultTree, verification, sandboxPath } = await verifyInSandbox(ws, base, proposal.patch, config, { keep, progress: reporter.progress, signal: reporter.signal, heartbeat: reporter.heartbeat });
   throwIfCancelled(reporter.signal, 'before committing');
   if (verification.status === 'failed') {
     throw new TugError('VerificationFailed', `verification (${config.verify}) failed: ${failedNames(verification)}`, {

@@ -6,6 +6,8 @@ import { deleteRef, listRefs, readRef, updateRef } from '../../git/refs.js';
 import { closeSandbox, openSandbox, writeSandboxFiles, type SandboxMode } from '../../git/worktree.js';
 import type { FileWrite } from '../../workspace/apply.js';
 import { verify, type Verification } from '../../verify/verify.js';
+import type { CheckProgress } from '../../verify/run-check.js';
+import { throwIfCancelled } from '../../core/cancel.js';
 import { verifySettings, type ResolvedConfig } from '../workspace/config.js';
 import { saveUndoRecord, undoTokenFor, type UndoRecord } from './undo-records.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -23,7 +25,7 @@ export async function verifyInSandbox(
   base: string,
   patch: PatchSet,
   config: ResolvedConfig,
-  options: { keep?: boolean; progress?: (message: string) => void; signal?: AbortSignal | undefined } = {},
+  options: { keep?: boolean; progress?: (message: string) => void; signal?: AbortSignal | undefined; heartbeat?: ((progress: CheckProgress) => void) | undefined } = {},
 ): Promise<SandboxOutcome> {
   const keep = options.keep ?? false;
   const mode: SandboxMode = keep ? 'fresh' : process.env['TUG_SANDBOX_MODE'] === 'fresh' ? 'fresh' : 'reuse';
@@ -32,7 +34,9 @@ export async function verifyInSandbox(
   let tree: string;
   let verification: Verification;
   try {
+    throwIfCancelled(options.signal, 'while preparing the sandbox');
     tree = await writeSandboxFiles(ws.repo, sandbox, sandboxWrites(patch));
+    throwIfCancelled(options.signal, 'while preparing the sandbox');
     options.progress?.(`verifying (${config.verify})`);
     verification = await verify({
       ...verifySettings(config),
@@ -40,6 +44,7 @@ export async function verifyInSandbox(
       changedFiles: patch.files.filter((f) => f.status !== 'deleted').map((f) => f.newPath ?? f.path),
       sessionDir: ws.session.dir,
       signal: options.signal,
+      onProgress: options.heartbeat,
     });
   } catch (error) {
     await closeSandbox(sandbox, keep);

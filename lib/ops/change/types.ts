@@ -1,4 +1,5 @@
 // The words of the change road: what a caller asks for, what an operation proposes, and what the pipeline reports.
+import type { CheckProgress } from '../../verify/run-check.js';
 import type { PatchSet } from '../../core/patchset.js';
 import type { WarningJSON } from '../../core/schemas.js';
 import type { VerifyMode } from '../../verify/verify.js';
@@ -59,4 +60,5 @@ export interface Reporter {
   progress?: (message: string) => void;
   /** The caller's cancellation: checked before anything is committed or written. */
   signal?: AbortSignal;
+  heartbeat?: (progress: CheckProgress) => void;
 }

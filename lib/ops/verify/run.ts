@@ -36,6 +36,7 @@ export async function runVerifyOnly(input: z.infer<typeof verifyInput>, context:
       changedFiles: files,
       sessionDir: ws.session.dir,
       signal: context.signal,
+      onProgress: context.heartbeat,
     }).finally(() => closeSandbox(sandbox, false));
     if (verification.status === 'failed') {
       throw new TugError('VerificationFailed', 'the workspace does not pass verification', { details: { verification: presentVerification(verification) } });
