@@ -1,5 +1,6 @@
 // What a person reads after a rename, a patchset or an impact analysis: the symbol, a diff stat, references and warnings
 // with file:line:col, the branch, and the exact next command.
+import { groupedWarningLines } from './summary-warnings.js';
 
 type Json = Record<string, any>;
 
@@ -39,23 +40,43 @@ function headline(result: Json): string {
   const what = result['operation'] === 'rename-symbol' && first ? ` ${first['old_text']} -> ${first['new_text']}` : '';
   const summary = result['summary'];
   const verification = result['verification'];
-  return `${result['operation']}${what}: ${summary.edits_count} edit(s) in ${summary.files_changed} file(s), verification ${verification.status} (${verification.mode})`;
+  const unsure: Json[] = result['unsure'] ?? [];
+  const left = unsure.filter((u) => !u['renamed']).length;
+  return `${result['operation']}${what}: ${summary.edits_count} edit(s) in ${summary.files_changed} file(s), verification ${verification.status} (${verification.mode})${left > 0 ? `, ${left} unsure place(s) left unchanged` : ''}`;
 }
 
-export function summarizeChange(result: Json): string {
+/** The renamed symbol's old name, which the warnings that concern it mention. */
+function oldName(result: Json): string | undefined {
+  if (result['symbol']?.name) return result['symbol'].name;
+  if (result['operation'] !== 'rename-symbol') return undefined;
+  return result['patch']?.['edits']?.[0]?.['old_text'];
+}
+
+/**
+ * Next to the result: a default verification that stayed at `syntax` because the repository is not trusted did not run
+ * the project's tests; say so, with the command that runs them (issue 34 §5).
+ */
+function untrustedTestsLines(result: Json, input: Json): string[] {
+  const skipped = (result['verification']?.['checks'] ?? []).find((c: Json) => c['name'] === 'tests' && c['status'] === 'skipped' && /trusted/.test(String(c['reason'])));
+  if (!skipped) return [];
+  const rename = typeof input['file'] === 'string' && typeof input['new_name'] === 'string' ? `tug rename ${input['file']}:${input['line']}:${input['column']} ${input['new_name']} --verify tests` : null;
+  const command = rename ?? `the same command with --verify tests`;
+  return [`  tests   not run: this repository is not trusted, so only syntax was checked; ${rename ? `\`${command}\`` : command} runs them (\`tug trust\` makes that the default)`];
+}
+
+export function summarizeChange(result: Json, input: Json = {}): string {
   const git = result['git'];
-  const lines = [headline(result), ...diffStat(result), ...warningLines(result['warnings'])];
+  const lines = [headline(result), ...untrustedTestsLines(result, input), ...unsureLines(result['unsure'] ?? []), ...diffStat(result), ...groupedWarningLines(result['warnings'], oldName(result))];
   lines.push(`  branch  ${git.branch}  ${String(git.commit).slice(0, 12)}`);
   if (result['applied']) lines.push(`  applied ${result['files_written'].join(', ')}`);
   else if (result['committed']) lines.push(`  committed on the current branch (${result['files_written'].length} file(s) updated)`);
   else lines.push(...nextStep(result));
   lines.push(`  undo    tug undo ${result['undo_token']}`);
-  lines.push(...unsureLines(result['unsure'] ?? []));
   return lines.join('\n');
 }
 
-/** How many occurrences tug could not prove, and the first few of them. */
-export function unsureLines(unsure: Json[], shown = 3): string[] {
+/** How many occurrences tug could not prove, and each of them (file:line:col and text) up to a screenful. */
+export function unsureLines(unsure: Json[], shown = 20): string[] {
   if (unsure.length === 0) return [];
   const renamed = unsure.every((u) => u['renamed']);
   const head = renamed
@@ -81,8 +102,8 @@ function nextStep(result: Json): string[] {
 function summarizePreview(result: Json): string {
   const summary = result['summary'];
   const lines = [`${result['operation']}: ${summary.edits_count} edit(s) in ${summary.files_changed} file(s) (nothing written)`, ...diffStat(result)];
-  lines.push(...warningLines(result['warnings']));
   lines.push(...unsureLines(result['unsure'] ?? []));
+  lines.push(...groupedWarningLines(result['warnings'], oldName(result)));
   lines.push('', String(result['patch']['unified_diff']).trimEnd(), '');
   lines.push(`  next    tug run ${result['operation']} with the same flags (verifies and commits on a tug/ branch)`);
   return lines.join('\n');
@@ -105,8 +126,8 @@ export function summarizeImpact(result: Json, input: Json): string {
     lines.push(`  ${file}`);
     for (const reference of references) lines.push(`    ${where(reference['location'])}  ${reference['kind']}`);
   }
-  lines.push(...warningLines(result['warnings']));
   lines.push(...unsureLines(result['unsure'] ?? []));
+  lines.push(...groupedWarningLines(result['warnings'], oldName(result)));
   if (typeof input['file'] === 'string' && typeof input['new_name'] === 'string') lines.push(`  next    tug rename ${input['file']}:${input['line']}:${input['column']} ${input['new_name']}`);
   return lines.join('\n');
 }

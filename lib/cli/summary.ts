@@ -5,7 +5,7 @@ import { summarizeClean, summarizeDoctor, summarizeSessionStatus, summarizeShow,
 type Json = Record<string, any>;
 
 export function summarize(command: string, result: Json, input: Json = {}): string {
-  if (result['git'] && result['undo_token']) return summarizeChange(result);
+  if (result['git'] && result['undo_token']) return summarizeChange(result, input);
   if (command === 'snapshot') {
     return `snapshot ${result['snapshot_id']}  ${result['file_count']} files, ${result['total_bytes']} bytes${result['dirty'] ? ', with uncommitted changes' : ', clean'}`;
   }

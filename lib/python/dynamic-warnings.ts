@@ -68,9 +68,16 @@ export function dynamicWarnings(
       } else if (!named && !(touched.has(info.file) && d.name_arg === null)) {
         continue;
       }
+      // A hook is listed only when a lookup of the name can reach it, so its message names the symbol: a person reading
+      // the summary must tell it from the generic eval/getattr notes beside it (issue 34 §5).
+      const message = HOOKS.has(d.kind)
+        ? `${d.kind} here answers a lookup of "${name}" (a shim that names it by string keeps the old name); review it`
+        : named
+          ? `${d.kind}(…, "${name}") may refer to the renamed symbol and was not changed`
+          : `${d.kind} in this file may reach symbols by name; review it`;
       warnings.push({
         code: 'DynamicReference',
-        message: named ? `${d.kind}(…, "${name}") may refer to the renamed symbol and was not changed` : `${d.kind} in this file may reach symbols by name; review it`,
+        message,
         location: { file: info.file, line: d.line, col: d.col },
         suggestion: 'Review manually.',
       });
