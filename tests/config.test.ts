@@ -30,11 +30,11 @@ test('each layer overrides the one below it', async (t) => {
   await repo.cleanup();
 });
 
-test('invalid configuration is InvalidArgument naming the file and key; nothing runs', async (t) => {
+test('invalid configuration is InvalidConfig naming the file and key; nothing runs', async (t) => {
   const bad = await makeRepo({ ...SOURCE, 'pyproject.toml': '[tool.tug]\nverify = "sometimes"\n' });
   const run = await tug(bad.root, ['rename', 'app.py:1:5', 'g']);
   t.is(run.exitCode, 2);
-  t.is(run.json.error.code, 'InvalidArgument');
+  t.is(run.json.error.code, 'InvalidConfig');
   t.regex(run.json.error.message, /pyproject\.toml \[tool\.tug\] verify/);
   t.is(await bad.git('for-each-ref', 'refs/heads/tug'), '');
   const typo = await makeRepo({ ...SOURCE, 'tug.toml': 'verfy = "tests"\n' });
@@ -45,7 +45,7 @@ test('invalid configuration is InvalidArgument naming the file and key; nothing 
   const broken = await makeRepo({ ...SOURCE, 'tug.toml': 'verify = \n' });
   t.regex((await tug(broken.root, ['rename', 'app.py:1:5', 'g'])).json.error.message, /tug\.toml is not valid TOML/);
   const env = await tug(bad.root, ['verify'], { env: { TUG_TEST_TIMEOUT: '-3' } });
-  t.is(env.json.error.code, 'InvalidArgument');
+  t.is(env.json.error.code, 'InvalidConfig');
   await bad.cleanup();
   await typo.cleanup();
   await broken.cleanup();

@@ -60,6 +60,7 @@ export const ERROR_CODES = {
   PathOutsideWorkspace: { exit: 2, title: 'The path is outside the served repository', hint: 'An MCP server (or a confined tool host) serves only the repository it was started in; start another server in the other repository.' },
   LibCSTNotAvailable: { exit: 2, title: 'LibCST is not installed for this Python', hint: 'Install libcst into that interpreter, or run `tug toolchain python setup`.' },
   SessionNotWritable: { exit: 2, title: 'The session dir cannot be written', hint: 'Make details.path writable (permissions, a read-only mount or a full disk), or point tug at another directory with --session-dir.' },
+  InvalidConfig: { exit: 2, title: 'A configuration file or TUG_* variable is invalid', hint: 'details.source and details.key say which setting (details.reason why); fix it there and re-run.' },
   // Internal (exit 10): a bug in tug.
   WorkerCrashed: { exit: 10, title: 'The Python worker died', hint: 'Rerun; details.stderr has what it printed. tug restarts it on the next call.' },
   WorkerTimeout: { exit: 10, title: 'The Python worker did not answer in time', hint: 'Rerun with a longer timeout; the worker was restarted.' },

@@ -8,8 +8,20 @@ import { gatedSettings, settingsHash, withoutGated, type GatedSetting } from '..
 import { trustState, userConfigDir, type TrustState } from '../../trust/store.js';
 import { callerEnvironment } from '../../verify/sandbox-env.js';
 import { didYouMean } from '../../core/did-you-mean.js';
+import { globProblem, globToRegExp } from '../../core/glob.js';
 
 const Argv = z.array(z.string()).min(1);
+
+/** A glob in include/exclude that does not compile (an unclosed `[`, a reversed range): named before any file is read. */
+const Globs = z.array(
+  z
+    .string()
+    .min(1)
+    .superRefine((glob, ctx) => {
+      const problem = globProblem(glob);
+      if (problem) ctx.addIssue({ code: 'custom', message: `invalid glob ${JSON.stringify(glob)}: ${problem}` });
+    }),
+);
 
 /** What may be configured; every key optional. Unknown keys are dropped with a warning naming the closest one (dropUnknown). */
 const ConfigSchema = z
@@ -19,11 +31,11 @@ const ConfigSchema = z
     typecheck_command: Argv,
     test_timeout: z.number().int().positive().max(3600),
     python: z.object({ python_path: z.string().min(1) }).partial().strict(),
-    run_command: z.object({ allow_env: z.array(z.string().min(1)) }).partial().strict(),
+    run_command: z.object({ allow_env: Globs }).partial().strict(),
     rust: z.object({ rust_analyzer_path: z.string().min(1) }).partial().strict(),
     session: z.object({ session_dir: z.string().min(1) }).partial().strict(),
-    include: z.array(z.string().min(1)),
-    exclude: z.array(z.string().min(1)),
+    include: Globs,
+    exclude: Globs,
     safety_mode: z.enum(['strict', 'normal', 'aggressive']),
   })
   .partial()
@@ -76,8 +88,8 @@ async function readToml(file: string): Promise<Record<string, unknown> | undefin
   try {
     return parse(text) as Record<string, unknown>;
   } catch (error) {
-    throw new TugError('InvalidArgument', `${path.basename(file)} is not valid TOML: ${(error as Error).message.split('\n')[0]}`, {
-      details: { argument: path.basename(file), reason: 'invalid TOML' },
+    throw new TugError('InvalidConfig', `${path.basename(file)} is not valid TOML: ${(error as Error).message.split('\n')[0]}`, {
+      details: { argument: path.basename(file), source: path.basename(file), reason: 'invalid TOML' },
     });
   }
 }
@@ -123,7 +135,8 @@ function validate(value: unknown, source: string): TugConfig {
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => ({ key: i.path.map(String).join('.') || (i.code === 'unrecognized_keys' ? i.keys.join(', ') : ''), message: i.message }));
   const summary = issues.map((i) => `${source}${i.key ? ` ${i.key}` : ''}: ${i.message}`).join('; ');
-  throw new TugError('InvalidArgument', `invalid configuration: ${summary}`, { details: { argument: source, reason: summary, issues } });
+  const key = issues[0]?.key.split('.')[0] ?? '';
+  throw new TugError('InvalidConfig', `invalid configuration: ${summary}`, { details: { argument: source, source, key, reason: summary, issues } });
 }
 
 function fromEnv(env: NodeJS.ProcessEnv): TugConfig {
@@ -234,6 +247,8 @@ export async function resolveConfig(
   if (flags.typecheck_command) (out.typecheck_command = flags.typecheck_command), (out.sources['typecheck_command'] = 'flag');
   if (flags.timeout) (out.timeout = flags.timeout), (out.sources['timeout'] = 'flag');
   if (flags.python) (out.python_path = flags.python), (out.sources['python_path'] = 'flag');
+  // A malformed glob on the command line is the caller's InvalidArgument (GlobError), before anything is matched.
+  for (const glob of [...(flags.include ?? []), ...(flags.exclude ?? [])]) globToRegExp(glob.replace(/^\.\//, ''));
   if (flags.include?.length) (out.include = flags.include), (out.sources['include'] = 'flag');
   if (flags.exclude?.length) (out.exclude = flags.exclude), (out.sources['exclude'] = 'flag');
   if (flags.safety) (out.safety_mode = flags.safety as ResolvedConfig['safety_mode']), (out.sources['safety_mode'] = 'flag');
