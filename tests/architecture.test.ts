@@ -25,10 +25,11 @@ test('every source file starts with a comment saying why it exists', async (t) =
   }
 });
 
-test('lib/core does no IO and imports only lib/core and zod/diff', async (t) => {
+test('lib/core does no IO and imports only lib/core and zod/diff/re2js', async (t) => {
   for (const file of await sources('lib/core')) {
     for (const spec of imports(await readFile(path.join(ROOT, file), 'utf8'))) {
-      const allowed = spec.startsWith('./') || spec === 'zod' || spec === 'diff' || spec === 'node:crypto';
+      // re2js is a pure matcher (no IO): globs from a repository's config compile to it so matching stays linear.
+      const allowed = spec.startsWith('./') || spec === 'zod' || spec === 'diff' || spec === 're2js' || spec === 'node:crypto';
       t.true(allowed, `${file} imports ${spec}`);
     }
   }
