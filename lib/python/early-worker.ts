@@ -1,7 +1,7 @@
 // bin/tug's first step for a Python refactor: start the Python worker before the CLI loads, so the interpreter's start
 // (~25 ms, more through a shim) overlaps the CLI's own (~60 ms) instead of following it. The worker pool takes it over
 // only if the analysis chooses the same interpreter; otherwise it is ended unused. It runs tug's own script only.
-import { launchFor, launchMemoFile } from './launcher.js';
+import { launchMemoFile, resolveShim } from './launcher.js';
 import { resolvePython } from './interpreter.js';
 import { spawnWorker, type WorkerProcess } from './worker.js';
 
@@ -48,9 +48,8 @@ export async function startEarlyWorker(argv: readonly string[], script: string):
   if (slot[SLOT] || !wantsEarlyWorker(argv)) return;
   try {
     const choice = await resolvePython(flagValue(argv, new Set(['--python'])));
-    const memo = launchMemoFile(choice.path);
-    const launch = memo ? await launchFor(choice.path, memo) : undefined;
-    const program = launch?.path ?? choice.path;
+    // A shim chooses by the caller's directory; the worker itself then starts from tug's own (worker.ts).
+    const program = await resolveShim(choice.path, process.cwd(), launchMemoFile(choice.path));
     slot[SLOT] = { python: choice.path, started: spawnWorker(program, script), program };
   } catch {
     // The analysis resolves again and reports what is wrong.

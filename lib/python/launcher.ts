@@ -4,6 +4,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { writeJson } from '../session/files.js';
+import { runIsolated } from './isolated.js';
 
 /** Files by which version managers pick an interpreter, looked for in the working directory and its parents. */
 const LOCAL_FILES = ['.python-version', '.tool-versions', '.mise.toml', 'mise.toml', '.mise.local.toml', '.rtx.toml'];
@@ -28,9 +29,9 @@ interface Memo {
  * Everything a shim's choice depends on: the shim itself, the working directory, the steering variables, and
  * the version files (by modification time and size) from here to the root and in the home directory.
  */
-async function fingerprint(shim: string): Promise<string> {
+async function fingerprint(shim: string, from: string): Promise<string> {
   const dirs: string[] = [];
-  for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
+  for (let dir = from; ; dir = path.dirname(dir)) {
     dirs.push(dir);
     if (path.dirname(dir) === dir) break;
   }
@@ -40,7 +41,7 @@ async function fingerprint(shim: string): Promise<string> {
     .filter((name) => STEERING_ENV.test(name))
     .sort()
     .map((name) => `${name}=${process.env[name]}`);
-  return JSON.stringify({ cwd: process.cwd(), env, files: files.map((file, i) => `${file}=${stamps[i]}`) });
+  return JSON.stringify({ cwd: from, env, files: files.map((file, i) => `${file}=${stamps[i]}`) });
 }
 
 /** Whether `file` is a script (`#!`), as shims are; a real interpreter (or a symlink to one) is left alone. */
@@ -67,18 +68,18 @@ export interface Launch {
  * what a shim runs is a fact of the machine (and `tug clean` would otherwise cost the next run the shim's start).
  * One file per shim and directory, so repositories pinned to different versions do not overwrite each other.
  */
-export function launchMemoFile(python: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function launchMemoFile(python: string, env: NodeJS.ProcessEnv = process.env, from = process.cwd()): string | undefined {
   const base = env['XDG_CACHE_HOME'] || (os.homedir() ? path.join(os.homedir(), '.cache') : '');
   if (!base || !path.isAbsolute(base)) return undefined;
-  const key = createHash('sha256').update(`${python}\0${process.cwd()}`).digest('hex').slice(0, 16);
+  const key = createHash('sha256').update(`${python}\0${from}`).digest('hex').slice(0, 16);
   return path.join(base, 'tug', 'python-launch', `${key}.json`);
 }
 
 /** How to start `python`: what the shim ran last time when nothing that steers it has changed, else `python` itself. */
-export async function launchFor(python: string, memoFile: string): Promise<Launch> {
+export async function launchFor(python: string, memoFile: string, from = process.cwd()): Promise<Launch> {
   const direct: Launch = { path: python, remember: async () => undefined };
   if (!(await isScript(python))) return direct;
-  const [memo, current] = await Promise.all([readFile(memoFile, 'utf8').then((text) => JSON.parse(text) as Memo, () => undefined), fingerprint(python)]);
+  const [memo, current] = await Promise.all([readFile(memoFile, 'utf8').then((text) => JSON.parse(text) as Memo, () => undefined), fingerprint(python, from)]);
   if (memo && memo.shim === python && memo.fingerprint === current && (await stat(memo.executable).then((s) => s.isFile(), () => false))) {
     return { path: memo.executable, remember: async () => undefined };
   }
@@ -89,4 +90,39 @@ export async function launchFor(python: string, memoFile: string): Promise<Launc
       await writeJson(memoFile, { shim: python, executable, fingerprint: current } satisfies Memo);
     },
   };
+}
+
+/** Prints the interpreter's own path; under -I -S it imports nothing but what the interpreter starts with. */
+const WHICH = 'import sys; sys.stdout.write(sys.executable)';
+
+/** Shims resolved in this process, by shim and directory: a verification asks once per sandbox. */
+const resolved = new Map<string, Promise<string>>();
+
+/**
+ * The interpreter a shim runs when started from `from` (a version manager chooses by the version files there), so that
+ * tug can start that interpreter itself from a directory that is no repository's. The shim is asked with `-I -S`:
+ * nothing of `from` is on its path, and no site runs, so the question runs no code of the repository's. Remembered in
+ * `memoFile` when given (launchFor); a non-shim is returned as it is, and so is a shim that does not answer.
+ */
+export function resolveShim(python: string, from: string, memoFile?: string): Promise<string> {
+  const key = `${python}\0${from}`;
+  let found = resolved.get(key);
+  if (!found) {
+    found = resolveOnce(python, from, memoFile);
+    resolved.set(key, found);
+    // A failed answer is not kept: the next call asks again.
+    void found.then((real) => real === python && resolved.delete(key));
+  }
+  return found;
+}
+
+async function resolveOnce(python: string, from: string, memoFile: string | undefined): Promise<string> {
+  if (!(await isScript(python))) return python;
+  const launch = memoFile ? await launchFor(python, memoFile, from) : undefined;
+  if (launch && launch.path !== python) return launch.path;
+  const run = await runIsolated(python, WHICH, [], { cwd: from, extraFlags: ['-S'], timeoutMs: 30_000 });
+  const real = run.exitCode === 0 ? run.stdout.trim() : '';
+  if (!real || !path.isAbsolute(real) || !(await stat(real).then((s) => s.isFile(), () => false))) return python;
+  await launch?.remember(real).catch(() => undefined);
+  return real;
 }

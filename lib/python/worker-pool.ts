@@ -5,7 +5,7 @@ import { TugError } from '../core/errors.js';
 import type { Facts } from './facts.js';
 import { FactsCache } from './facts-cache.js';
 import { countWarm, onRelease, trackHelper } from '../ops/resources.js';
-import { launchFor, launchMemoFile } from './launcher.js';
+import { launchMemoFile, resolveShim } from './launcher.js';
 import { PythonWorker, WORKER_SCRIPT } from './worker.js';
 import { takeEarlyWorker } from './early-worker.js';
 import { mark } from '../core/timing.js';
@@ -86,25 +86,18 @@ async function startWorker(python: string, places: WorkerPlaces): Promise<Python
     pidFile: path.join(places.workersDir, `python-${process.pid}-${workersStarted++}.pid`),
   });
   const early = takeEarlyWorker(python);
-  const memo = places.launchMemo ?? launchMemoFile(python);
-  const launch = memo ? await launchFor(python, memo) : undefined;
-  mark('python: launcher chosen');
   if (early) {
     // Started by bin/tug for this interpreter; one that did not come up is replaced like any failed start.
     const worker = await PythonWorker.attach(early.started, options(early.program)).catch(() => undefined);
     if (worker) {
       mark('python: took over the early worker');
-      if (early.program === python) void launch?.remember(worker.ready.executable).catch(() => undefined);
       return tracked(worker, places);
     }
   }
-  if (!launch || launch.path === python) {
-    const worker = tracked(await PythonWorker.start(options(python)), places);
-    void launch?.remember(worker.ready.executable).catch(() => undefined);
-    return worker;
-  }
-  // The interpreter the shim ran before; if it no longer starts, the shim decides again.
-  return tracked(await PythonWorker.start(options(launch.path)).catch(() => PythonWorker.start(options(python))), places);
+  // A shim chooses by the caller's directory; the worker itself then starts from tug's own (worker.ts).
+  const program = await resolveShim(python, process.cwd(), places.launchMemo ?? launchMemoFile(python));
+  mark('python: launcher chosen');
+  return tracked(await PythonWorker.start(options(program)), places);
 }
 
 /** A daemon measures its workers' memory and ends those of repositories it evicts (lib/daemon/budget.ts). */

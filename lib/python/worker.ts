@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { TugError } from '../core/errors.js';
+import { ISOLATED_CWD, ISOLATED_FLAGS, isolatedEnv } from './isolated.js';
 
 export interface WorkerReady {
   type: 'ready';
@@ -36,10 +37,11 @@ export const WORKER_SCRIPT = fileURLToPath(new URL('../../../python-worker/tug_w
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /**
- * Unbuffered, and without `site`: the worker needs only the standard library, and site would run the .pth files of
- * the interpreter's site-packages (a repository's own .venv among them) and cost ~20 ms of every cold start.
+ * Isolated (isolated.ts: no working directory on the path, PYTHON* ignored), unbuffered, and without `site`: the
+ * worker needs only the standard library, and site would run the .pth files of the interpreter's site-packages (a
+ * repository's own .venv among them) and cost ~20 ms of every cold start.
  */
-export const WORKER_FLAGS: readonly string[] = ['-u', '-S'];
+export const WORKER_FLAGS: readonly string[] = [...ISOLATED_FLAGS, '-u', '-S'];
 
 /** A started worker process and its exit code (null when it could not start or a signal ended it). */
 export interface WorkerProcess {
@@ -48,12 +50,13 @@ export interface WorkerProcess {
 }
 
 /**
- * Starts `python` on the worker script. Node's own spawn, not execa: bin/tug's first step starts workers too
+ * Starts `python` (an interpreter, not a shim: launcher.ts resolveShim) on the worker script. Node's own spawn, not execa: bin/tug's first step starts workers too
  * (early-worker.ts) and stays small. A worker ends with this process: killed on exit, and it ends by itself when its
  * stdin closes (a parent killed by a signal).
  */
 export function spawnWorker(python: string, script: string): WorkerProcess {
-  const child = spawn(python, [...WORKER_FLAGS, script], { stdio: 'pipe' });
+  // Started from tug's own folder with the allowlisted environment: the repository is only ever data sent to it.
+  const child = spawn(python, [...WORKER_FLAGS, script], { stdio: 'pipe', cwd: ISOLATED_CWD, env: isolatedEnv() });
   // A write to a worker that died fails its request through the exit, not as an unhandled stream error.
   child.stdin!.on('error', () => undefined);
   const end = () => child.kill('SIGKILL');

@@ -40,7 +40,7 @@ export const doctorOperation = defineOperation({
   async execute(input) {
     const workspace = input.workspace ?? process.cwd();
     const [repoChecks, rust] = await Promise.all([repositoryChecks(workspace, input.session_dir), rustChecks(input.rust_analyzer)]);
-    const checks = [await gitCheck(), nodeCheck(), ...(await pythonChecks(repoChecks.sessionDir, input.python)), ...rust, ...repoChecks.checks];
+    const checks = [await gitCheck(), nodeCheck(), ...(await pythonChecks(repoChecks.sessionDir, input.python, workspace)), ...rust, ...repoChecks.checks];
     return DoctorResponse.parse({ status: 'ok', schema_version: SCHEMA_VERSION, checks, missing: checks.filter((c) => c.status === 'missing').map((c) => c.name) });
   },
 });
@@ -65,10 +65,11 @@ function nodeCheck(): CheckJSON {
   return check('node', `v${process.versions.node}`, 'running tug (Node 20.19 or newer)', 'install Node.js 20.19 or newer (https://nodejs.org or your package manager)', recent ? 'ok' : 'missing');
 }
 
-async function pythonChecks(sessionDir: string | undefined, explicit: string | undefined): Promise<CheckJSON[]> {
+/** The interpreter is asked isolated (lib/python/isolated.ts); `workspace` is only where a shim chooses it. */
+async function pythonChecks(sessionDir: string | undefined, explicit: string | undefined, workspace: string): Promise<CheckJSON[]> {
   const { pythonInfo, pythonFeatures } = await import('../../python/toolchain.js');
-  const info = await pythonInfo(sessionDir ?? path.join(os.tmpdir(), 'tug-doctor-no-session'), explicit);
-  const features = info.interpreter ? await pythonFeatures(info.interpreter) : { version: null, libcst: null, pytest: null };
+  const info = await pythonInfo(sessionDir ?? path.join(os.tmpdir(), 'tug-doctor-no-session'), explicit, path.resolve(workspace));
+  const features = info.interpreter ? await pythonFeatures(info.interpreter, path.resolve(workspace)) : { version: null, libcst: null, pytest: null };
   const python = info.found && features.version ? `${info.interpreter} (Python ${features.version}, from ${info.source})` : null;
   return [
     check('python', python, 'Python analysis, renames and syntax verification (the standard library is enough)', 'install Python 3 (`sudo apt-get install python3`), or pass --python PATH / set TUG_PYTHON'),

@@ -59,7 +59,8 @@ export const toolchainOperation = defineOperation({
     }
     const { assertUsable, pythonInfo, setupPython } = await import('../../python/toolchain.js');
     return withWorkspace(input, { lock: input.action === 'setup' }, async (ws) => {
-      const info = input.action === 'setup' ? await setupPython(ws.session.dir, input.python) : await pythonInfo(ws.session.dir, input.python);
+      // The workspace is only where a version manager's shim chooses the interpreter; tug asks it isolated.
+      const info = input.action === 'setup' ? await setupPython(ws.session.dir, input.python, ws.repo.root) : await pythonInfo(ws.session.dir, input.python, ws.repo.root);
       if (input.action === 'check') assertUsable(info);
       return ToolchainResponse.parse({ status: 'ok', schema_version: SCHEMA_VERSION, language: 'python', action: input.action, python: info });
     });
