@@ -29,7 +29,14 @@ export const CORPORA = {
   mock: { debian: 'python3-mock', copy: ['mock'], tests: ['mock/tests/testasync.py', 'mock/tests/testcallable.py', 'mock/tests/testhelpers.py', 'mock/tests/testmagicmethods.py', 'mock/tests/testmock.py', 'mock/tests/testpatch.py', 'mock/tests/testsealable.py', 'mock/tests/testsentinel.py', 'mock/tests/testwith.py'] },
   // The JSON-Schema-Test-Suite files are not shipped.
   jsonschema: { debian: 'python3-jsonschema', copy: ['jsonschema'], tests: ['jsonschema', '--ignore=jsonschema/tests/test_jsonschema_test_suite.py'] },
+  // Rust crates without dependencies; their benches need nightly (`#![feature(test)]`) and are left out.
+  strsim: { rust: true, debian: 'librust-strsim-dev', crate: 'strsim-0.10.0' },
+  'percent-encoding': { rust: true, debian: 'librust-percent-encoding-dev', crate: 'percent-encoding-2.2.0' },
+  scopeguard: { rust: true, debian: 'librust-scopeguard-dev', crate: 'scopeguard-1.1.0' },
+  shlex: { rust: true, debian: 'librust-shlex-dev', crate: 'shlex-1.1.0' },
+  itoa: { rust: true, debian: 'librust-itoa-dev', crate: 'itoa-1.0.1' },
 };
+const REGISTRY = '/usr/share/cargo/registry';
 
 export function git(cwd, args, options = {}) {
   const run = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20, ...options });
@@ -44,12 +51,34 @@ export function testArgv(corpus) {
 
 /** Run a corpus's tests in `dir`; { green, output }. */
 export function runTests(corpus, dir, timeoutSec = 300) {
+  if (CORPORA[corpus].rust) return cargoTests(dir, timeoutSec);
   const argv = testArgv(corpus).map((a) => (a === '{python}' ? PYTHON : a));
   const run = spawnSync('nice', ['-n', '15', ...argv], {
     cwd: dir, encoding: 'utf8', timeout: timeoutSec * 1000, maxBuffer: 64 << 20,
     env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: dir },
   });
   return { green: run.status === 0, status: run.status, signal: run.signal, output: `${run.stdout ?? ''}${run.stderr ?? ''}`.slice(-3000) };
+}
+
+/** `cargo check --all-targets` (what tug's verification runs first) and `cargo test`, offline. */
+function cargoTests(dir, timeoutSec) {
+  const env = { ...process.env, CARGO_TARGET_DIR: path.join(dir, 'target'), CARGO_TERM_COLOR: 'never' };
+  let output = '';
+  for (const args of [['check', '--offline', '--all-targets', '-q'], ['test', '--offline', '-q']]) {
+    const run = spawnSync('nice', ['-n', '15', 'cargo', ...args], { cwd: dir, encoding: 'utf8', timeout: timeoutSec * 1000, maxBuffer: 64 << 20, env });
+    output += `${run.stdout ?? ''}${run.stderr ?? ''}`;
+    if (run.status !== 0) return { green: false, status: run.status, signal: run.signal, output: output.slice(-3000) };
+  }
+  return { green: true, status: 0, output: output.slice(-3000) };
+}
+
+/** A crate from Debian's registry as a standalone repository: no benches, sources from the same registry only. */
+function copyCrate(spec, repo) {
+  cpSync(path.join(REGISTRY, spec.crate), repo, { recursive: true, filter: (src) => !/\/(benches|target)(\/|$)|\.cargo-checksum\.json$/.test(src) });
+  const toml = path.join(repo, 'Cargo.toml');
+  writeFileSync(toml, readFileSync(toml, 'utf8').replace(/\n\[\[bench\]\][^[]*/g, '\n'));
+  mkdirSync(path.join(repo, '.cargo'), { recursive: true });
+  writeFileSync(path.join(repo, '.cargo', 'config.toml'), `[source.crates-io]\nreplace-with = "debian"\n[source.debian]\ndirectory = "${REGISTRY}"\n`);
 }
 
 /**
@@ -62,37 +91,46 @@ export function corpusRepo(corpus) {
   const repo = path.join(base, 'repo');
   const meta = path.join(base, 'meta.json');
   if (existsSync(meta)) return { ...JSON.parse(readFileSync(meta, 'utf8')), repo };
-  if (!spec.copy.every((p) => existsSync(path.join(DIST, p)))) {
+  const present = () => (spec.rust ? existsSync(path.join(REGISTRY, spec.crate)) : spec.copy.every((p) => existsSync(path.join(DIST, p))));
+  if (!present()) {
     const install = spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', spec.debian], {
       encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
-    if (install.status !== 0 || !spec.copy.every((p) => existsSync(path.join(DIST, p)))) return null;
+    if (install.status !== 0 || !present()) return null;
   }
   rmSync(base, { recursive: true, force: true });
   mkdirSync(repo, { recursive: true });
-  for (const p of spec.copy) {
+  if (spec.rust) copyCrate(spec, repo);
+  for (const p of spec.rust ? [] : spec.copy) {
     mkdirSync(path.dirname(path.join(repo, p)), { recursive: true });
     cpSync(path.join(DIST, p), path.join(repo, p), { recursive: true, filter: (src) => !src.includes('__pycache__') });
   }
-  writeFileSync(path.join(repo, '.gitignore'), '__pycache__/\n*.pyc\n.pytest_cache/\n.ropeproject/\n');
+  writeFileSync(path.join(repo, '.gitignore'), '__pycache__/\n*.pyc\n.pytest_cache/\n.ropeproject/\ntarget/\n');
+  // Cargo.lock first, so that the commit has it and no check writes it into the tree.
+  if (spec.rust) spawnSync('cargo', ['generate-lockfile', '--offline'], { cwd: repo, encoding: 'utf8' });
   git(repo, ['init', '-q', '-b', 'main']);
   git(repo, ['add', '-A']);
   git(repo, ['-c', 'user.name=sweep', '-c', 'user.email=sweep@localhost', 'commit', '-q', '-m', `${spec.debian} as shipped`]);
   const version = spawnSync('dpkg-query', ['-W', '-f=${Version}', spec.debian], { encoding: 'utf8' }).stdout.trim();
-  // The copy under test must be the one Python imports, not Debian's installed copy of the same package.
-  const top = spec.copy[0].replace(/\//g, '.');
-  const where = spawnSync(PYTHON, ['-c', `import ${top}, os; print(os.path.realpath(${top}.__path__[0] if hasattr(${top}, '__path__') else ${top}.__file__))`], {
-    cwd: repo, encoding: 'utf8', env: { ...process.env, PYTHONPATH: repo },
-  });
-  if (!where.stdout.trim().startsWith(repo)) throw new Error(`${corpus}: ${top} imports from ${where.stdout.trim()}, not from ${repo}`);
+  if (!spec.rust) checkImports(spec, corpus, repo);
   const baseline = runTests(corpus, repo);
   const info = { corpus, debian: spec.debian, version, commit: git(repo, ['rev-parse', 'HEAD']), green: baseline.green, baseline: baseline.output.slice(-400) };
   writeFileSync(meta, JSON.stringify(info, null, 2));
   return { ...info, repo };
 }
 
+function checkImports(spec, corpus, repo) {
+  // The copy under test must be the one Python imports, not Debian's installed copy of the same package.
+  const top = spec.copy[0].replace(/\//g, '.');
+  const where = spawnSync(PYTHON, ['-c', `import ${top}, os; print(os.path.realpath(${top}.__path__[0] if hasattr(${top}, '__path__') else ${top}.__file__))`], {
+    cwd: repo, encoding: 'utf8', env: { ...process.env, PYTHONPATH: repo },
+  });
+  if (!where.stdout.trim().startsWith(repo)) throw new Error(`${corpus}: ${top} imports from ${where.stdout.trim()}, not from ${repo}`);
+}
+
 /** The corpus's Python files that positions are drawn from: everything but tests and conftest. */
-export function sourceFiles(repo) {
+export function sourceFiles(repo, rust = false) {
+  if (rust) return git(repo, ['ls-files', 'src/*.rs']).split('\n').filter(Boolean);
   return git(repo, ['ls-files', '*.py'])
     .split('\n')
     .filter((f) => f && !/(^|\/)(tests?|testing)(\/|$)|(^|\/)(test_[^/]*|[^/]*_test|conftest|tests)\.py$/.test(f));

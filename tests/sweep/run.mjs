@@ -10,8 +10,10 @@ import { CORPORA, corpusRepo, git, PYTHON, runTests, sourceFiles, testArgv, WORK
 import { classifyTug, normalizeReason } from './classify.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const TUG = path.join(HERE, '..', '..', 'bin', 'tug');
+// SWEEP_TUG: a frozen copy of a build, so that rebuilding the worktree does not change tug in the middle of a sweep.
+const TUG = process.env.SWEEP_TUG ?? path.join(HERE, '..', '..', 'bin', 'tug');
 export const PYTHON_OPS = ['rename-symbol', 'move-symbol', 'change-signature', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
+export const RUST_OPS = ['rename-symbol', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
 
 function parseArgs(argv) {
   const out = { corpus: 'all', op: 'all', seed: 1, perOp: 20, rope: false, only: null };
@@ -40,8 +42,9 @@ function rng(seed) {
   };
 }
 
-function positions(repo, op) {
-  const run = spawnSync(PYTHON, [path.join(HERE, 'positions.py'), repo, ...sourceFiles(repo)], { encoding: 'utf8', maxBuffer: 256 << 20 });
+function positions(repo, op, rust) {
+  const script = path.join(HERE, rust ? 'rust_positions.py' : 'positions.py');
+  const run = spawnSync(PYTHON, [script, repo, ...sourceFiles(repo, rust)], { encoding: 'utf8', maxBuffer: 256 << 20 });
   if (run.status !== 0) throw new Error(run.stderr);
   return run.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((p) => p.op === op);
 }
@@ -77,6 +80,7 @@ export function tugArgs(p, corpus) {
     'extract-function': () => ['--range', range, '--name', p.new_name],
     inline: () => ['--at', at],
   }[p.op]();
+  if (CORPORA[corpus].rust) return ['run', p.op, ...specific, '--verify', 'tests', '--json'];
   return ['run', p.op, ...specific, '--verify', 'tests', '--python', PYTHON, '--test-command', JSON.stringify(testArgv(corpus)), '--json'];
 }
 
@@ -114,7 +118,7 @@ function runTug(repo, corpus, p) {
   });
   const result = classifyTug(run);
   result.ms = Date.now() - started;
-  result.command = `cd ${repo} && TUG_NO_DAEMON=1 bin/tug ${args.map(quote).join(' ')}`;
+  result.command = `cd ${repo} && TUG_NO_DAEMON=1 tug ${args.map(quote).join(' ')}`;
   if (result.class === 'ok' && result.commit) {
     const base = git(repo, ['rev-parse', 'main']);
     const files = git(repo, ['diff', '--name-only', base, result.commit]).split('\n').filter(Boolean);
@@ -153,25 +157,27 @@ function runRope(repo, corpus, p, base) {
 function main() {
   const args = parseArgs(process.argv.slice(2));
   const corpora = args.corpus === 'all' ? Object.keys(CORPORA) : args.corpus.split(',');
-  const ops = args.op === 'all' ? PYTHON_OPS : args.op.split(',');
+
   mkdirSync(path.join(WORK, 'results'), { recursive: true });
   for (const corpus of corpora) {
     const info = corpusRepo(corpus);
     if (!info) { process.stderr.write(`sweep: ${corpus}: package not installable, skipped\n`); continue; }
     if (!info.green) { process.stderr.write(`sweep: ${corpus}: tests not green before any change, skipped\n`); continue; }
+    const rust = Boolean(CORPORA[corpus].rust);
+    const ops = args.op === 'all' ? (rust ? RUST_OPS : PYTHON_OPS) : args.op.split(',').filter((o) => (rust ? RUST_OPS : PYTHON_OPS).includes(o));
     for (const op of ops) {
       const out = path.join(WORK, 'results', `${corpus}.${op}.s${args.seed}.jsonl`);
       const done = new Set(existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).index) : []);
-      const picked = sample(positions(info.repo, op), args.seed, args.perOp);
+      const picked = sample(positions(info.repo, op, rust), args.seed, args.perOp);
       picked.forEach((raw, index) => {
         if (args.only !== null ? index !== args.only : done.has(index)) return;
         const p = withNames(raw);
         git(info.repo, ['checkout', '-q', '-f', 'main']);
         git(info.repo, ['clean', '-fdxq', '-e', '.git']);
         const tug = runTug(info.repo, corpus, p);
-        const rope = args.rope ? runRope(info.repo, corpus, p, info.commit) : null;
+        const rope = args.rope && !rust ? runRope(info.repo, corpus, p, info.commit) : null;
         const repro = `node tests/sweep/run.mjs --corpus ${corpus} --op ${op} --seed ${args.seed} --per-op ${args.perOp} --only ${index}${args.rope ? ' --rope' : ''}`;
-        const line = { corpus, op, seed: args.seed, index, position: p, tug, rope, repro };
+        const line = { corpus, op, seed: args.seed, index, position: p, tug, rope, repro, tug_build: process.env.SWEEP_TUG_COMMIT ?? null };
         if (args.only === null) appendFileSync(out, `${JSON.stringify(line)}\n`);
         process.stdout.write(`${corpus} ${op} #${index} ${p.file}:${p.line}:${p.col ?? ''} tug=${tug.class}${tug.group ? ` (${tug.group})` : ''}${rope ? ` rope=${rope.class}` : ''} ${tug.ms}ms\n`);
         if (args.only !== null) process.stdout.write(`${JSON.stringify(line, null, 2)}\n`);
