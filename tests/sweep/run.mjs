@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CORPORA, corpusRepo, git, PYTHON, runTests, sourceFiles, testArgv, WORK } from './corpora.mjs';
 import { classifyTug, normalizeReason } from './classify.mjs';
 
@@ -154,36 +154,48 @@ function runRope(repo, corpus, p, base) {
   return r;
 }
 
+/** The picked positions of one corpus and operation: the first `perOp` of the seeded shuffle. */
+export function picks(corpus, op, seed, perOp) {
+  const info = corpusRepo(corpus);
+  if (!info) return { info, skipped: 'package not installable' };
+  if (!info.green) return { info, skipped: 'tests not green before any change' };
+  return { info, positions: sample(positions(info.repo, op, Boolean(CORPORA[corpus].rust)), seed, perOp).map(withNames) };
+}
+
+/** Run tug (and rope, when asked and the corpus is Python) at one picked position; the record run.mjs stores. */
+export function sweepOne(info, corpus, p, { rope = false } = {}) {
+  git(info.repo, ['checkout', '-q', '-f', 'main']);
+  git(info.repo, ['clean', '-fdxq', '-e', '.git', '-e', 'target']);
+  const tug = runTug(info.repo, corpus, p);
+  return { tug, rope: rope && !CORPORA[corpus].rust ? runRope(info.repo, corpus, p, info.commit) : null };
+}
+
 function main() {
   const args = parseArgs(process.argv.slice(2));
   const corpora = args.corpus === 'all' ? Object.keys(CORPORA) : args.corpus.split(',');
-
   mkdirSync(path.join(WORK, 'results'), { recursive: true });
   for (const corpus of corpora) {
-    const info = corpusRepo(corpus);
-    if (!info) { process.stderr.write(`sweep: ${corpus}: package not installable, skipped\n`); continue; }
-    if (!info.green) { process.stderr.write(`sweep: ${corpus}: tests not green before any change, skipped\n`); continue; }
     const rust = Boolean(CORPORA[corpus].rust);
     const ops = args.op === 'all' ? (rust ? RUST_OPS : PYTHON_OPS) : args.op.split(',').filter((o) => (rust ? RUST_OPS : PYTHON_OPS).includes(o));
     for (const op of ops) {
+      const { info, skipped, positions: picked } = picks(corpus, op, args.seed, args.perOp);
+      if (skipped) {
+        process.stderr.write(`sweep: ${corpus}: ${skipped}, skipped\n`);
+        break;
+      }
       const out = path.join(WORK, 'results', `${corpus}.${op}.s${args.seed}.jsonl`);
       const done = new Set(existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).index) : []);
-      const picked = sample(positions(info.repo, op, rust), args.seed, args.perOp);
-      picked.forEach((raw, index) => {
+      picked.forEach((p, index) => {
         if (args.only !== null ? index !== args.only : done.has(index)) return;
-        const p = withNames(raw);
-        git(info.repo, ['checkout', '-q', '-f', 'main']);
-        git(info.repo, ['clean', '-fdxq', '-e', '.git']);
-        const tug = runTug(info.repo, corpus, p);
-        const rope = args.rope && !rust ? runRope(info.repo, corpus, p, info.commit) : null;
-        const repro = `node tests/sweep/run.mjs --corpus ${corpus} --op ${op} --seed ${args.seed} --per-op ${args.perOp} --only ${index}${args.rope ? ' --rope' : ''}`;
+        const { tug, rope } = sweepOne(info, corpus, p, { rope: args.rope });
+        const repro = `node tests/sweep/run.mjs --corpus ${corpus} --op ${op} --seed ${args.seed} --per-op ${args.perOp} --only ${index}${args.rope && !rust ? ' --rope' : ''}`;
         const line = { corpus, op, seed: args.seed, index, position: p, tug, rope, repro, tug_build: process.env.SWEEP_TUG_COMMIT ?? null };
         if (args.only === null) appendFileSync(out, `${JSON.stringify(line)}\n`);
-        process.stdout.write(`${corpus} ${op} #${index} ${p.file}:${p.line}:${p.col ?? ''} tug=${tug.class}${tug.group ? ` (${tug.group})` : ''}${rope ? ` rope=${rope.class}` : ''} ${tug.ms}ms\n`);
+        process.stdout.write(`${corpus} ${op} #${index} ${p.file}:${p.line ?? ''}:${p.col ?? ''} tug=${tug.class}${tug.group ? ` (${tug.group})` : ''}${rope ? ` rope=${rope.class}` : ''} ${tug.ms}ms\n`);
         if (args.only !== null) process.stdout.write(`${JSON.stringify(line, null, 2)}\n`);
       });
     }
   }
 }
 
-main();
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) main();
