@@ -4,6 +4,7 @@ import { asTugError, ERROR_CODES, type ErrorCode as TugCode } from '../core/erro
 import { closestFirst } from '../ops/operation.js';
 import { lastResult, listSnapshotFiles, operationLog, operationLogEntry, referencesQuery, symbolsQuery } from '../ops/workspace/queries.js';
 import { agentHint } from './hints.js';
+import { readCut, type CutStore } from './large.js';
 
 /** The MCP spec's code for a resource that does not exist. */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -29,9 +30,24 @@ export const RESOURCE_TEMPLATES = [
     mimeType: 'application/json',
   },
   { uriTemplate: 'workspace://log/{id}', name: 'log_entry', description: 'One operation log entry by id or unique prefix.', mimeType: 'application/json' },
+  {
+    uriTemplate: 'workspace://cut/{id}{?offset,length}',
+    name: 'cut',
+    description: 'The whole of a value a tool result cut (over 256 KB), in pieces of up to 256 KB: total_chars, offset, next_offset (null at the end), text.',
+    mimeType: 'application/json',
+  },
 ];
 
 type Reader = (workspace: string) => Promise<unknown>;
+
+/** A value cut out of a tool result (see large.ts); gone once the server restarts or many larger ones followed. */
+function cutReader(uri: string, cut: CutStore): Reader | null {
+  const parsed = URL.canParse(uri) ? new URL(uri) : null;
+  if (!parsed) return null;
+  query(parsed, ['offset', 'length']);
+  const piece = readCut(cut, parsed);
+  return piece ? async () => piece : null;
+}
 
 /** Query parameters a resource takes; any other is an error naming it, as with tool parameters. */
 function query(parsed: URL, accepted: readonly string[]): Record<string, string | undefined> {
@@ -76,8 +92,8 @@ function protocolCode(code: TugCode): number {
   return ErrorCode.InternalError;
 }
 
-export async function readResource(uri: string, workspace: string) {
-  const read = reader(uri);
+export async function readResource(uri: string, workspace: string, cut?: CutStore) {
+  const read = cut && uri.startsWith('workspace://cut/') ? cutReader(uri, cut) : reader(uri);
   if (!read) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
   try {
     const result = await read(workspace);

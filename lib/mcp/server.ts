@@ -15,6 +15,7 @@ import { closestFirst } from '../ops/operation.js';
 import { registryWith, type ToolProvider } from '../tool-provider.js';
 import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources.js';
 import { callProgress } from './progress.js';
+import { CutStore } from './large.js';
 import { LineTransport } from './stdio.js';
 import { callTool, describeTool } from './tools.js';
 
@@ -33,6 +34,7 @@ export interface McpServerOptions {
 export function createMcpServer(options: McpServerOptions): Server {
   const { workspace: defaultWorkspace, root = options.workspace } = options;
   const registry = registryWith(options.providers);
+  const cut = new CutStore();
   const server = new Server(
     { name: 'tug', version: VERSION },
     {
@@ -53,14 +55,14 @@ export function createMcpServer(options: McpServerOptions): Server {
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }).catch(() => undefined);
     const progress = callProgress(send);
     try {
-      return await callTool(operation, request.params.arguments ?? {}, { workspace: defaultWorkspace, root }, { progress: progress.stage, heartbeat: progress.check, signal: extra.signal });
+      return await callTool(operation, request.params.arguments ?? {}, { workspace: defaultWorkspace, root }, { progress: progress.stage, heartbeat: progress.check, signal: extra.signal }, cut);
     } finally {
       progress.stop();
     }
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(request.params.uri, defaultWorkspace));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(request.params.uri, defaultWorkspace, cut));
   return server;
 }
 

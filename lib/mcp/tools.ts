@@ -6,6 +6,8 @@ import type { Operation, OperationContext, ToolAnnotations } from '../ops/operat
 import { toolAnnotations } from '../ops/operation.js';
 import { operationInput, toolParameters, type ToolOptions } from '../tools.js';
 import { agentHint } from './hints.js';
+import { CutStore, cutLarge } from './large.js';
+import { summarize } from './summary.js';
 
 export interface McpTool {
   name: string;
@@ -63,14 +65,20 @@ export function errorEnvelope(error: unknown): Record<string, unknown> {
   }) as Record<string, unknown>;
 }
 
-/** Runs one tool call; failures come back as isError results with the error envelope, never as protocol errors. */
-export async function callTool(operation: Operation, args: Record<string, unknown>, options: ToolOptions, context: OperationContext): Promise<ToolResult> {
+/**
+ * Runs one tool call; failures come back as isError results with the error envelope, never as protocol errors. The text
+ * content is a short summary; long strings are cut (kept whole in `store`) so the message fits a client's buffer.
+ */
+export async function callTool(operation: Operation, args: Record<string, unknown>, options: ToolOptions, context: OperationContext, store = new CutStore()): Promise<ToolResult> {
+  let result: Record<string, unknown>;
+  let isError = false;
   try {
     const input = operationInput(operation, args, options, `${operation.tool} arguments`);
-    const result = (await operation.execute(input, context)) as Record<string, unknown>;
-    return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result };
+    result = (await operation.execute(input, context)) as Record<string, unknown>;
   } catch (error) {
-    const envelope = errorEnvelope(error);
-    return { content: [{ type: 'text', text: JSON.stringify(envelope, null, 2) }], structuredContent: envelope, isError: true };
+    result = errorEnvelope(error);
+    isError = true;
   }
+  const { value, cuts } = cutLarge(result, store);
+  return { content: [{ type: 'text', text: summarize(operation.tool, value, cuts) }], structuredContent: value, ...(isError ? { isError } : {}) };
 }
