@@ -64,6 +64,23 @@ for (const op of OPS) {
   row([op, both.length, count(both, (r) => okT(r.tug)), count(both, (r) => okT(r.rope)), count(both, (r) => r.tug.class === 'refused' && okT(r.rope))]);
 }
 
+out.push('', '### Refusals where rope gave a green result, by reason', '');
+for (const op of OPS) {
+  const groups = new Map();
+  for (const r of total[op] ?? []) {
+    if (r.tug.class !== 'refused' || r.rope?.class !== 'ok-green') continue;
+    const g = groups.get(r.tug.group) ?? [];
+    g.push(r);
+    groups.set(r.tug.group, g);
+  }
+  if (!groups.size) continue;
+  out.push(`**${op}**`, '');
+  for (const [g, rs] of [...groups].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))) {
+    out.push(`- ${rs.length} × ${g.replace(/\|/g, '\\|')} (e.g. \`${rs[0].repro}\`)`);
+  }
+  out.push('');
+}
+
 out.push('', '### Refusals by reason (tug)', '');
 for (const op of OPS) {
   const groups = new Map();

@@ -87,24 +87,41 @@ export function tugArgs(p, corpus) {
 const quote = (a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
 
 /** A scratch checkout of `commit` next to the corpus (removed by the caller with dropScratch). */
-function scratch(repo, commit) {
-  const dir = path.join(path.dirname(repo), 'scratch');
+export function scratch(repo, commit, name = 'scratch') {
+  const dir = path.join(path.dirname(repo), name);
   git(repo, ['worktree', 'remove', '--force', dir], { allowFailure: true });
   rmSync(dir, { recursive: true, force: true });
   git(repo, ['worktree', 'prune']);
   git(repo, ['worktree', 'add', '-q', '--detach', dir, commit]);
   return dir;
 }
-function dropScratch(repo, dir) {
+export function dropScratch(repo, dir) {
   git(repo, ['worktree', 'remove', '--force', dir], { allowFailure: true });
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Compile every changed Python file and run the tests in `dir`: the independent check of a result. */
-function check(corpus, dir, files) {
+/** pyflakes' "undefined name" findings in `files` under `dir`, without line numbers (so that moved code compares). */
+export function undefinedNames(dir, files) {
+  const present = files.filter((f) => existsSync(path.join(dir, f)));
+  if (!present.length) return new Set();
+  // Run from elsewhere, so that the pyflakes corpus's own (changed) copy is not the pyflakes that runs.
+  const run = spawnSync(PYTHON, ['-I', '-m', 'pyflakes', ...present.map((f) => path.join(dir, f))], { cwd: '/', encoding: 'utf8', maxBuffer: 64 << 20 });
+  return new Set(run.stdout.split('\n').filter((l) => / undefined name /.test(l)).map((l) => l.slice(dir.length + 1).replace(/^([^:]+):\d+:(\d+:)? /, '$1: ')));
+}
+
+/**
+ * Compile every changed Python file, look for names the change left undefined (pyflakes, against the same files
+ * before it, in `baseDir`), and run the tests in `dir`: the independent check of a result.
+ */
+function check(corpus, dir, files, baseDir) {
   const py = files.filter((f) => f.endsWith('.py') && existsSync(path.join(dir, f)));
   const compile = spawnSync(PYTHON, ['-c', 'import sys\nfor f in sys.argv[1:]:\n    compile(open(f,"rb").read(), f, "exec")', ...py], { cwd: dir, encoding: 'utf8' });
   if (compile.status !== 0) return { compiles: false, green: false, output: compile.stderr.slice(-1500) };
+  if (py.length && !CORPORA[corpus].rust) {
+    const before = undefinedNames(baseDir, py);
+    const added = [...undefinedNames(dir, py)].filter((m) => !before.has(m));
+    if (added.length) return { compiles: true, green: false, output: `pyflakes: the change leaves names undefined:\nE   ${added.join('\nE   ')}` };
+  }
   const tests = runTests(corpus, dir);
   return { compiles: true, green: tests.green, output: tests.green ? '' : tests.output.slice(-1500) };
 }
@@ -123,8 +140,9 @@ function runTug(repo, corpus, p) {
     const base = git(repo, ['rev-parse', 'main']);
     const files = git(repo, ['diff', '--name-only', base, result.commit]).split('\n').filter(Boolean);
     const dir = scratch(repo, result.commit);
-    const c = check(corpus, dir, files);
+    const c = check(corpus, dir, files, repo);
     dropScratch(repo, dir);
+    result.pyflakes = !CORPORA[corpus].rust;
     result.class = c.green ? 'ok-green' : 'broken';
     if (!c.green) result.evidence = c.output;
     if (!c.green) result.diff = git(repo, ['diff', base, result.commit]).slice(0, 6000);
@@ -145,7 +163,7 @@ function runRope(repo, corpus, p, base) {
   if (r.status === 'ok') {
     git(dir, ['add', '-A']);
     const files = git(dir, ['diff', '--cached', '--name-only']).split('\n').filter(Boolean);
-    const c = check(corpus, dir, files);
+    const c = check(corpus, dir, files, repo);
     r.class = c.green ? 'ok-green' : 'broken';
     if (!c.green) r.evidence = c.output;
   } else r.class = r.status === 'nochange' ? 'ok-nochange' : r.status;
