@@ -1,5 +1,5 @@
 // Small durable-file helpers for the session dir: every write is temp file + fsync + rename.
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
@@ -17,10 +17,42 @@ export function sessionWriteError(error: unknown, where: string): unknown {
   });
 }
 
+const errno = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
+
+/**
+ * `mkdir -p` for the session dir, one level at a time. Node's recursive mkdir loops forever where the parent exists but
+ * refuses new entries with ENOENT (`--session-dir /proc/tug`); here that is SessionNotWritable like any refused write.
+ */
+export async function makeSessionDir(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let at = path.resolve(dir); ; ) {
+    try {
+      if ((await stat(at)).isDirectory()) break;
+      throw Object.assign(new Error(`${at} is not a directory`), { code: 'ENOTDIR' });
+    } catch (error) {
+      if (errno(error) !== 'ENOENT') throw sessionWriteError(error, dir);
+      const parent = path.dirname(at);
+      if (parent === at) break;
+      missing.push(at);
+      at = parent;
+    }
+  }
+  for (const level of missing.reverse()) {
+    try {
+      await mkdir(level);
+    } catch (error) {
+      if (errno(error) === 'EEXIST' && (await stat(level).catch(() => undefined))?.isDirectory()) continue;
+      // ENOENT although the parent exists: a filesystem (procfs, sysfs) that takes no new directories.
+      const refused = errno(error) === 'ENOENT' ? Object.assign(new Error(`cannot create ${level}`), { code: 'EPERM' }) : error;
+      throw sessionWriteError(refused, dir);
+    }
+  }
+}
+
 export async function writeFileAtomic(file: string, data: string | Uint8Array, mode?: number): Promise<void> {
   const temp = `${file}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`;
   try {
-    await mkdir(path.dirname(file), { recursive: true });
+    await makeSessionDir(path.dirname(file));
     const handle = await open(temp, 'w', mode ?? 0o644);
     try {
       await handle.writeFile(data);

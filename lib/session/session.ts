@@ -1,9 +1,10 @@
 // The session dir (<git-common-dir>/tug by default): metadata, lock, undo records, journal and caches for one repository.
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import type { Repo } from '../git/repo.js';
-import { readJson, sessionWriteError, writeJson } from './files.js';
+import { makeSessionDir, readJson, sessionWriteError, writeJson } from './files.js';
 import { acquireLock, type LockHandle } from './lock.js';
 
 export interface SessionMeta {
@@ -49,10 +50,12 @@ export function sessionDirFor(repo: Repo, override?: string): string {
 export async function openSession(repo: Repo, override?: string, options: { refresh?: boolean } = {}): Promise<Session> {
   const dir = sessionDirFor(repo, override);
   const refresh = options.refresh ?? true;
-  try {
-    if (refresh) await mkdir(dir, { recursive: true });
-  } catch (error) {
-    throw sessionWriteError(error, dir);
+  if (refresh) {
+    await makeSessionDir(dir);
+    // A read-only mount (or repository) shows here, once, rather than as an errno deep inside a snapshot or cache write.
+    await access(dir, constants.W_OK).catch((error: unknown) => {
+      throw sessionWriteError(error, dir);
+    });
   }
   const metaFile = path.join(dir, 'session.json');
   const now = new Date().toISOString();

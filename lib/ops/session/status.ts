@@ -14,8 +14,18 @@ import type { CommonInput, Workspace } from '../workspace/workspace.js';
 import { withWorkspace } from '../workspace/workspace.js';
 import { ownerAlive } from '../../session/owner.js';
 
+/** Status reads only: where the session dir cannot be written (a read-only mount) it still answers. */
 export async function sessionStatus(input: CommonInput) {
-  return withWorkspace(input, { lock: false }, async (ws) => {
+  try {
+    return await sessionStatusWith(input, false);
+  } catch (error) {
+    if (!(error instanceof TugError && error.code === 'SessionNotWritable')) throw error;
+    return sessionStatusWith(input, true);
+  }
+}
+
+async function sessionStatusWith(input: CommonInput, readOnly: boolean) {
+  return withWorkspace(input, { lock: false, readOnlySession: readOnly }, async (ws) => {
     const lockPid = await readFile(path.join(ws.session.dir, 'lock'), 'utf8').then((t) => (JSON.parse(t) as { pid: number }).pid, () => null);
     const python = await resolvePython(undefined, ws.session.dir).catch(() => null);
     const facts = await directorySize(ws.session.paths.facts);
