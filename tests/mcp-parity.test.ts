@@ -59,7 +59,8 @@ const STEPS: Step[] = [
   { tool: 'tug_extract_variable', cli: () => ['extract-variable', '--range', 'app.py:2:12-2:22', '--name', 'summed'], mcp: () => ({ file: 'app.py', line: 2, column: 12, end_line: 2, end_column: 22, new_name: 'summed' }) },
   { tool: 'tug_extract_function', cli: () => ['extract-function', '--range', 'app.py:5:1-5:21', '--name', 'show'], mcp: () => ({ file: 'app.py', line: 5, column: 1, end_line: 5, end_column: 21, new_name: 'show' }) },
   { tool: 'tug_inline', cli: () => ['inline', '--at', 'use.py:3:1'], mcp: () => ({ file: 'use.py', line: 3, column: 1 }), expectError: true },
-  { tool: 'tug_organize_imports', cli: () => ['organize-imports', '--file', 'use.py'], mcp: () => ({ file: 'use.py' }), expectError: true },
+  // use.py is organized already: nothing to do is success (changed: false) through both doors.
+  { tool: 'tug_organize_imports', cli: () => ['organize-imports', '--file', 'use.py'], mcp: () => ({ file: 'use.py' }) },
   { tool: 'tug_change_signature', cli: () => ['change-signature', '--at', 'app.py:1:5', '--params', '[{"name":"items"},{"name":"start","default":"0"}]'], mcp: () => ({ file: 'app.py', line: 1, column: 5, new_params: [{ name: 'items' }, { name: 'start', default: '0' }] }) },
   { tool: 'tug_move_symbol', cli: () => ['move', '--at', 'app.py:1:5', '--destination', 'totals'], mcp: () => ({ file: 'app.py', line: 1, column: 5, destination: 'totals' }) },
 ];

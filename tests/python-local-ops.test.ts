@@ -33,7 +33,7 @@ test('the shorthand `tug inline --at` and `--apply` write the inlined file, and 
   }
 });
 
-test('organize-imports twice changes nothing the second time; analyze-impact then shows no edits', async (t) => {
+test('organize-imports twice changes nothing the second time: analyze-impact shows no edits, the run answers changed false', async (t) => {
   const repo = await fixtureRepo('python', imports.workspace);
   try {
     const first = await tug(repo.root, ['organize-imports', '--file', 'src/inventory/store.py', '--apply', '--json']);
@@ -42,9 +42,11 @@ test('organize-imports twice changes nothing the second time; analyze-impact the
     const preview = await tug(repo.root, ['analyze-impact', 'organize-imports', '--file', 'src/inventory/store.py', '--json']);
     t.is(preview.exitCode, 0, preview.stdout);
     t.deepEqual(preview.json.patch.edits, []);
+    // Nothing to do is success for an idempotent operation: no branch, no undo token (issue 28).
     const second = await tug(repo.root, ['organize-imports', '--file', 'src/inventory/store.py', '--json']);
-    t.is(second.json.error.code, 'InvalidArgument');
-    t.regex(second.json.error.message, /leaves every file as it was/);
+    t.is(second.exitCode, 0, second.stdout);
+    t.like(second.json, { status: 'ok', changed: false });
+    t.false('undo_token' in second.json);
   } finally {
     await repo.cleanup();
   }

@@ -121,3 +121,19 @@ test('organize-imports removes the use nothing needs from --file', async (t) => 
   t.true(describe.startsWith('use crate::shapes::{Label, Span};\n'), 'used imports stay');
   await repo.cleanup();
 });
+
+// Issue 28: nothing to do is success for an idempotent operation (it was UnsupportedByAdapter, exit 3).
+test('organize-imports on a Rust file whose every use is needed: ok, changed false, no branch', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  const repo = await fixtureRepo('rust', 'sound');
+  try {
+    const branches = await repo.git('branch', '--list');
+    const run = await tug(repo.root, ['run', 'organize-imports', '--file', 'src/shapes.rs', '--json']);
+    t.is(run.exitCode, 0, run.stdout);
+    t.like(run.json, { status: 'ok', changed: false, summary: { files_changed: 0 } });
+    t.false('undo_token' in run.json);
+    t.is(await repo.git('branch', '--list'), branches);
+  } finally {
+    await repo.cleanup();
+  }
+});

@@ -7,7 +7,7 @@ import { isLeanSnapshot, leanSnapshot } from './lean-snapshot.js';
 import { mark } from '../core/timing.js';
 import { discardEarlyWorker, startEarlyWorker } from '../python/early-worker.js';
 import { WORKER_SCRIPT } from '../python/worker.js';
-import { setWasmFlags, wantsEarlyRuff, warmRuff } from '../python/ruff-wasm.js';
+import { setWasmFlags } from '../python/ruff-wasm.js';
 
 export async function launch(argv: readonly string[]): Promise<number> {
   mark('launched');
@@ -18,7 +18,6 @@ export async function launch(argv: readonly string[]): Promise<number> {
   const io: CliIO = { ...processIO(), analysing: (t) => (target = t) };
   let code: number;
   try {
-    if (wantsEarlyRuff(argv)) warmRuff();
     await startEarlyWorker(argv, WORKER_SCRIPT);
     code = await runHere(argv, io);
   } finally {

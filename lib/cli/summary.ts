@@ -6,6 +6,7 @@ type Json = Record<string, any>;
 
 export function summarize(command: string, result: Json, input: Json = {}): string {
   if (result['git'] && result['undo_token']) return summarizeChange(result, input);
+  if (result['changed'] === false) return [`${result['operation']}: nothing to change (no branch, no commit)`, ...warningLines(result['warnings'])].join('\n');
   if (command === 'snapshot') {
     return `snapshot ${result['snapshot_id']}  ${result['file_count']} files, ${result['total_bytes']} bytes${result['dirty'] ? ', with uncommitted changes' : ', clean'}`;
   }

@@ -2,8 +2,8 @@
 // the first call. V8 compiles a WebAssembly function when it is first called, one at a time on the main thread: a
 // first check compiled ~650 of ruff's functions that way (~220 ms here). The build records which functions checking
 // tug's own Python calls (scripts/ruff-hints.mjs); a worker thread (ruff-compile.ts) marks them in a
-// compilation-hints section and compiles, on its own thread and V8's, while the CLI loads and git takes the
-// snapshot. A hint changes when a function is compiled, never what it does: a missing or stale list only costs time.
+// compilation-hints section and compiles, on its own thread and V8's, while the files are read and the worker's engine
+// answers. It starts only once organize-imports knows a file needs ruff: most calls never need it. A hint changes when a function is compiled, never what it does: a missing or stale list only costs time.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -51,6 +51,7 @@ export function warmRuff(): void {
     worker.once('exit', () => resolve(null));
   });
   slot[SLOT] = { worker, module };
+  mark('ruff: compile started');
 }
 
 /**
@@ -80,16 +81,6 @@ export function loadRuff(): Promise<RuffModule> {
     return compiled && source.includes(GLUE_COMPILE) ? instantiate(source, glue, compiled) : (createRequire(import.meta.url)(glue) as RuffModule);
   });
   return compiling.loaded;
-}
-
-/**
- * Whether argv is organize-imports of the whole repository, for the launcher to start the compile before the CLI
- * loads: among many files some will need ruff. Named files go to the worker's engine first, and ruff compiles only
- * for one it leaves (on two cores an early compile would slow the common case down).
- */
-export function wantsEarlyRuff(argv: readonly string[]): boolean {
-  const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2);
-  return words.includes('organize-imports') && argv.includes('--all');
 }
 
 function gluePath(): string {

@@ -25,6 +25,8 @@ export function renderAgentApi(): string {
     '  location by (file, line), the others first in a stable order. Keys appear in the order of the schemas below.',
     '- The same input gives byte-identical JSON: durations and the output of passing checks appear only with',
     '  `TUG_TIMINGS=1`.',
+    '- Nothing to do is success for an idempotent operation (organize-imports): `status: ok`, `changed: false`,',
+    '  exit 0, with no `git` block and no `undo_token` (no sandbox, commit or branch was made).',
     '',
     '## Agent tool registry',
     '',

@@ -71,6 +71,21 @@ async function runOnSnapshot(
   throwIfCancelled(reporter.signal, 'during analysis');
   const proposal = await plan(ws, snapshot, { tree: onto?.tipTree ?? snapshot.tree, onto: onto?.branch ?? null });
   throwIfCancelled(reporter.signal, 'after analysis');
+  if (proposal.patch.files.length === 0 && proposal.nothingToDoIsSuccess) {
+    // An idempotent operation with nothing to do succeeded: no sandbox, no commit, no branch, no undo point.
+    return RunResponse.parse({
+      status: 'ok',
+      schema_version: SCHEMA_VERSION,
+      snapshot_id: snapshot.tree,
+      operation: kind.operation,
+      patch: presentPatch(proposal.patch),
+      summary: summarize(proposal.patch),
+      verification: { status: 'skipped', mode: config.verify, checks: [] },
+      warnings: orderWarnings([...ws.warnings, ...proposal.warnings]),
+      changed: false,
+      applied: false,
+    });
+  }
   if (proposal.patch.files.length === 0) {
     throw new TugError('InvalidArgument', 'the change leaves every file as it was', { details: { argument: 'edits', reason: 'no-op patch' } });
   }

@@ -32,6 +32,8 @@ export interface Proposal {
   slug: string;
   /** Places the change may need to touch but tug could not prove it must; left alone and reported. */
   unsure?: UnsureJSON[];
+  /** An empty patch is success (`changed: false`), not a refused no-op: the operation is idempotent (organize-imports). */
+  nothingToDoIsSuccess?: boolean;
 }
 
 export interface ChangeKind {

@@ -5,7 +5,10 @@ import { TugError } from '../../core/errors.js';
 import { resolveUserPath } from '../../workspace/paths.js';
 import type { OperationContext } from '../operation.js';
 import { refactorDoors } from '../change/doors.js';
-import type { Planner } from '../change/types.js';
+import type { Planner, Proposal } from '../change/types.js';
+import { buildPatchSet } from '../../core/patchset.js';
+import type { Snapshot } from '../workspace/snapshot.js';
+import type { Workspace } from '../workspace/workspace.js';
 import { languageOf, planRustAssistChange, unsupportedLanguage, type AssistKind } from '../assists/rust.js';
 import { planPythonImports } from './python.js';
 import { warmPythonFor } from '../assists/python.js';
@@ -31,10 +34,23 @@ function planner(input: Target, context: OperationContext): Planner {
     if (other) throw unsupportedLanguage(KIND.operation, other, 'Python and Rust');
     if (languages.has('rust')) {
       if (files.length > 1) throw new TugError('InvalidArgument', 'organize one Rust file at a time (rust-analyzer works file by file)', { details: { argument: 'file', reason: 'one Rust file' } });
-      return planRustAssistChange(ws, snapshot, KIND, files[0]!, input, context);
+      return planRustImports(ws, snapshot, files[0]!, input, context);
     }
     return planPythonImports(ws, snapshot, files, await python(), context);
   };
+}
+
+/**
+ * rust-analyzer offers remove_unused_imports only where a `use` is unused: over a whole file, no offer means nothing to
+ * do, which for an idempotent operation is success (an empty patch), not UnsupportedByAdapter.
+ */
+async function planRustImports(ws: Workspace, snapshot: Snapshot, file: string, input: Target, context: OperationContext): Promise<Proposal> {
+  try {
+    return { ...(await planRustAssistChange(ws, snapshot, KIND, file, input, context)), nothingToDoIsSuccess: true };
+  } catch (error) {
+    if (!(error instanceof TugError) || error.code !== 'UnsupportedByAdapter' || error.details?.['operation'] !== KIND.operation) throw error;
+    return { patch: buildPatchSet([], new Map()), warnings: [], subject: `organize imports in ${file}`, slug: `${KIND.slug}-${file.replace(/\.rs$/, '').replaceAll('/', '-')}`, nothingToDoIsSuccess: true };
+  }
 }
 
 /** Named Python files: the worker starts while git takes the snapshot (--all starts ruff's compile instead). */
