@@ -80,3 +80,52 @@ test('docs that import the moved name from the old module, or name its dotted pa
   t.true(run.json.warnings.some((w: { code: string }) => w.code === 'UnsureReferences'));
   await repo.cleanup();
 });
+
+// Issue 28: generated code follows the project's style. The worker adds an import after the last one; a file whose
+// imports were sorted as the project sorts them (its ruff/isort settings) stays sorted, relative where it is relative.
+test("imports a move adds are sorted and grouped as the project's isort settings say; relative where the module is", async (t) => {
+  const repo = await makeRepo({
+    'pyproject.toml': '[project]\nname = "shop"\n\n[tool.ruff.lint.isort]\nforce-sort-within-sections = true\n',
+    'shop/__init__.py': '',
+    'shop/base.py': 'class Base:\n    pass\n',
+    'shop/pricing.py': 'import json\nimport re\n\nfrom shop.base import Base\n\n\ndef parse(text):\n    return json.loads(re.sub(",$", "", text))\n\n\ndef price(text):\n    return parse(text), Base\n',
+    // Sorted under force-sort-within-sections (not under isort's defaults): `from decimal` before `import os`.
+    'shop/money.py': 'from decimal import Decimal\nimport os\n\n\ndef zero():\n    return Decimal(0), os.sep\n',
+    'shop/cart.py': 'from .base import Base\n\n\ndef empty():\n    return Base\n',
+    'shop/legacy.py': 'import sys\nimport os\n\n\ndef where():\n    return os.sep, sys.platform\n',
+  });
+  try {
+    const sorted = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'shop/pricing.py:7:5', '--destination', 'shop.money', '--json']);
+    t.is(sorted.exitCode, 0, sorted.stdout);
+    t.true(sorted.json.patch.unified_diff.includes(' from decimal import Decimal\n+import json\n import os\n+import re\n'), sorted.json.patch.unified_diff);
+    // cart.py imports its package relatively: the import of what the moved function reads from pricing is relative too.
+    const relative = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'shop/pricing.py:11:5', '--destination', 'shop.cart', '--json']);
+    t.is(relative.exitCode, 0, relative.stdout);
+    t.true(relative.json.patch.unified_diff.includes(' from .base import Base\n+from .pricing import parse\n'), relative.json.patch.unified_diff);
+    // legacy.py was not sorted: tug does not reorder imports nobody asked it to; the new one goes after the last.
+    const unsorted = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'shop/pricing.py:7:5', '--destination', 'shop.legacy', '--json']);
+    t.is(unsorted.exitCode, 0, unsorted.stdout);
+    t.true(unsorted.json.patch.unified_diff.includes(' import sys\n import os\n+import json\n+import re\n'), unsorted.json.patch.unified_diff);
+    // The run verifies and commits what analyze-impact showed.
+    const run = await tug(repo.root, ['move', '--at', 'shop/pricing.py:7:5', '--destination', 'shop.money', '--verify', 'syntax', '--json']);
+    t.is(run.exitCode, 0, run.stdout);
+    t.is(run.json.patch.unified_diff, sorted.json.patch.unified_diff);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('a module a move creates gets its imports sorted, and relative when the module it leaves imports relatively', async (t) => {
+  const repo = await makeRepo({
+    'shop/__init__.py': '',
+    'shop/base.py': 'class Base:\n    pass\n',
+    'shop/pricing.py': 'import re\nimport json\n\nfrom .base import Base\n\n\ndef parse(text):\n    return json.loads(re.sub(",$", "", text)), Base\n\n\ndef price(text):\n    return parse(text)\n',
+  });
+  try {
+    const run = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'shop/pricing.py:7:5', '--destination', 'shop.parsing', '--json']);
+    t.is(run.exitCode, 0, run.stdout);
+    t.true(run.json.patch.unified_diff.includes('+import json\n+import re\n+\n+from .base import Base\n+\n+\n+def parse(text):'), run.json.patch.unified_diff);
+  } finally {
+    await repo.cleanup();
+  }
+});

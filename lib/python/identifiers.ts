@@ -32,3 +32,8 @@ export function pythonIdentifier(name: string, argument = 'to'): string {
 export function assertPythonIdentifier(name: string, argument = 'to'): void {
   pythonIdentifier(name, argument);
 }
+
+/** A hard keyword cannot be a module name either: `from pkg.class import x` does not parse. */
+export function isPythonKeyword(name: string): boolean {
+  return KEYWORDS.has(name);
+}

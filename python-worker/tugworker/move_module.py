@@ -1,5 +1,6 @@
 # move-symbol's view of one module: its imports, top-level bindings and __all__, and the edits that change them.
 import ast
+import re
 
 from tugworker.local_edits import Source
 
@@ -10,6 +11,22 @@ def import_line(carried):
         return "import %s%s" % (carried[1], " as %s" % carried[2] if carried[2] else "")
     names = ", ".join(n + (" as %s" % a if a else "") for n, a in carried[2])
     return "from %s import %s" % (carried[1], names)
+
+
+def spell_import(line, package, relative):
+    """`from pkg.sub import x` as `from .sub import x` inside package pkg (`from ..money import x` from a subpackage),
+    where the module imports relatively; a module of another top-level package stays absolute."""
+    match = re.match(r"from (\w[\w.]*) import ", line)
+    if not relative or not package or match is None:
+        return line
+    here, there = package.split("."), match.group(1).split(".")
+    common = 0
+    while common < min(len(here), len(there)) and here[common] == there[common]:
+        common += 1
+    if common == 0:
+        return line
+    local = "." * (len(here) - common + 1) + ".".join(there[common:])
+    return "from %s import %s" % (local, line[match.end() :])
 
 
 class Module:
@@ -93,12 +110,21 @@ class Module:
             else:
                 last = stmt
         if last is None:
-            return 0
+            return self.src.starts[0]  # after a byte order mark
         return self.src.starts[last.end_lineno] if last.end_lineno < len(self.src.starts) else len(self.src.data)
 
+    def prefers_relative(self):
+        """Whether the module imports from its own package relatively (`from .sub import x`): new imports do too."""
+        return any(isinstance(s, ast.ImportFrom) and s.level > 0 for s in self._top_imports())
+
+    def spell(self, lines):
+        relative = self.prefers_relative()
+        return "\n".join(spell_import(line, self.package, relative) for line in lines.split("\n"))
+
     def insert_import(self, line):
+        line = self.spell(line)
         at = self.import_point()
-        prefix = "\n" if at > 0 and not self.src.data[:at].endswith(b"\n") else ""
+        prefix = "\n" if at > self.src.starts[0] and not self.src.data[:at].endswith(b"\n") else ""
         # The first import of a module: a blank line keeps it apart from the code that follows.
         first = not any(isinstance(s, (ast.Import, ast.ImportFrom)) for s in self.tree.body)
         return self.edit(at, at, prefix + line + "\n" + ("\n" if first else ""))
@@ -144,7 +170,7 @@ class Module:
         for stmt in self._top_imports():
             if isinstance(stmt, ast.ImportFrom) and self.absolute(stmt.level, stmt.module) == old_name:
                 edits.extend(drop_alias(self, stmt, name, replacement=None))
-        lines = "".join(import_line(c) + "\n" for c in imports)
+        lines = "".join(self.spell(import_line(c)) + "\n" for c in imports)
         end = len(data)
         gap = "" if not data.strip() else "\n\n" if data.endswith(b"\n") else "\n\n\n"
         if lines and self.import_point() == end:

@@ -2,11 +2,15 @@
 # every import of it is pointed at its new home (move_refs.py). Offsets are UTF-8 byte offsets, as everywhere in tug.
 import ast
 import builtins
+import importlib.machinery
+import os
 import re
+import sys
 
 from tugworker.local_edits import Refused
-from tugworker.move_module import Module, import_line
+from tugworker.move_module import Module, import_line, spell_import
 from tugworker.move_refs import rewrite_references
+from tugworker.stdlib_names import STDLIB
 
 BUILTINS = frozenset(dir(builtins)) | {"__name__", "__file__", "__doc__", "__spec__", "__builtins__"}
 
@@ -93,10 +97,51 @@ def _free_names(stmt, name):
 SPECIAL = re.compile(r"__\w+__$")
 
 
+def _shadowed(dest_name, top_in_repo):
+    """What a module of that name would hide from every import in the program: the standard library, or an installed
+    top-level package the repository does not already provide itself (a package installed from this repository is
+    its own)."""
+    top = dest_name.split(".")[0]
+    if top in STDLIB or top in getattr(sys, "stdlib_module_names", ()) or top in sys.builtin_module_names:
+        return "the standard library's %s" % top
+    if top_in_repo:
+        return None
+    return "the installed package %s" % top if _installed(top) else None
+
+
+def _installed(top):
+    """Whether the interpreter's site-packages hold a top-level module or package of that name. The worker runs
+    without site (-S), so those directories are asked for by name; a finder looks there and imports nothing."""
+    import site
+
+    dirs = list(getattr(site, "getsitepackages", lambda prefixes=None: [])(_prefixes())) + [getattr(site, "getusersitepackages", lambda: "")()]
+    try:
+        return importlib.machinery.PathFinder.find_spec(top, [d for d in dirs if d]) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _prefixes():
+    """The interpreter's prefixes. Without site, a venv's python reports its base prefix: its own is the directory
+    holding pyvenv.cfg, next to or above the executable; the base's packages count only where the venv includes them."""
+    here = os.path.dirname(os.path.abspath(sys.executable))
+    for venv in (here, os.path.dirname(here)):
+        config = os.path.join(venv, "pyvenv.cfg")
+        if os.path.isfile(config):
+            with open(config, encoding="utf-8", errors="replace") as handle:
+                shared = re.search(r"^\s*include-system-site-packages\s*=\s*true\s*$", handle.read(), re.IGNORECASE | re.MULTILINE)
+            return [venv, sys.base_prefix] if shared else [venv]
+    return [sys.prefix]
+
+
 def move_symbol(request):
     files = {f["path"]: f for f in request["files"]}
-    old = Module(files[request["source"]])
     dest_path, dest_name = request["dest_path"], request["dest_module"]
+    shadowed = _shadowed(dest_name, bool(request.get("dest_top_in_repo")))
+    if shadowed:
+        reason = "%s would shadow %s: every `import %s` in the program would find it instead" % (dest_name, shadowed, dest_name.split(".")[0])
+        raise Refused("InvalidArgument", reason, {"argument": "destination", "reason": "shadows " + shadowed})
+    old = Module(files[request["source"]])
     if dest_path == old.path or dest_name == old.name:
         raise Refused("InvalidArgument", "the destination is the module the symbol is already in", {"argument": "destination"})
     stmt, name = _symbol_at(old, request["offset"])
@@ -153,7 +198,8 @@ def move_symbol(request):
     if not keep:
         edits.extend(old.drop_from_all(name))
     if dest is None:
-        header = "".join(import_line(c) + "\n" for c in _future(old) + _dedupe(carried))
+        relative, package = old.prefers_relative(), dest_name.rpartition(".")[0]
+        header = "".join(spell_import(import_line(c), package, relative) + "\n" for c in _future(old) + _dedupe(carried))
         creates.append({"path": dest_path, "content": header + ("\n\n" if header else "") + moved})
     else:
         edits.extend(dest.receive(name, moved, [c for c in _dedupe(carried) if not dest.has_import(c)], old.name))

@@ -14,7 +14,9 @@ import { loadSourceFiles } from '../change/source-files.js';
 import type { Planner } from '../change/types.js';
 import { warmPythonFor } from '../assists/python.js';
 import { configFor, configuredPython } from '../workspace/config.js';
+import { projectImportSettings } from '../organize-imports/engine.js';
 import type { moveSymbolInput } from './schema.js';
+import { sortAddedImports } from './sorted-imports.js';
 
 type Input = z.infer<typeof moveSymbolInput>;
 
@@ -41,8 +43,10 @@ function planner(input: Input, context: OperationContext): Planner {
     const mentions = docsMentions(new Map(docs.map((e) => [e.path, docBlobs.get(e.oid)!])), plan.oldModule, plan.name);
     const unsure = [...plan.unsure, ...mentions];
     const sources = await loadSourceFiles(ws.repo, snapshot.tree, [...new Set(plan.edits.map((e) => e.file))]);
+    const { settings } = await projectImportSettings(ws, snapshot.tree, entries.filter((e) => e.type === 'blob').map((e) => e.path));
+    const { edits, creates } = await sortAddedImports(ws, configuredPython(config), settings, plan, sources);
     const encoder = new TextEncoder();
-    const patch = withFileOperations(buildPatchSet(plan.edits, sources), plan.creates.map((c) => ({ path: c.path, bytes: encoder.encode(c.content) })), []);
+    const patch = withFileOperations(buildPatchSet(edits, sources), creates.map((c) => ({ path: c.path, bytes: encoder.encode(c.content) })), []);
     const warnings = mentions.length > 0 && plan.unsure.length === 0 ? [...plan.warnings, { code: 'UnsureReferences', message: `${mentions.length} place(s) in the docs may still name ${plan.oldModule}.${plan.name}; tug left them as they are (see unsure)` }] : plan.warnings;
     return { patch, warnings, subject: plan.subject, slug: plan.slug, unsure };
   };

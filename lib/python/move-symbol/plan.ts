@@ -6,8 +6,12 @@ import type { EditRequest } from '../../core/patchset.js';
 import type { WarningJSON } from '../../core/schemas.js';
 import { decodeText, lineStarts, offsetOf } from '../../core/text.js';
 import { identifierAt } from '../candidates.js';
+import { isPythonKeyword } from '../identifiers.js';
 import { workerRefusal, type Refusal } from '../local-refactor.js';
 import { buildModuleMap, sourceRoots, type ModuleMap } from '../modules.js';
+
+/** The longest file name common file systems (ext4, APFS, NTFS) accept, in bytes. */
+const MAX_FILE_NAME_BYTES = 255;
 
 /** Reasons the worker gives for a place it could not prove; each is one of the Unsure schema's reasons. */
 export type MoveUnsureReason = 'dynamic_getattr' | 'module_dict' | 'string_mention' | 'unresolved';
@@ -64,12 +68,16 @@ export function resolveDestination(destination: string, modules: ModuleMap, root
     throw new TugError('InvalidArgument', `destination ${JSON.stringify(destination)}: ${reason}`, { details: { argument: 'destination', reason } });
   };
   if (destination.endsWith('.py')) {
+    assertFileNames(destination, bad);
     const name = buildModuleMap([destination], roots).byFile.get(destination);
     if (name === undefined) bad('the path is not a module under a source root (the workspace or src/)');
     if (path.posix.basename(destination) === '__init__.py') bad('move into a package module, not its __init__.py');
+    assertModuleWords(name!, bad);
     return { module: name!, path: destination };
   }
   if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(destination)) bad('give a dotted module name (pkg.sub.mod) or a path ending in .py');
+  assertModuleWords(destination, bad);
+  assertFileNames(destination.split('.').map((part) => `${part}.py`).join('/'), bad);
   const known = modules.byName.get(destination);
   if (known !== undefined) {
     if (!known.endsWith('.py') || path.posix.basename(known) === '__init__.py') bad(`${known} is not a plain module file`);
@@ -87,6 +95,31 @@ export function resolveDestination(destination: string, modules: ModuleMap, root
   return { module: destination, path: file };
 }
 
+/** Whether the repository already holds the destination's top-level package or module (a namespace one included). */
+function topInRepo(module: string, modules: ModuleMap): boolean {
+  const top = module.split('.')[0]!;
+  return [...modules.byName.keys()].some((name) => name === top || name.startsWith(`${top}.`));
+}
+
+/** The two modules must be text tug can edit: the worker reads neither a binary, UTF-16 nor non-UTF-8 file. */
+function assertReadable(file: string, bytes: Uint8Array | undefined): void {
+  if (bytes === undefined) return;
+  const text = decodeText(bytes);
+  if (!text.ok) throw new TugError('UnsupportedFile', `${file} cannot be edited as text (${text.reason})`, { details: { path: file, reason: text.reason } });
+}
+
+/** A keyword cannot be imported (`from pkg.None import x` does not parse), so no module may be named one. */
+function assertModuleWords(module: string, bad: (reason: string) => never): void {
+  const keyword = module.split('.').find(isPythonKeyword);
+  if (keyword !== undefined) bad(`${keyword} is a Python keyword: no import statement can name the module`);
+}
+
+/** File systems refuse a name over 255 bytes (ENAMETOOLONG); say so before any file is read or written. */
+function assertFileNames(file: string, bad: (reason: string) => never): void {
+  const long = file.split('/').find((part) => Buffer.byteLength(part) > MAX_FILE_NAME_BYTES);
+  if (long !== undefined) bad(`a file or directory name would be ${Buffer.byteLength(long)} bytes long; file systems allow ${MAX_FILE_NAME_BYTES}`);
+}
+
 export async function planMoveSymbol(request: MoveRequest, ask: AskWorker): Promise<MovePlan> {
   const paths = [...request.files.keys()].sort();
   const roots = sourceRoots(paths);
@@ -100,6 +133,7 @@ export async function planMoveSymbol(request: MoveRequest, ask: AskWorker): Prom
     throw new TugError('InvalidPosition', `${request.file}:${request.line}:${request.column} is not inside the file`, { details: { path: request.file, line: request.line, col: request.column } });
   }
   const dest = resolveDestination(request.destination, modules, roots, request.allPaths);
+  for (const file of [request.file, dest.path]) assertReadable(file, request.files.get(file));
   const name = identifierAt(source, offset);
   // Only files whose bytes name the symbol can import or use it; the two modules (and their stubs) always go. Files
   // naming the old module's dotted path go too: a string there may patch a global the moved code reads. So do star
@@ -113,7 +147,7 @@ export async function planMoveSymbol(request: MoveRequest, ask: AskWorker): Prom
       const text = decodeText(request.files.get(p)!);
       return text.ok ? [{ path: p, module: modules.byFile.get(p) ?? null, content: text.text }] : [];
     });
-  const reply = (await ask('move_symbol', { files, source: request.file, offset, dest_module: dest.module, dest_path: dest.path, keep_reexport: request.keepReexport })) as Reply;
+  const reply = (await ask('move_symbol', { files, source: request.file, offset, dest_module: dest.module, dest_path: dest.path, dest_top_in_repo: topInRepo(dest.module, modules), keep_reexport: request.keepReexport })) as Reply;
   if ('refused' in reply) throw workerRefusal(reply.refused, request.file);
   for (const created of reply.creates) {
     if (request.allPaths.has(created.path)) {
