@@ -4,6 +4,7 @@
 import test from 'ava';
 import { findOperation } from '../lib/index.js';
 import { summarize } from '../lib/cli/summary.js';
+import { summarize as summarizeMcp } from '../lib/mcp/summary.js';
 import { excludedByRuff, ruffExclusions } from '../lib/python/ruff-exclude.js';
 import { tug } from './helpers/cli.js';
 import { makeRepo, repoState } from './helpers/repo.js';
@@ -158,4 +159,9 @@ test('a hostile exclusion pattern from the repository cannot make tug spin (line
   const started = Date.now();
   t.false(excludedByRuff(`${'a'.repeat(5000)}.py`, patterns));
   t.true(Date.now() - started < 10_000, 'does not hang');
+});
+
+test("MCP's text content says nothing to change where the result has changed: false", (t) => {
+  const result = { status: 'ok', operation: 'organize-imports', summary: { files_changed: 0 }, verification: { status: 'skipped', mode: 'syntax', checks: [] }, changed: false };
+  t.is(summarizeMcp('tug_organize_imports', result, []), 'organize-imports: nothing to change (no branch, no commit, no undo_token)');
 });

@@ -32,6 +32,8 @@ function checkLines(check: Json): string[] {
 
 function okLines(tool: string, result: Json): string[] {
   if (result['git'] && result['summary']) return changeLines(result);
+  // An idempotent operation with nothing to do (organize-imports): success, nothing made.
+  if (result['changed'] === false) return [`${result['operation']}: nothing to change (no branch, no commit, no undo_token)`];
   if (typeof result['content'] === 'string') {
     const text = result['content'] as string;
     return [`${result['path'] ?? tool}${text.length > TEXT_LIMIT ? ` (first ${TEXT_LIMIT} of ${text.length} characters)` : ''}:`, text.slice(0, TEXT_LIMIT)];
