@@ -112,6 +112,8 @@ export interface ClassFact {
   binding: number;
   scope: number;
   bases: Expr[];
+  /** `@dataclass`, `@attr.s`, …: a decorator may generate `__init__` from the fields (record-fields.ts). */
+  decorators: Expr[];
 }
 
 export interface FunctionFact {

@@ -5,6 +5,7 @@ import type { Call, Span } from './facts.js';
 import { lastName } from './annotations.js';
 import { TypeInference } from './inference.js';
 import { absoluteModule } from './modules.js';
+import { RecordFields } from './record-fields.js';
 import { entityKey, type Entity, type FileInfo, type Project } from './project.js';
 
 export type OccurrenceKind = 'definition' | 'reference' | 'call' | 'import' | 'attribute' | 'keyword' | 'all';
@@ -18,10 +19,12 @@ export interface Occurrence {
 export class Resolver {
   readonly classes: ClassModel;
   readonly types: TypeInference;
+  readonly records: RecordFields;
 
   constructor(readonly project: Project) {
     this.classes = new ClassModel(project);
     this.types = new TypeInference(project, this.classes);
+    this.records = new RecordFields(project, this.classes);
   }
 
   /** Class members are identified by the topmost class defining them, so overrides are one symbol. */
@@ -66,7 +69,7 @@ export class Resolver {
     for (const ref of f.references) if (inside(ref.span)) return this.project.entityOfReference(info, ref);
     for (const [index, attr] of f.attributes.entries()) if (inside(attr.span)) return this.attributeEntity(info, index);
     for (const call of f.calls) {
-      for (const kw of call.keywords) if (inside(kw.span)) return this.parameterOf(info, call, kw.name);
+      for (const kw of call.keywords) if (inside(kw.span)) return this.parameterOf(info, call, kw.name) ?? this.fieldOf(info, call, kw.name);
     }
     for (const entry of f.all?.entries ?? []) if (inside(entry.span)) return this.project.resolveAttr(info.module, entry.value);
     return null;
@@ -85,6 +88,27 @@ export class Resolver {
     if (!fn) return null;
     const param = fn.info.facts.params.find((p) => p.scope === fn.scope && p.name === name);
     return param ? this.project.entityOfBinding(fn.info, fn.info.bindings.get(param.binding)!) : null;
+  }
+
+  /**
+   * The record field (dataclass, attrs, NamedTuple, TypedDict, pydantic) a keyword names: at a call of the class or a
+   * subclass whose `__init__` is generated, of `obj._replace(…)`, or of `dataclasses.replace(obj, …)`; else null.
+   */
+  fieldOf(info: FileInfo, call: Pick<Call, 'callee' | 'scope' | 'args'>, name: string): Entity | null {
+    const callee = this.calleeEntity(info, call.callee, call.scope);
+    const at = this.records.fieldCall(info, call, callee, (expr) => this.types.inferClass(info, expr));
+    if (!at) return null;
+    // A hand-written `__init__` takes the keywords itself (parameterOf answers for it).
+    if (callee && this.classes.classOfEntity(callee) && this.functionOf(this.normalizeCallable(callee))) return null;
+    const owner = this.classes.definingClass(at.cls, name);
+    return this.records.isField(owner, name) ? { kind: 'class-member', module: owner.module, owner: owner.owner, name } : null;
+  }
+
+  /** Whether the entity is a field of a class with a generated `__init__`, so keywords name it too. */
+  isRecordField(entity: Entity): boolean {
+    if (entity.kind !== 'class-member') return false;
+    const root = this.normalize(entity) as Extract<Entity, { kind: 'class-member' }>;
+    return this.records.isField({ module: root.module, owner: root.owner }, root.name);
   }
 
   private calleeEntity(info: FileInfo, callee: import('./facts.js').Expr, scope: number): Entity | null {
@@ -166,6 +190,7 @@ export class Resolver {
       if (!out.has(id)) out.set(id, { file, span, kind });
     };
     const param = this.parameterFunction(target);
+    const field = this.isRecordField(target);
     // Every occurrence is written as the name itself: comparing text first keeps other names unresolved (cheaper,
     // and a partial load then never asks for modules that only other names need).
     const name = nameOf(target);
@@ -198,6 +223,11 @@ export class Resolver {
           for (const kw of call.keywords) {
             if (kw.name === param.name && this.key(this.parameterOf(info, call, kw.name)) === wanted) add(info.file, kw.span, 'keyword');
           }
+        }
+      }
+      if (field) {
+        for (const call of f.calls) {
+          for (const kw of call.keywords) if (kw.name === name && this.key(this.fieldOf(info, call, kw.name)) === wanted) add(info.file, kw.span, 'keyword');
         }
       }
     }

@@ -4,6 +4,7 @@ import type { EditRequest } from '../core/patchset.js';
 import { lineStarts, positionOf } from '../core/text.js';
 import type { Expr, Span } from './facts.js';
 import type { Entity, FileInfo } from './project.js';
+import { REPLACERS } from './record-fields.js';
 import type { Occurrence, Resolver } from './references.js';
 
 export type UnsureReason = 'untyped_receiver' | 'dynamic_getattr' | 'decorator' | 'kwargs' | 'unresolved' | 'value_use';
@@ -98,12 +99,24 @@ function unknownCallee(resolver: Resolver, info: FileInfo, callee: Expr, owner: 
   return classOfInstance ? 'untyped_receiver' : 'known';
 }
 
+/**
+ * Whether a call with a keyword spelled like a record field may construct or copy that record where tug cannot tell:
+ * `obj._replace(…)` or `dataclasses.replace(obj, …)` on a value of unknown type, `cls(…)`, `type(self)(…)`.
+ */
+function fieldCallKnowledge(resolver: Resolver, info: FileInfo, call: { callee: Expr; args?: Expr[] | undefined }): 'known' | UnsureReason {
+  if (call.callee.k === 'attr' && call.callee.attr === '_replace') return receiverKnowledge(resolver, info, call.callee.value);
+  const first = call.args?.[0];
+  if (first && REPLACERS.has(resolver.records.externalName(info, call.callee) ?? '')) return resolver.types.inferClass(info, first) ? 'known' : 'untyped_receiver';
+  return unknownCallee(resolver, info, call.callee, '__init__');
+}
+
 /** Every place that may name the target but could not be resolved to it. */
 export function findUnsure(resolver: Resolver, target: Entity, name: string, occurrences: readonly Occurrence[]): UnsureSite[] {
   const out: UnsureSite[] = [];
   const known = new Set(occurrences.map((o) => `${o.file}:${o.span[0]}`));
   const owner = parameterOwner(resolver, target);
   const members = target.kind === 'class-member' || target.kind === 'module-attr';
+  const field = resolver.isRecordField(target);
   for (const info of resolver.project.files.values()) {
     const f = info.facts;
     if (members) {
@@ -120,6 +133,15 @@ export function findUnsure(resolver: Resolver, target: Entity, name: string, occ
         if (!GETATTR_FAMILY.has(d.kind) || d.name_arg !== name) continue;
         const literal = f.strings.find((s) => s.value === name && s.span[0] >= d.span[0] && s.span[1] <= d.span[1]);
         if (literal) out.push({ file: info.file, span: literal.span, text: `${d.kind}(…, "${name}")`, reason: 'dynamic_getattr' });
+      }
+    }
+    if (field) {
+      for (const call of f.calls) {
+        for (const kw of call.keywords) {
+          if (kw.name !== name || known.has(`${info.file}:${kw.span[0]}`) || resolver.parameterOf(info, call, name) || resolver.fieldOf(info, call, name)) continue;
+          const why = fieldCallKnowledge(resolver, info, call);
+          if (why !== 'known') out.push({ file: info.file, span: kw.span, text: `${exprText(call.callee)}(${name}=…)`, reason: why });
+        }
       }
     }
     if (owner) {

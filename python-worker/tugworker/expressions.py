@@ -5,8 +5,9 @@ import re
 from tugworker.positions import string_content_span
 
 DYNAMIC_CALLS = {"getattr", "setattr", "hasattr", "delattr", "eval", "exec", "globals", "locals", "vars", "__import__"}
-# Calls whose leading positional arguments matter for resolution: super(C, self), functools.partial(f, ...).
-ARGUMENT_CALLS = {"super", "partial"}
+# Calls whose first arguments the analysis reads: super(C, self), partial(f, …), and the record copiers
+# dataclasses.replace(obj, …) / attrs.evolve(obj, …), whose keywords name fields of obj's class (record-fields.ts).
+ARGUMENT_CALLS = {"super", "partial", "replace", "evolve"}
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
 
 

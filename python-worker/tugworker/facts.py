@@ -47,6 +47,7 @@ def extract_facts(content):
             call["args"] = [describe(a) for a in call["args"]]
     for cls in walker.classes:
         cls["bases"] = [describe(b) for b in cls["bases"]]
+        cls["decorators"] = [describe(d) for d in cls["decorators"]]
     for function in walker.functions:
         function["decorators"] = [describe(d) for d in function["decorators"]]
         function["returns"] = describe.annotation(function["returns"])

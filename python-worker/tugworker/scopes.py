@@ -153,7 +153,7 @@ class ScopeWalker(ast.NodeVisitor):
         for statement in node.body:
             self.visit(statement)
         self.pop()
-        self.classes.append({"binding": binding, "scope": scope, "bases": list(node.bases)})
+        self.classes.append({"binding": binding, "scope": scope, "bases": list(node.bases), "decorators": list(node.decorator_list)})
 
     def _comprehension(self, node, elements):
         generators = node.generators

@@ -1,0 +1,61 @@
+// Renaming a field of a class whose __init__ is generated from its fields (dataclasses, attrs, NamedTuple, TypedDict)
+// renames the keywords that name it: the constructor's, the subclass constructor's, `_replace(…)`'s and
+// `dataclasses.replace(obj, …)`'s; a keyword tug cannot tie to the record is listed as unsure, never left silently
+// (issue 28 §2: `Trivia(comment_ws=…)` was left behind when tomlkit's Trivia.comment_ws was renamed).
+import test from 'ava';
+import { tug } from './helpers/cli.js';
+import { makeRepo } from './helpers/repo.js';
+
+const FILES = {
+  'pkg/__init__.py': '',
+  'pkg/items.py': "from __future__ import annotations\n\nimport dataclasses\nfrom dataclasses import dataclass\nfrom typing import NamedTuple, TypedDict\n\nimport attr\n\n\n@dataclass\nclass Trivia:\n    \"\"\"Trivia information (aka metadata).\"\"\"\n\n    indent: str = \"\"\n    comment_ws: str = \"\"\n    comment: str = \"\"\n    trail: str = \"\\n\"\n\n    def copy(self) -> Trivia:\n        return dataclasses.replace(self, comment_ws=self.comment_ws)\n\n\n@dataclass(frozen=True)\nclass KeyTrivia(Trivia):\n    sep: str = \"=\"\n\n\n@attr.s\nclass Whitespace:\n    value = attr.ib()\n    fixed = attr.ib(default=False)\n\n\nclass Position(NamedTuple):\n    line: int\n    column: int\n\n\nclass Options(TypedDict, total=False):\n    sort_keys: bool\n    indent: int\n\n\nclass Plain:\n    comment_ws: str\n\n    def __init__(self, comment_ws=\"\"):\n        self.comment_ws = comment_ws\n",
+  'pkg/parser.py': "from pkg.items import KeyTrivia, Options, Plain, Position, Trivia, Whitespace\n\n\ndef parse_comment(text):\n    return Trivia(comment_ws=\"  \", comment=text)\n\n\ndef key_trivia():\n    return KeyTrivia(indent=\"\", comment_ws=\" \", sep=\" = \")\n\n\ndef moved(pos: Position):\n    return pos._replace(column=pos.column + 1)\n\n\ndef ws(text):\n    return Whitespace(value=text, fixed=True)\n\n\ndef opts():\n    return Options(sort_keys=True)\n\n\ndef unknown(t):\n    return t._replace(column=0)\n\n\ndef plain():\n    return Plain(comment_ws=\" \")\n",
+};
+
+const env = { TUG_NO_DAEMON: '1' };
+
+async function rename(at: string, to: string) {
+  const repo = await makeRepo(FILES);
+  const run = await tug(repo.root, ['run', 'rename-symbol', '--at', at, '--to', to, '--verify', 'syntax'], { env });
+  const branch = run.json?.git?.branch;
+  const show = async (file: string) => (branch ? repo.git('show', `${branch}:${file}`) : '');
+  return { run, repo, show };
+}
+
+test('a dataclass field: the constructor, a subclass constructor and dataclasses.replace follow', async (t) => {
+  const { run, repo, show } = await rename('pkg/items.py:15:5', 'comment_space');
+  t.is(run.exitCode, 0, run.stdout);
+  const parser = await show('pkg/parser.py');
+  t.true(parser.includes('return Trivia(comment_space="  ", comment=text)'), parser);
+  t.true(parser.includes('return KeyTrivia(indent="", comment_space=" ", sep=" = ")'), parser);
+  t.true(parser.includes('return Plain(comment_ws=" ")'), 'Plain writes its own __init__: its keyword is its parameter');
+  t.true((await show('pkg/items.py')).includes('return dataclasses.replace(self, comment_space=self.comment_space)'));
+  t.deepEqual(run.json.unsure ?? [], []);
+  await repo.cleanup();
+});
+
+test('the cursor on a constructor keyword renames the dataclass field', async (t) => {
+  const { run, repo, show } = await rename('pkg/parser.py:5:19', 'comment_space');
+  t.is(run.exitCode, 0, run.stdout);
+  t.true((await show('pkg/items.py')).includes('    comment_space: str = ""'));
+  await repo.cleanup();
+});
+
+test('NamedTuple, attrs and TypedDict fields: _replace, attr.ib() and the TypedDict call follow; an untyped _replace is unsure', async (t) => {
+  const tuple = await rename('pkg/items.py:36:5', 'col');
+  t.is(tuple.run.exitCode, 0, tuple.run.stdout);
+  t.true((await tuple.show('pkg/parser.py')).includes('return pos._replace(col=pos.col + 1)'));
+  t.deepEqual(
+    tuple.run.json.unsure.map((u: any) => `${u.file}:${u.line} ${u.text} ${u.reason}`),
+    ['pkg/parser.py:25 t._replace(column=…) untyped_receiver'],
+  );
+  await tuple.repo.cleanup();
+  const attrs = await rename('pkg/items.py:30:5', 'text');
+  t.is(attrs.run.exitCode, 0, attrs.run.stdout);
+  t.true((await attrs.show('pkg/parser.py')).includes('return Whitespace(text=text, fixed=True)'));
+  await attrs.repo.cleanup();
+  const typed = await rename('pkg/items.py:40:5', 'sort');
+  t.is(typed.run.exitCode, 0, typed.run.stdout);
+  t.true((await typed.show('pkg/parser.py')).includes('return Options(sort=True)'));
+  await typed.repo.cleanup();
+});
