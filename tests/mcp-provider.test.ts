@@ -27,7 +27,8 @@ test('a host serves its provider beside tug over MCP, with the same guards', asy
   t.is(tools.at(-1)!.name, 'host_count_lines');
   t.true(tools.some((tool) => tool.name === 'tug_rename_symbol'));
   t.like(tools.at(-1)!.annotations, { readOnlyHint: true, destructiveHint: false, openWorldHint: false });
-  t.truthy((tools.at(-1)!.inputSchema.properties as Record<string, unknown>)['workspace_path']);
+  const full = JSON.parse(String(((await client.readResource({ uri: 'workspace://tool/host_count_lines' })).contents[0] as { text: string }).text));
+  t.truthy(full.inputSchema.properties['workspace_path']);
 
   const counted = await client.callTool({ name: 'host_count_lines', arguments: { path: 'a.txt' } });
   t.falsy(counted.isError, JSON.stringify(counted.structuredContent));

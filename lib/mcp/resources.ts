@@ -1,7 +1,8 @@
 // MCP resources: the snapshot's file list, the last change tug made and the operation log, read-only views for agents.
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { asTugError, ERROR_CODES, type ErrorCode as TugCode } from '../core/errors.js';
-import { closestFirst } from '../ops/operation.js';
+import { closestFirst, type Operation } from '../ops/operation.js';
+import { fullTool } from './listing.js';
 import { lastResult, listSnapshotFiles, operationLog, operationLogEntry, referencesQuery, symbolsQuery } from '../ops/workspace/queries.js';
 import { agentHint } from './hints.js';
 import { readCut, type CutStore } from './large.js';
@@ -30,6 +31,12 @@ export const RESOURCE_TEMPLATES = [
     mimeType: 'application/json',
   },
   { uriTemplate: 'workspace://log/{id}', name: 'log_entry', description: 'One operation log entry by id or unique prefix.', mimeType: 'application/json' },
+  {
+    uriTemplate: 'workspace://tool/{name}',
+    name: 'tool',
+    description: 'One tool in full: its whole description and input schema with every parameter described, including those tools/list leaves out.',
+    mimeType: 'application/json',
+  },
   {
     uriTemplate: 'workspace://cut/{id}{?offset,length}',
     name: 'cut',
@@ -92,8 +99,10 @@ function protocolCode(code: TugCode): number {
   return ErrorCode.InternalError;
 }
 
-export async function readResource(uri: string, workspace: string, cut?: CutStore) {
-  const read = cut && uri.startsWith('workspace://cut/') ? cutReader(uri, cut) : reader(uri);
+export async function readResource(uri: string, workspace: string, cut?: CutStore, registry: readonly Operation[] = []) {
+  const tool = /^workspace:\/\/tool\/([a-z_]+)$/.exec(uri);
+  const operation = tool ? registry.find((op) => op.tool === tool[1]) : undefined;
+  const read = operation ? async () => fullTool(operation) : cut && uri.startsWith('workspace://cut/') ? cutReader(uri, cut) : reader(uri);
   if (!read) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
   try {
     const result = await read(workspace);

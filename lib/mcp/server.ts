@@ -43,7 +43,9 @@ export function createMcpServer(options: McpServerOptions): Server {
         'tug makes verified, deterministic edits: every change is checked against a snapshot, verified in a git worktree and committed on a tug/ branch. Merge the branch or pass apply:true; keep the undo_token.',
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: registry.map(describeTool) }));
+  // Built once: the list never changes while the server runs, and building it costs (zod → JSON Schema per tool).
+  let tools: ReturnType<typeof describeTool>[] | undefined;
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (tools ??= registry.map(describeTool)) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const operation = registry.find((op) => op.tool === request.params.name);
     if (!operation) {
@@ -62,7 +64,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(request.params.uri, defaultWorkspace, cut));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(request.params.uri, defaultWorkspace, cut, registry));
   return server;
 }
 

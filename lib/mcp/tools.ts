@@ -1,10 +1,11 @@
 // Registry operations as MCP tools: JSON Schemas from the same zod schemas, the spec's hint names, and results equal to the CLI's JSON.
 import { z } from 'zod';
 import { asTugError } from '../core/errors.js';
-import { ErrorBody, ErrorResponse, SCHEMA_VERSION } from '../core/schemas.js';
+import { ErrorBody, ErrorResponse, SCHEMA_VERSION, VerificationSchema } from '../core/schemas.js';
 import type { Operation, OperationContext, ToolAnnotations } from '../ops/operation.js';
 import { toolAnnotations } from '../ops/operation.js';
-import { operationInput, toolParameters, type ToolOptions } from '../tools.js';
+import { operationInput, type ToolOptions } from '../tools.js';
+import { listedTool } from './listing.js';
 import { agentHint } from './hints.js';
 import { CutStore, cutLarge } from './large.js';
 import { summarize } from './summary.js';
@@ -33,16 +34,39 @@ function jsonSchema(schema: z.ZodType): Record<string, unknown> {
 
 const ERROR_SCHEMA = jsonSchema(McpErrorEnvelope);
 
-/** Success or failure: every structuredContent a call returns validates against this, so clients that check it see tug's errors. */
+/**
+ * Success or failure: every structuredContent a call returns validates against this, so clients that check it see tug's
+ * errors. The error envelope and the verification result, which many outputs share, are $defs referenced where they occur.
+ */
 function outputSchemaOf(operation: Operation): Record<string, unknown> {
-  return { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', anyOf: [jsonSchema(operation.output), ERROR_SCHEMA] };
+  const { $defs, ...output } = jsonSchema(operation.output) as { $defs?: Record<string, unknown> };
+  const shared = factor(output, { verification: VERIFICATION_SCHEMA });
+  return { type: 'object', anyOf: [shared.schema, { $ref: '#/$defs/error' }], $defs: { ...$defs, ...shared.defs, error: ERROR_SCHEMA } };
+}
+
+const VERIFICATION_SCHEMA = JSON.stringify(jsonSchema(VerificationSchema));
+
+/** Replaces every sub-schema equal to one of `known` (compared as JSON) by a $ref; returns the defs it used. */
+function factor(schema: unknown, known: Record<string, string>): { schema: unknown; defs: Record<string, unknown> } {
+  const defs: Record<string, unknown> = {};
+  const walk = (node: unknown): unknown => {
+    if (node === null || typeof node !== 'object') return node;
+    const text = JSON.stringify(node);
+    for (const [name, json] of Object.entries(known)) {
+      if (text !== json) continue;
+      defs[name] = JSON.parse(json);
+      return { $ref: `#/$defs/${name}` };
+    }
+    if (Array.isArray(node)) return node.map(walk);
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, walk(value)]));
+  };
+  return { schema: walk(schema), defs };
 }
 
 export function describeTool(operation: Operation): McpTool {
   return {
     name: operation.tool,
-    description: operation.description,
-    inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', ...toolParameters(operation) },
+    ...listedTool(operation),
     outputSchema: outputSchemaOf(operation),
     annotations: toolAnnotations(operation),
   };
