@@ -54,3 +54,14 @@ test('a module with a byte order mark moves; the mark stays first, and an import
     await repo.cleanup();
   }
 });
+
+test('a definition on line 1 of a file with a byte order mark is found at its column as Python counts it', async (t) => {
+  const repo = await makeRepo({ 'pkg/__init__.py': '', 'pkg/first.py': Buffer.concat([BOM, Buffer.from('def helper():\n    return 1\n')]) });
+  try {
+    const run = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'pkg/first.py:1:5', '--destination', 'pkg.second', '--json']);
+    t.is(run.exitCode, 0, run.stdout);
+    t.deepEqual(run.json.patch.files_created, ['pkg/second.py']);
+  } finally {
+    await repo.cleanup();
+  }
+});

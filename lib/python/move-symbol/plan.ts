@@ -128,7 +128,10 @@ export async function planMoveSymbol(request: MoveRequest, ask: AskWorker): Prom
   if (!source || !request.file.endsWith('.py')) {
     throw new TugError('UnsupportedFile', `${request.file} is not a Python module (.py) in the snapshot`, { details: { path: request.file, reason: 'move-symbol moves from a .py file' } });
   }
-  const offset = offsetOf(source, lineStarts(source), request.line, request.column);
+  // Line 1's columns start after a byte order mark, as Python counts them (and the local refactors do).
+  const starts = lineStarts(source);
+  if (source[0] === 0xef && source[1] === 0xbb && source[2] === 0xbf) starts[0] = 3;
+  const offset = offsetOf(source, starts, request.line, request.column);
   if (offset === null) {
     throw new TugError('InvalidPosition', `${request.file}:${request.line}:${request.column} is not inside the file`, { details: { path: request.file, line: request.line, col: request.column } });
   }
