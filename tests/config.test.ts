@@ -17,7 +17,7 @@ test('each layer overrides the one below it', async (t) => {
     ...SOURCE,
     'pyproject.toml': '[tool.tug]\nverify = "tests"\ntest_command = ["{python}", "-c", "print(1)"]\n',
   });
-  t.is((await tug(repo.root, ['trust'])).json.trust, 'trusted', 'test_command needs a trusted repository');
+  t.is((await tug(repo.root, ['trust', '--confirm'])).json.trust, 'trusted', 'test_command needs a trusted repository');
   const fromPyproject = await tug(repo.root, ['rename', 'app.py:1:5', 'g']);
   t.is(fromPyproject.exitCode, 0, fromPyproject.stdout);
   t.deepEqual(names(fromPyproject), ['python-syntax', 'tests']);

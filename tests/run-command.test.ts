@@ -61,7 +61,7 @@ test('run_command: variables outside the allowlist are dropped unless tug.toml a
     for (const name of names) t.false(out.stdout.includes(`${name}=`), name);
     t.true(out.stdout.includes('TUG_SANDBOX=1'));
     await writeFile(path.join(repo.root, 'tug.toml'), '[run_command]\nallow_env = ["AWS_PROFILE", "GOOGLE_*"]\n');
-    t.is((await tug(repo.root, ['trust'])).exitCode, 0, 'allow_env in the repository needs trust');
+    t.is((await tug(repo.root, ['trust', '--confirm'])).exitCode, 0, 'allow_env in the repository needs trust');
     const allowed = await call(repo, 'run_command', { command: 'env' });
     t.true(allowed.stdout.includes('AWS_PROFILE=value-of-AWS_PROFILE'));
     t.true(allowed.stdout.includes('GOOGLE_CLOUD_PROJECT='));

@@ -247,12 +247,13 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
         y
           .option('revoke', { type: 'boolean', describe: 'Forget the trust of this repository' })
           .option('status', { type: 'boolean', describe: 'Only show whether it is trusted and which settings need trust' })
+          .option('confirm', { type: 'boolean', describe: 'Trust although stdin is not a terminal (from a script you run yourself)' })
           .example('tug trust --status', '')
           .example('tug trust', '')
           .example('tug trust --revoke', ''),
       async (a) => {
         mode = outputMode(Boolean(a['json']), io);
-        exitCode = await execute(findUserOperation('trust')!, { workspace: common(a).workspace, ...pick(a, ['revoke', 'status']) }, mode, 'trust', io, createLogger(logSettings(a, io), io));
+        exitCode = await execute(findUserOperation('trust')!, { workspace: common(a).workspace, ...pick(a, ['revoke', 'status', 'confirm']) }, mode, 'trust', io, createLogger(logSettings(a, io), io));
       },
     )
     .command(

@@ -61,6 +61,8 @@ export const ERROR_CODES = {
   LibCSTNotAvailable: { exit: 2, title: 'LibCST is not installed for this Python', hint: 'Install libcst into that interpreter, or run `tug toolchain python setup`.' },
   SessionNotWritable: { exit: 2, title: 'The session dir cannot be written', hint: 'Make details.path writable (permissions, a read-only mount or a full disk), or point tug at another directory with --session-dir.' },
   InvalidConfig: { exit: 2, title: 'A configuration file or TUG_* variable is invalid', hint: 'details.source and details.key say which setting (details.reason why); fix it there and re-run.' },
+  TrustRefused: { exit: 2, title: 'Only a person can trust a repository', hint: 'Run `tug trust` yourself in a terminal, or `tug trust --confirm` from a script you run; never from inside a tug sandbox, an MCP server or an agent\'s command. details.reason says which applied.' },
+  UnsupportedInterpreter: { exit: 2, title: 'tug cannot use this Python', hint: 'tug runs its analysis with Python details.needed or newer; details.found is what this interpreter is. Pass --python PATH (or set TUG_PYTHON) naming a newer one, or run `tug toolchain python setup --python PATH`.' },
   // Internal (exit 10): a bug in tug.
   WorkerCrashed: { exit: 10, title: 'The Python worker died', hint: 'Rerun; details.stderr has what it printed. tug restarts it on the next call.' },
   WorkerTimeout: { exit: 10, title: 'The Python worker did not answer in time', hint: 'Rerun with a longer timeout; the worker was restarted.' },

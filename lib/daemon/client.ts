@@ -4,11 +4,12 @@ import { buildId, envKey, socketPath, socketProblem } from './address.js';
 
 /**
  * Arguments the daemon cannot serve: stdin input, help and version text (yargs prints those itself), long-lived and interactive commands,
- * and commands run for the caller (run_command must see the caller's environment, not the daemon's).
+ * commands run for the caller (run_command must see the caller's environment, not the daemon's), and `tug trust`, which
+ * must see the caller's terminal (lib/trust/person.ts).
  */
 export function forwardable(argv: readonly string[]): boolean {
   if (argv.length === 0) return false;
-  const blocked = new Set(['-', '--file=-', '--args=-', 'run_command', 'run_pty_cmd', 'tug_run_command', '--help', '-h', '--version', 'mcp', 'daemon', 'completion', 'review', '--review']);
+  const blocked = new Set(['-', '--file=-', '--args=-', 'run_command', 'run_pty_cmd', 'tug_run_command', '--help', '-h', '--version', 'mcp', 'daemon', 'completion', 'review', '--review', 'trust']);
   return !argv.some((a) => blocked.has(a) || a.startsWith('--workspace') || a === '-C' || a.startsWith('--session-dir'));
 }
 

@@ -40,7 +40,7 @@ test('a repository-chosen rust_analyzer_path runs only after `tug trust`; the us
     const status = await tug(repo.root, ['trust', '--status'], { env });
     t.deepEqual(status.json.settings.map((s: { key: string }) => s.key), ['rust.rust_analyzer_path']);
 
-    await tug(repo.root, ['trust'], { env });
+    await tug(repo.root, ['trust', '--confirm'], { env });
     const trusted = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'src/lib.rs:1:8', '--to', 'size'], { env });
     t.true(existsSync(path.join(marks, 'ran')), 'trusted: the configured binary was tried');
     t.is(trusted.json.error.code, 'RustAnalyzerNotFound', trusted.stdout);

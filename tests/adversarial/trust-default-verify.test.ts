@@ -30,7 +30,7 @@ test('untrusted: the default is syntax only, and the result says how to run the 
 
 test("trusted: the default runs the project's pytest suite with the doctests its config enables", async (t) => {
   const repo = await makeRepo({ 'app.py': APP, 'tests/test_app.py': TESTS, 'pyproject.toml': '[tool.pytest.ini_options]\naddopts = "--doctest-modules"\n' });
-  t.is((await tug(repo.root, ['trust'], { env })).json.trust, 'trusted');
+  t.is((await tug(repo.root, ['trust', '--confirm'], { env })).json.trust, 'trusted');
   const run = await tug(repo.root, ['apply-patchset', '-f', '-'], { env, input: BREAK });
   t.is(run.exitCode, 5, run.stdout);
   t.is(run.json.error.code, 'VerificationFailed');
@@ -51,7 +51,7 @@ test('trusted, pytest not importable: the tests/ folder runs with unittest disco
   const python = path.join(venv, 'bin', 'python');
   const unit = 'import unittest\n\nfrom app import f\n\n\nclass T(unittest.TestCase):\n    def test_f(self):\n        self.assertEqual(f(), 1)\n';
   const repo = await makeRepo({ 'app.py': 'def f():\n    return 1\n', 'tests/__init__.py': '', 'tests/test_app.py': unit });
-  await tug(repo.root, ['trust'], { env });
+  await tug(repo.root, ['trust', '--confirm'], { env });
   const run = await tug(repo.root, ['apply-patchset', '-f', '-', '--python', python], { env, input: patchset([{ file: 'app.py', line: 2, col: 12, old_text: '1', new_text: '2' }]) });
   t.is(run.exitCode, 5, run.stdout);
   const tests = checksOf(run).find((c) => c.name === 'tests')!;

@@ -34,7 +34,7 @@ test('an untrusted repository cannot choose the test command; `tug trust` lets i
   const status = await tug(repo.root, ['trust', '--status'], { env });
   t.is(status.json.trust, 'untrusted');
   t.deepEqual(status.json.settings.map((s: { key: string }) => s.key), ['test_command', 'verify']);
-  const trusted = await tug(repo.root, ['trust'], { env });
+  const trusted = await tug(repo.root, ['trust', '--confirm'], { env });
   t.is(trusted.exitCode, 0, trusted.stdout);
   t.is(trusted.json.trust, 'trusted');
   t.is(trusted.json.trust_file, path.join(config, 'tug', 'trust.json'));
@@ -53,7 +53,7 @@ test('an untrusted repository cannot choose the test command; `tug trust` lets i
   t.false(existsSync(path.join(marks, 'changed')), 'a changed setting is not trusted');
   t.true(warningsOf(changed).some((w) => /changed since you trusted/.test(w.message)));
   t.is((await tug(repo.root, ['trust', '--status'], { env })).json.trust, 'changed');
-  await tug(repo.root, ['trust'], { env });
+  await tug(repo.root, ['trust', '--confirm'], { env });
   t.is((await tug(repo.root, ['trust', '--revoke'], { env })).json.trust, 'untrusted');
   t.is((await tug(repo.root, ['trust', '--revoke', '--status'], { env })).json.error.code, 'InvalidArgument');
   await repo.cleanup();
@@ -85,7 +85,7 @@ test('a repository cannot widen the environment of run_command unless trusted; t
     const user = await call(repo, 'run_command', { command: 'env' });
     t.true(user.stdout.includes('MY_SETTING=mine'));
     t.false(user.stdout.includes('secret-value'));
-    t.is((await tug(repo.root, ['trust'], { env: { XDG_CONFIG_HOME: config } })).exitCode, 0);
+    t.is((await tug(repo.root, ['trust', '--confirm'], { env: { XDG_CONFIG_HOME: config } })).exitCode, 0);
     const trusted = await call(repo, 'run_command', { command: 'env' });
     t.true(trusted.stdout.includes('GITHUB_TOKEN=secret-value'), 'trusted: the repository setting applies');
     t.is(trusted.warnings, undefined);
@@ -117,7 +117,7 @@ test('read-only operations never run an interpreter the repository names, truste
     t.false(existsSync(path.join(marks, 'python-ran')));
   };
   await readOnly();
-  t.is((await tug(repo.root, ['trust'], { env })).exitCode, 0);
+  t.is((await tug(repo.root, ['trust', '--confirm'], { env })).exitCode, 0);
   await readOnly();
   const verify = await tug(repo.root, ['verify'], { env });
   t.is(verify.exitCode, 0, verify.stdout);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { TugError } from '../../core/errors.js';
 import { SCHEMA_VERSION } from '../../core/schemas.js';
 import { discoverRepo } from '../../git/repo.js';
+import { assertPerson } from '../../trust/person.js';
 import { setTrust, trustFile, trustState } from '../../trust/store.js';
 import { repositorySettings } from '../workspace/config.js';
 import { defineOperation } from '../operation.js';
@@ -13,6 +14,7 @@ export const trustInput = z
     workspace: z.string().optional().describe('Directory inside the git working tree whose settings to trust (default: the current directory).'),
     revoke: z.boolean().optional().describe('Forget the trust of this repository.'),
     status: z.boolean().optional().describe('Only show whether the repository is trusted and which settings need it.'),
+    confirm: z.boolean().optional().describe('Record trust although stdin is not a terminal (a script the user runs). CLI only: no tool or MCP call can pass it.'),
   })
   .strict();
 
@@ -43,6 +45,8 @@ export const trustOperation = defineOperation({
     if (input.revoke && input.status) {
       throw new TugError('InvalidArgument', '--revoke and --status cannot be combined', { details: { argument: 'revoke', reason: 'conflicts with status' } });
     }
+    // Showing and revoking need no person; recording trust does (lib/trust/person.ts).
+    if (!input.status && !input.revoke) assertPerson(Boolean(input.confirm));
     const repo = await discoverRepo(input.workspace ?? process.cwd());
     const { directory, settings, hash } = await repositorySettings(repo.root);
     if (!input.status) await setTrust(directory, input.revoke ? null : hash);
