@@ -4,6 +4,8 @@
 import { launchMemoFile, resolveShim } from './launcher.js';
 import { resolvePython } from './interpreter.js';
 import { spawnWorker, type WorkerProcess } from './worker.js';
+import { withinStartDeadline, workerStartMs } from './start-deadline.js';
+import type { TugError } from '../core/errors.js';
 
 /** Refactors whose analysis always asks the worker (a rename may answer from the facts cache without one). */
 const NEEDS_WORKER = new Set(['extract-variable', 'extract-function', 'inline', 'move-symbol', 'move', 'change-signature', 'organize-imports']);
@@ -12,9 +14,13 @@ const TARGET_FLAGS = new Set(['--at', '--range', '--file', '--files']);
 interface Early {
   /** The interpreter as chosen (a shim's path, when one is): what the pool is asked for. */
   python: string;
-  started: WorkerProcess;
+  started?: WorkerProcess;
   /** What actually ran (the shim's interpreter when remembered). */
   program: string;
+  /** When the start began: the worker start deadline counts from here, not from when the pool takes it over. */
+  began: number;
+  /** The interpreter did not answer within the start deadline: reported as it is, not waited for again. */
+  timedOut?: TugError;
 }
 
 /** Shared through the process, since the launcher and the CLI are two bundles with a module copy each. */
@@ -46,22 +52,26 @@ export function wantsEarlyWorker(argv: readonly string[]): boolean {
  */
 export async function startEarlyWorker(argv: readonly string[], script: string): Promise<void> {
   if (slot[SLOT] || !wantsEarlyWorker(argv)) return;
+  const began = Date.now();
+  let python: string | undefined;
   try {
     const choice = await resolvePython(flagValue(argv, new Set(['--python'])));
+    python = choice.path;
     // A shim chooses by the caller's directory; the worker itself then starts from tug's own (worker.ts).
-    const program = await resolveShim(choice.path, process.cwd(), launchMemoFile(choice.path));
-    slot[SLOT] = { python: choice.path, started: spawnWorker(program, script), program };
-  } catch {
-    // The analysis resolves again and reports what is wrong.
+    const program = await withinStartDeadline(resolveShim(choice.path, process.cwd(), launchMemoFile(choice.path)), workerStartMs(), 'the Python interpreter did not answer');
+    slot[SLOT] = { python: choice.path, started: spawnWorker(program, script), program, began };
+  } catch (error) {
+    // A hung interpreter is remembered so the analysis reports it at once; anything else it resolves again and reports.
+    if (python && (error as TugError).code === 'WorkerTimeout') slot[SLOT] = { python, program: python, began, timedOut: error as TugError };
   }
 }
 
 /** The early worker if it runs `python`, handed over once; otherwise undefined (and it stays for discardEarlyWorker). */
-export function takeEarlyWorker(python: string): { started: WorkerProcess; program: string } | undefined {
+export function takeEarlyWorker(python: string): Omit<Early, 'python'> | undefined {
   const early = slot[SLOT];
   if (!early || early.python !== python) return undefined;
   delete slot[SLOT];
-  return { started: early.started, program: early.program };
+  return early;
 }
 
 /** Ends an early worker nobody took (another interpreter was chosen, or the command failed before analysis). */
@@ -69,5 +79,5 @@ export function discardEarlyWorker(): void {
   const early = slot[SLOT];
   if (!early) return;
   delete slot[SLOT];
-  early.started.child.kill('SIGKILL');
+  early.started?.child.kill('SIGKILL');
 }

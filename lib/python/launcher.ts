@@ -1,4 +1,5 @@
 // Version-manager shims (pyenv, asdf, mise) are shell scripts that cost ~80 ms per Python start: remember what a shim ran, and run that directly while nothing that steers the shim has changed.
+import { workerStartMs } from './start-deadline.js';
 import { createHash } from 'node:crypto';
 import { open, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
@@ -120,7 +121,7 @@ async function resolveOnce(python: string, from: string, memoFile: string | unde
   if (!(await isScript(python))) return python;
   const launch = memoFile ? await launchFor(python, memoFile, from) : undefined;
   if (launch && launch.path !== python) return launch.path;
-  const run = await runIsolated(python, WHICH, [], { cwd: from, extraFlags: ['-S'], timeoutMs: 30_000 });
+  const run = await runIsolated(python, WHICH, [], { cwd: from, extraFlags: ['-S'], timeoutMs: workerStartMs() });
   const real = run.exitCode === 0 ? run.stdout.trim() : '';
   if (!real || !path.isAbsolute(real) || !(await stat(real).then((s) => s.isFile(), () => false))) return python;
   await launch?.remember(real).catch(() => undefined);

@@ -9,6 +9,7 @@ import { launchMemoFile, resolveShim } from './launcher.js';
 import { PythonWorker, WORKER_SCRIPT } from './worker.js';
 import { takeEarlyWorker } from './early-worker.js';
 import { mark } from '../core/timing.js';
+import { startTimeoutError, withinStartDeadline, workerStartMs } from './start-deadline.js';
 
 
 export interface SourceText {
@@ -63,6 +64,8 @@ interface Slot {
   started: Promise<PythonWorker>;
   worker?: PythonWorker;
   failed?: boolean;
+  /** When the start hit its deadline: the same command asking again gets that error, not a second full wait. */
+  timedOutAt?: number;
 }
 
 /**
@@ -79,25 +82,41 @@ export interface WorkerPlaces {
   launchMemo?: string;
 }
 
+/** By code, not class: the early worker's error comes from the launcher's bundle, with its own copy of TugError. */
+const isTimeout = (error: unknown) => (error as { code?: unknown } | undefined)?.code === 'WorkerTimeout';
+
 async function startWorker(python: string, places: WorkerPlaces): Promise<PythonWorker> {
+  // One deadline for the whole start (shim probe and worker), not one per step: a hung interpreter costs it once.
+  const ms = workerStartMs();
+  const began = Date.now();
+  const left = () => Math.max(ms - (Date.now() - began), 1);
   const options = (program: string) => ({
     python: program,
     script: WORKER_SCRIPT,
     pidFile: path.join(places.workersDir, `python-${process.pid}-${workersStarted++}.pid`),
+    startTimeoutMs: left(),
   });
+  const named = (error: unknown) => {
+    throw isTimeout(error) ? startTimeoutError(ms) : error;
+  };
   const early = takeEarlyWorker(python);
-  if (early) {
-    // Started by bin/tug for this interpreter; one that did not come up is replaced like any failed start.
-    const worker = await PythonWorker.attach(early.started, options(early.program)).catch(() => undefined);
+  if (early?.timedOut) throw startTimeoutError(ms, 'the Python interpreter did not answer');
+  if (early?.started) {
+    // Started by bin/tug for this interpreter; one that crashed is replaced like any failed start, one that timed out
+    // is reported (starting another would wait a second deadline for the same interpreter).
+    const worker = await PythonWorker.attach(early.started, { ...options(early.program), startTimeoutMs: Math.max(ms - (Date.now() - early.began), 1) }).catch((error: unknown) => {
+      if (isTimeout(error)) named(error);
+      return undefined;
+    });
     if (worker) {
       mark('python: took over the early worker');
       return tracked(worker, places);
     }
   }
   // A shim chooses by the caller's directory; the worker itself then starts from tug's own (worker.ts).
-  const program = await resolveShim(python, process.cwd(), places.launchMemo ?? launchMemoFile(python));
+  const program = await withinStartDeadline(resolveShim(python, process.cwd(), places.launchMemo ?? launchMemoFile(python)), left(), 'the Python interpreter did not answer').catch(named);
   mark('python: launcher chosen');
-  return tracked(await PythonWorker.start(options(program)), places);
+  return tracked(await PythonWorker.start(options(program)).catch(named), places);
 }
 
 /** A daemon measures its workers' memory and ends those of repositories it evicts (lib/daemon/budget.ts). */
@@ -108,13 +127,17 @@ function tracked(worker: PythonWorker, places: WorkerPlaces): PythonWorker {
 
 /** Starts workers until `count` are alive or starting, all at once, and returns those slots without waiting. */
 function ensureWorkers(python: string, count: number, places: WorkerPlaces): Slot[] {
-  const slots = (pool.get(python) ?? []).filter((s) => !s.failed && (s.worker === undefined || s.worker.alive));
+  const recentTimeout = (s: Slot) => s.timedOutAt !== undefined && Date.now() - s.timedOutAt < workerStartMs();
+  const slots = (pool.get(python) ?? []).filter((s) => (!s.failed || recentTimeout(s)) && (s.worker === undefined || s.worker.alive));
   while (slots.length < count) {
     mark('python: starting a worker');
     const slot: Slot = { started: startWorker(python, places) };
     slot.started.then(
       (worker) => (slot.worker = worker),
-      () => (slot.failed = true),
+      (error: unknown) => {
+        slot.failed = true;
+        if (isTimeout(error)) slot.timedOutAt = Date.now();
+      },
     );
     slots.push(slot);
   }

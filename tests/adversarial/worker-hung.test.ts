@@ -1,0 +1,44 @@
+// A hung Python interpreter is WorkerTimeout at the worker start deadline, once (it was reported as a 20 s timeout
+// after 101 s: the shim probe and the start each waited, twice), names the variable that raises the deadline, and
+// leaves no process behind.
+import test from 'ava';
+import { execa } from 'execa';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { tug } from '../helpers/cli.js';
+import { makeRepo } from '../helpers/repo.js';
+
+const MARKER = '987654.25';
+
+async function leftover(): Promise<string> {
+  const ps = await execa('ps', ['-eo', 'pid,args'], { reject: false });
+  return ps.stdout
+    .split('\n')
+    .filter((line) => line.includes(`sleep ${MARKER}`))
+    .join('\n');
+}
+
+test('a hung interpreter is WorkerTimeout at the start deadline, naming TUG_PYTHON_START_TIMEOUT_MS', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'def f():\n    return 1 + 2\n' });
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-hung-python-'));
+  const python = path.join(dir, 'python3');
+  // A script, as a version manager's shim is: tug first asks it for its interpreter, then starts the worker.
+  await writeFile(python, `#!/bin/sh\nexec sleep ${MARKER}\n`);
+  await chmod(python, 0o755);
+  const started = Date.now();
+  const run = await tug(repo.root, ['extract-variable', '--range', 'a.py:2:12-2:17', '--name', 'three', '--verify', 'none', '--python', python], {
+    env: { TUG_PYTHON_START_TIMEOUT_MS: '3000' },
+  });
+  const elapsed = Date.now() - started;
+  t.is(run.exitCode, 10, run.stdout);
+  t.is(run.json.error.code, 'WorkerTimeout');
+  t.is(run.json.error.details.timeout_seconds, 3);
+  t.is(run.json.error.details.variable, 'TUG_PYTHON_START_TIMEOUT_MS');
+  t.regex(run.json.error.message, /within 3s .*TUG_PYTHON_START_TIMEOUT_MS/);
+  // A generous guard (10x the 3 s deadline): the old code waited 30 s + 20 s, twice.
+  t.true(elapsed < 30_000, `answered after ${elapsed} ms`);
+  t.is(await leftover(), '', 'the hung interpreter was left running');
+  await rm(dir, { recursive: true, force: true });
+  await repo.cleanup();
+});
