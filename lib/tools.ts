@@ -30,6 +30,8 @@ export interface ToolOptions {
   workspace?: string;
   session_dir?: string;
   no_wait?: boolean;
+  /** Seconds a call waits for the session lock when it does not say (default TOOL_LOCK_WAIT_S). */
+  wait_s?: number;
   /** Confine every call to this directory: a workspace_path outside it is PathOutsideWorkspace. */
   root?: string;
   /** A host's own tools, served beside tug's with the same guards. */
@@ -52,7 +54,7 @@ const WORKSPACE_PATH = z.string().min(1).optional().describe('Directory inside t
 export function toolInput(operation: Operation): z.ZodObject {
   const shape = (operation.input as unknown as z.ZodObject).shape;
   // The host's settings are not call parameters; no_wait is offered only where a call can wait for the lock.
-  const omit = new Set(['workspace', 'session_dir', ...(operation.lockFree ? ['no_wait'] : [])]);
+  const omit = new Set(['workspace', 'session_dir', ...(operation.lockFree ? ['no_wait', 'wait_s'] : [])]);
   const rest = Object.fromEntries(Object.entries(shape).filter(([key]) => !omit.has(key)));
   return z.object({ ...rest, ...('workspace' in shape ? { workspace_path: WORKSPACE_PATH } : {}) });
 }
@@ -107,6 +109,16 @@ export function callWorkspace(requested: unknown, options: ToolOptions): string 
   return wanted;
 }
 
+/**
+ * An agent's write queued behind another's verification waits this long for the lock (progress goes out meanwhile), not
+ * the command line's 30 s: a test suite often runs longer. TUG_LOCK_TIMEOUT_MS, when set, rules as on the command line.
+ */
+export const TOOL_LOCK_WAIT_S = 600;
+
+function defaultWait(): number | undefined {
+  return process.env['TUG_LOCK_TIMEOUT_MS'] === undefined ? TOOL_LOCK_WAIT_S : undefined;
+}
+
 /** Validates tool arguments against toolInput and turns them into the operation's input (host settings filled in). */
 export function operationInput(operation: Operation, args: unknown, options: ToolOptions, what: string): unknown {
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
@@ -118,7 +130,7 @@ export function operationInput(operation: Operation, args: unknown, options: Too
     throw new TugError('InvalidArgument', `invalid ${what}: workspace_path: expected a directory path`, { details: { argument: 'workspace_path', reason: 'not a string' } });
   }
   const workspace = callWorkspace(requested, options);
-  const host = { workspace, session_dir: options.session_dir, no_wait: options.no_wait };
+  const host = { workspace, session_dir: options.session_dir, no_wait: options.no_wait, wait_s: options.wait_s ?? defaultWait() };
   const shape = (operation.input as unknown as z.ZodObject).shape;
   // A host's tool that does not declare `workspace` (or session_dir) is simply not given it.
   const defaults = Object.fromEntries(Object.entries(host).filter(([k, v]) => v !== undefined && k in shape));

@@ -119,6 +119,7 @@ const CHANGE: Record<string, Effect> = {
   onto: { tool: 'tug_edit_file', a: { path: 'notes.txt', old_text: 'beta', new_text: 'gamma', onto: 'tug/edit/task' }, b: { path: 'notes.txt', old_text: 'beta', new_text: 'gamma' }, probe: (r) => (r['git'] as Args)['branch'] },
   workspace_path: { tool: 'read_file', a: { path: 'b.py', workspace_path: 'sub' }, b: { path: 'b.py' }, probe: (r) => r['code'] ?? 'ok' },
   no_wait: { tool: 'tug_apply_patchset', a: { ...EDIT, no_wait: true }, b: EDIT, setup: holdLock, probe: (_r, ms) => ms < 1500 },
+  wait_s: { tool: 'tug_apply_patchset', a: { ...EDIT, wait_s: 0.2 }, b: EDIT, setup: holdLock, probe: (r) => r['code'] ?? 'ok' },
 };
 
 /** Tool-specific parameters. */

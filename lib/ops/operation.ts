@@ -210,7 +210,13 @@ export const MAX_POSITION = 2 ** 31 - 1;
 export const CommonFields = {
   workspace: z.string().optional().describe('Directory inside the git working tree to operate on (default: the current directory).'),
   session_dir: z.string().optional().describe('Session directory (default: <git-common-dir>/tug).'),
-  no_wait: z.boolean().optional().describe('Fail at once with SessionLocked instead of waiting up to 30 s for another tug.'),
+  no_wait: z.boolean().optional().describe('Fail at once with SessionLocked instead of waiting for another tug.'),
+  wait_s: z
+    .number()
+    .min(0)
+    .max(86_400)
+    .optional()
+    .describe("Seconds to wait for another tug's session lock before SessionLocked (default 600 through MCP and agent tools, 30 on the command line)."),
 };
 
 export const ChangeFields = {

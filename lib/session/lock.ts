@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
+import { throwIfCancelled } from '../core/cancel.js';
 import { sessionWriteError } from './files.js';
 import { ownerAlive, processStart } from './owner.js';
 
@@ -10,6 +11,10 @@ export interface LockOptions {
   /** Give up after this long; 0 means fail at once (--no-wait). */
   waitMs: number;
   pollMs?: number;
+  /** A cancel while waiting ends the wait with Cancelled. */
+  signal?: AbortSignal | undefined;
+  /** Told once, when another call holds the lock and this one starts waiting (a front door shows it as progress). */
+  onWait?: ((message: string) => void) | undefined;
 }
 
 export interface LockHandle {
@@ -31,7 +36,8 @@ interface LockOwner {
  */
 const queues = new Map<string, Promise<void>>();
 
-async function inProcessTurn(key: string, waitMs: number, started: number): Promise<() => void> {
+async function inProcessTurn(key: string, options: LockOptions, started: number): Promise<() => void> {
+  const { waitMs } = options;
   const previous = queues.get(key) ?? Promise.resolve();
   let release!: () => void;
   const mine = new Promise<void>((resolve) => (release = resolve));
@@ -44,8 +50,22 @@ async function inProcessTurn(key: string, waitMs: number, started: number): Prom
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), Math.max(0, waitMs - (Date.now() - started)));
   });
-  const outcome = await Promise.race([previous.then(() => 'turn' as const), timedOut]);
+  let cancelled: () => void = () => undefined;
+  const aborted = new Promise<'cancelled'>((resolve) => {
+    cancelled = () => resolve('cancelled');
+    options.signal?.addEventListener('abort', cancelled, { once: true });
+    if (options.signal?.aborted) cancelled();
+  });
+  const turn = previous.then(() => 'turn' as const);
+  const first = await Promise.race([turn, Promise.resolve('busy' as const)]);
+  if (first === 'busy' && waitMs > 0) options.onWait?.(`waiting for the session lock (another call in this process holds it; up to ${Math.round(waitMs / 1000)}s)`);
+  const outcome = first === 'turn' ? first : await Promise.race([turn, timedOut, aborted]);
   clearTimeout(timer);
+  options.signal?.removeEventListener('abort', cancelled);
+  if (outcome === 'cancelled') {
+    release();
+    throwIfCancelled(options.signal, 'while waiting for the session lock');
+  }
   if (outcome === 'timeout') {
     // Giving up keeps the queue intact: whoever waits behind us still waits for `previous` first.
     release();
@@ -58,7 +78,7 @@ async function inProcessTurn(key: string, waitMs: number, started: number): Prom
 
 export async function acquireLock(sessionDir: string, options: LockOptions): Promise<LockHandle> {
   const started = Date.now();
-  const releaseTurn = await inProcessTurn(path.resolve(sessionDir), options.waitMs, started);
+  const releaseTurn = await inProcessTurn(path.resolve(sessionDir), options, started);
   try {
     const handle = await acquireFileLock(sessionDir, options, started);
     return {
@@ -82,6 +102,7 @@ async function acquireFileLock(sessionDir: string, options: LockOptions, started
   const owner: LockOwner = { pid: process.pid, started_at: new Date().toISOString(), start: processStart(process.pid) };
   const draft = `${lockFile}.${process.pid}`;
   const cleared: LockHandle['cleared'] = [];
+  let told = false;
   try {
     await writeFile(draft, JSON.stringify(owner));
   } catch (error) {
@@ -101,6 +122,11 @@ async function acquireFileLock(sessionDir: string, options: LockOptions, started
         continue;
       }
       const waited = Date.now() - started;
+      throwIfCancelled(options.signal, 'while waiting for the session lock');
+      if (!told && waited < options.waitMs) {
+        told = true;
+        options.onWait?.(`waiting for the session lock (held by tug pid ${holder.pid}; up to ${Math.round(options.waitMs / 1000)}s)`);
+      }
       if (waited >= options.waitMs) {
         throw new TugError('SessionLocked', `session is in use by another tug (pid ${holder.pid})`, {
           details: { lock_holder_pid: holder.pid, waited_seconds: Math.round(waited / 1000), lock_file: lockFile },

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import type { Repo } from '../git/repo.js';
 import { makeSessionDir, readJson, sessionWriteError, writeJson } from './files.js';
-import { acquireLock, type LockHandle } from './lock.js';
+import { acquireLock, type LockHandle, type LockOptions } from './lock.js';
 
 export interface SessionMeta {
   version: '1';
@@ -117,8 +117,8 @@ async function readMeta(metaFile: string, repo: Repo, notes: SessionNote[]): Pro
   return undefined;
 }
 
-export async function lockSession(session: Session, waitMs: number): Promise<LockHandle> {
-  return acquireLock(session.dir, { waitMs });
+export async function lockSession(session: Session, waitMs: number, extra: Pick<LockOptions, 'signal' | 'onWait'> = {}): Promise<LockHandle> {
+  return acquireLock(session.dir, { waitMs, ...extra });
 }
 
 /** Total size in bytes and number of files under a directory (0 when absent). */

@@ -36,7 +36,7 @@ export async function runChange(
   if (options.onto && options.commit) {
     throw new TugError('InvalidArgument', 'onto and commit cannot be combined', { details: { argument: 'commit', reason: 'conflicts with onto' } });
   }
-  return withWorkspace(options, { lock: true }, async (ws) => {
+  return withWorkspace(options, { lock: true, signal: reporter.signal, onWait: reporter.progress }, async (ws) => {
     kind.warmUp?.(ws);
     const snapshot = await takeSnapshot(ws);
     try {

@@ -9,6 +9,8 @@ export interface CommonInput {
   workspace?: string | undefined;
   session_dir?: string | undefined;
   no_wait?: boolean | undefined;
+  /** How long to wait for the session lock, in seconds (no_wait wins; default TUG_LOCK_TIMEOUT_MS, else 30 s). */
+  wait_s?: number | undefined;
 }
 
 export interface Workspace {
@@ -25,6 +27,10 @@ export interface OpenOptions {
   recover?: boolean;
   /** Open the session without writing to it (tug clean when the session dir is read-only or full). */
   readOnlySession?: boolean;
+  /** A cancel stops the wait for the lock. */
+  signal?: AbortSignal | undefined;
+  /** Told once when the lock is held by another call and this one starts waiting. */
+  onWait?: ((message: string) => void) | undefined;
 }
 
 export async function openWorkspace(input: CommonInput, options: OpenOptions): Promise<Workspace> {
@@ -32,8 +38,8 @@ export async function openWorkspace(input: CommonInput, options: OpenOptions): P
   const warnings: WarningJSON[] = [];
   const sessionDir = input.session_dir ?? (process.env['TUG_SESSION_DIR'] ? undefined : await configuredSessionDir(repo, warnings));
   const session = await openSession(repo, sessionDir, { refresh: !options.readOnlySession });
-  const waitMs = input.no_wait ? 0 : Number(process.env['TUG_LOCK_TIMEOUT_MS'] ?? DEFAULT_LOCK_WAIT_MS);
-  const lock = options.lock ? await lockSession(session, waitMs) : null;
+  const waitMs = input.no_wait ? 0 : input.wait_s !== undefined ? input.wait_s * 1000 : Number(process.env['TUG_LOCK_TIMEOUT_MS'] ?? DEFAULT_LOCK_WAIT_MS);
+  const lock = options.lock ? await lockSession(session, waitMs, { signal: options.signal, onWait: options.onWait }) : null;
   for (const note of session.notes) warnings.push({ ...note });
   for (const stale of lock?.cleared ?? []) {
     warnings.push({ code: 'StaleLockCleared', message: `removed the session lock of tug pid ${stale.pid}, which is no longer running`, details: { ...stale } });
