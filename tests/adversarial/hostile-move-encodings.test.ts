@@ -65,3 +65,20 @@ test('a definition on line 1 of a file with a byte order mark is found at its co
     await repo.cleanup();
   }
 });
+
+test('a Latin-1 file elsewhere that imports the moved name is left as it is and listed as unsure, not skipped in silence', async (t) => {
+  const repo = await makeRepo({
+    'pkg/__init__.py': '',
+    'pkg/core.py': CORE,
+    'legacy.py': Buffer.from('# caf\xe9\nfrom pkg.core import encode\n\nprint(encode(1))\n', 'latin1'),
+  });
+  try {
+    const run = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'pkg/core.py:4:5', '--destination', 'pkg.codec', '--json']);
+    t.is(run.exitCode, 0, run.stdout);
+    t.deepEqual(run.json.unsure, [{ file: 'legacy.py', line: 2, col: 22, text: 'encode', reason: 'unresolved', renamed: false }]);
+    t.true(run.json.warnings.some((w: { code: string }) => w.code === 'UnsureReferences'));
+    t.false(run.json.patch.unified_diff.includes('legacy.py'));
+  } finally {
+    await repo.cleanup();
+  }
+});

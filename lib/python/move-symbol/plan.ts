@@ -144,10 +144,15 @@ export async function planMoveSymbol(request: MoveRequest, ask: AskWorker): Prom
   const always = new Set([request.file, `${request.file}i`, dest.path, `${dest.path}i`]);
   const oldModule = modules.byFile.get(request.file);
   const needles = [name, oldModule ? `${oldModule}.` : null, 'import *'].flatMap((text) => (text ? [new TextEncoder().encode(text)] : []));
+  // A file tug cannot read as text (Latin-1, UTF-16) that names the symbol is left as it is, and listed: it may
+  // import the name from the old module.
+  const unreadable: MoveUnsure[] = [];
   const files = paths
     .filter((p) => always.has(p) || needles.some((needle) => contains(request.files.get(p)!, needle)))
     .flatMap((p) => {
-      const text = decodeText(request.files.get(p)!);
+      const bytes = request.files.get(p)!;
+      const text = decodeText(bytes);
+      if (!text.ok) unreadable.push(mentionIn(p, bytes, needles));
       return text.ok ? [{ path: p, module: modules.byFile.get(p) ?? null, content: text.text }] : [];
     });
   const reply = (await ask('move_symbol', { files, source: request.file, offset, dest_module: dest.module, dest_path: dest.path, dest_top_in_repo: topInRepo(dest.module, modules), keep_reexport: request.keepReexport })) as Reply;
@@ -158,7 +163,7 @@ export async function planMoveSymbol(request: MoveRequest, ask: AskWorker): Prom
     }
   }
   const edits = reply.edits.map((e): EditRequest => ({ file: e.path, span: { start: e.span[0], end: e.span[1] }, old_text: e.old_text, new_text: e.new_text }));
-  const unsure = reply.unsure.map(({ message: _message, ...u }): MoveUnsure => ({ ...u, renamed: false }));
+  const unsure = [...unreadable, ...reply.unsure.map(({ message: _message, ...u }): MoveUnsure => ({ ...u, renamed: false }))];
   const warnings: WarningJSON[] = reply.warnings.map((w) => ({ code: w.code, message: w.message }));
   if (unsure.length > 0) {
     warnings.push({ code: 'UnsureReferences', message: `${unsure.length} place(s) may still name ${reply.old_module}.${reply.name}; tug left them as they are (see unsure)` });
@@ -193,6 +198,17 @@ export function docsMentions(docs: ReadonlyMap<string, Uint8Array>, oldModule: s
     }
   }
   return out;
+}
+
+/** The first place in an unreadable file where one of the needles occurs, as an unsure place. */
+function mentionIn(file: string, bytes: Uint8Array, needles: readonly Uint8Array[]): MoveUnsure {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const found = needles.map((needle) => ({ needle, at: buffer.indexOf(Buffer.from(needle)) })).filter((f) => f.at >= 0);
+  const first = found.sort((a, b) => a.at - b.at)[0];
+  const at = first?.at ?? 0;
+  const starts = lineStarts(bytes);
+  const line = starts.findLastIndex((s) => s <= at);
+  return { file, line: line + 1, col: at - starts[line]! + 1, text: first ? new TextDecoder().decode(first.needle) : '', reason: 'unresolved', renamed: false };
 }
 
 function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
