@@ -5,6 +5,7 @@ import type { Call, Span } from './facts.js';
 import { lastName } from './annotations.js';
 import { TypeInference } from './inference.js';
 import { absoluteModule } from './modules.js';
+import { aliasName, MethodAliases } from './method-aliases.js';
 import { RecordFields } from './record-fields.js';
 import { entityKey, type Entity, type FileInfo, type Project } from './project.js';
 
@@ -20,11 +21,13 @@ export class Resolver {
   readonly classes: ClassModel;
   readonly types: TypeInference;
   readonly records: RecordFields;
+  readonly aliases: MethodAliases;
 
   constructor(readonly project: Project) {
     this.classes = new ClassModel(project);
     this.types = new TypeInference(project, this.classes);
     this.records = new RecordFields(project, this.classes);
+    this.aliases = new MethodAliases(project, this.classes, this.types);
   }
 
   /** Class members are identified by the topmost class defining them, so overrides are one symbol. */
@@ -84,7 +87,7 @@ export class Resolver {
     let target = this.calleeEntity(info, call.callee, call.scope);
     const first = call.args?.[0];
     if (first && lastName(call.callee) === 'partial' && (!target || target.kind === 'external')) target = this.calleeEntity(info, first, call.scope);
-    const fn = target && this.functionOf(this.normalizeCallable(target));
+    const fn = target && this.callableOf(target);
     if (!fn) return null;
     const param = fn.info.facts.params.find((p) => p.scope === fn.scope && p.name === name);
     return param ? this.project.entityOfBinding(fn.info, fn.info.bindings.get(param.binding)!) : null;
@@ -115,6 +118,27 @@ export class Resolver {
     const direct = this.project.follow(this.project.entityOfExpr(info, callee));
     if (direct || callee.k !== 'attr') return direct;
     return this.types.memberOf(info, callee.value, callee.attr, scope);
+  }
+
+  /**
+   * The function a call of `target` runs: the target's own `def`, or through method aliases (`_f = f` in a class body,
+   * `self.f = other.f`) when every value stored under that name leads to the same function.
+   */
+  private callableOf(target: Entity, depth = 0): { info: FileInfo; scope: number; binding: number } | null {
+    const own = this.functionOf(this.normalizeCallable(target));
+    if (own || depth > 4 || target.kind !== 'class-member') return own;
+    const values = this.aliases.valuesOf(this.normalize(target));
+    if (values.length === 0 || values.some((v) => v.entity === null)) return null;
+    const found = values.map((v) => this.callableOf(v.entity!, depth + 1));
+    const first = found[0];
+    return first && found.every((f) => f && f.info === first.info && f.scope === first.scope) ? first : null;
+  }
+
+  /** Whether the call goes to a member that stores a method tug cannot type under the name `fn` (`self.f = other.f`). */
+  callsUntypedAlias(info: FileInfo, call: Pick<Call, 'callee' | 'scope'>, fn: string): boolean {
+    const target = this.calleeEntity(info, call.callee, call.scope);
+    if (!target || target.kind !== 'class-member' || this.functionOf(this.normalizeCallable(target))) return false;
+    return this.aliases.valuesOf(this.normalize(target)).some((v) => v.entity === null && aliasName(v.expr) === fn);
   }
 
   /** Calling a class runs its `__init__`. */

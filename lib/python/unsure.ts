@@ -148,7 +148,7 @@ export function findUnsure(resolver: Resolver, target: Entity, name: string, occ
       const wanted = resolver.key(target);
       for (const call of f.calls) {
         const reaches = resolver.key(resolver.parameterOf(info, call, name)) === wanted;
-        const why = reaches ? 'known' : unknownCallee(resolver, info, call.callee, owner);
+        const why = reaches ? 'known' : resolver.callsUntypedAlias(info, call, owner) ? 'untyped_receiver' : unknownCallee(resolver, info, call.callee, owner);
         if (why !== 'known') {
           for (const kw of call.keywords) {
             if (kw.name !== name || known.has(`${info.file}:${kw.span[0]}`) || resolver.parameterOf(info, call, kw.name)) continue;
