@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { tug, TUG_BIN } from './helpers/cli.js';
 import { fixtureRepo } from './helpers/rename-cases.js';
+import { makeRepo } from './helpers/repo.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
 
 async function assist(args: string[]) {
@@ -30,6 +31,51 @@ test('extract-function moves the range into a function called --name', async (t)
   t.is(run.exitCode, 0, run.stdout);
   t.is(run.json.verification.status, 'passed');
   t.true(shapes.includes('        width_of(pre, end)\n') && /\nfn width_of\(pre: &usize, end: &usize\) -> usize \{\n    end - pre\n\}\n/.test(shapes), shapes);
+});
+
+// Found on a real crate: extracting `formatter.align()` in `let align = formatter.align().unwrap_or(0);`, rust-analyzer
+// names the new variable `align` too; putting --name in by text renamed both bindings (`let requested =
+// requested.unwrap_or(0)`) and cargo check failed. The name now goes to the binding rust-analyzer created, by position.
+test('extract-variable --name renames only the binding rust-analyzer created, when its pick shadows a name in scope', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  const lib = [
+    'pub struct Formatter {',
+    '    align: Option<u8>,',
+    '}',
+    '',
+    'impl Formatter {',
+    '    pub fn align(&self) -> Option<u8> {',
+    '        self.align',
+    '    }',
+    '}',
+    '',
+    'pub fn pad(formatter: &Formatter) -> u8 {',
+    '    let align = formatter.align().unwrap_or(0);',
+    '    align + 1',
+    '}',
+    '',
+    '#[cfg(test)]',
+    'mod tests {',
+    '    use super::*;',
+    '',
+    '    #[test]',
+    '    fn pads() {',
+    '        assert_eq!(pad(&Formatter { align: Some(2) }), 3);',
+    '        assert_eq!(pad(&Formatter { align: None }), 1);',
+    '    }',
+    '}',
+    '',
+  ].join('\n');
+  const repo = await makeRepo({ 'Cargo.toml': '[package]\nname = "fmtpad"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n', 'src/lib.rs': lib, '.gitignore': '/target\n' });
+  try {
+    const run = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/lib.rs:12:17-12:34', '--name', 'requested', '--verify', 'tests', '--json']);
+    t.is(run.exitCode, 0, run.stdout);
+    t.is(run.json.verification.status, 'passed');
+    const text = await repo.git('show', `${run.json.git.commit}:src/lib.rs`);
+    t.true(text.includes('    let requested = formatter.align();\n    let align = requested.unwrap_or(0);\n    align + 1\n'), text);
+  } finally {
+    await repo.cleanup();
+  }
 });
 
 test('inline replaces a local by its value', async (t) => {

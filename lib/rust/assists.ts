@@ -13,6 +13,7 @@ import { requireRustAnalyzer } from './discovery.js';
 import { assertRustIdentifier } from './identifiers.js';
 import { lspPositionOfOffset } from './positions.js';
 import { cargoRootOf } from './rename-plan.js';
+import { renameCreated } from './created-name.js';
 import { withRustAnalyzer } from './servers.js';
 import { convertWorkspaceEdit } from './workspace-edit.js';
 
@@ -90,36 +91,9 @@ export async function planRustAssist(input: AssistInput): Promise<AssistPlan> {
     });
     if (converted.edits.length === 0) throw new TugError('UnsupportedByAdapter', `${idOf(chosen)} at ${where} changes nothing`, { details: { operation: input.operation, offered: [idOf(chosen)], location: where } });
     const kind = idOf(chosen) === 'extract_function' ? 'function' : 'variable';
-    const edits = input.name === undefined ? converted.edits : nameCreated(converted.edits, bytesOf, input.file, input.name, kind);
+    const onDisk = path.join(treeRoot, input.file);
+    const selected = decoder.decode(bytes.subarray(from, to));
+    const edits = input.name === undefined ? converted.edits : await renameCreated({ server, file: input.file, onDisk, uri: textDocument.uri, original: bytes, edits: converted.edits, selected, name: input.name, kind });
     return { title: resolved.title, edits, moves: converted.moves, warnings: converted.warnings };
   });
-}
-
-/**
- * rust-analyzer names what it creates itself (`var_name`, `fun_name`, or a name taken from the expression). The edits are
- * applied to the file, the created name is found after a `let`/`fn` the edits introduced, and it is replaced by `name`
- * in the changed stretch where it is the new binding: not after `.` or `::`, and for a variable not before `(` or `!`.
- * The result is one edit over that stretch; cargo check in the sandbox confirms it.
- */
-export function nameCreated(edits: EditRequest[], bytesOf: ReadonlyMap<string, Uint8Array>, file: string, name: string, kind: 'variable' | 'function'): EditRequest[] {
-  const own = edits.filter((e) => e.file === file).sort((a, b) => a.span!.start - b.span!.start);
-  const original = bytesOf.get(file);
-  if (own.length === 0 || !original) return edits;
-  const from = own[0]!.span!.start;
-  const to = Math.max(...own.map((e) => e.span!.end));
-  let window = '';
-  let at = from;
-  for (const e of own) {
-    window += decoder.decode(original.subarray(at, e.span!.start)) + e.new_text;
-    at = e.span!.end;
-  }
-  window += decoder.decode(original.subarray(at, to));
-  const before = decoder.decode(original.subarray(from, to));
-  const binder = kind === 'variable' ? /\blet\s+(?:mut\s+)?([\p{XID_Start}_][\p{XID_Continue}]*)/gu : /\bfn\s+([\p{XID_Start}_][\p{XID_Continue}]*)/gu;
-  const count = (text: string, word: string) => [...text.matchAll(binder)].filter((m) => m[1] === word).length;
-  const created = [...window.matchAll(binder)].map((m) => m[1]!).find((word) => count(window, word) > count(before, word));
-  if (!created) throw new TugError('UnsupportedByAdapter', `could not find the ${kind} rust-analyzer created, so --name cannot be applied`, { details: { operation: `extract-${kind}`, offered: [] } });
-  const use = kind === 'variable' ? `(?<![\\p{XID_Continue}.:])${created}(?![\\p{XID_Continue}(!]|::)` : `(?<![\\p{XID_Continue}.:])${created}(?=\\s*\\()`;
-  const renamed = window.replace(new RegExp(use, 'gu'), name);
-  return [...edits.filter((e) => e.file !== file), { file, span: { start: from, end: to }, old_text: before, new_text: renamed }];
 }

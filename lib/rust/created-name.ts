@@ -1,0 +1,101 @@
+// `--name` for rust-analyzer's extract assists: the variable or function the assist created is found by position and
+// renamed by rust-analyzer itself, so a name that was already in scope (`let align = …` next to the new `let align`)
+// is never touched. Replacing the picked name by text had turned `let align = align.unwrap_or(0)` into
+// `let requested = requested.unwrap_or(0)`.
+import { fileURLToPath } from 'node:url';
+import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { TugError } from '../core/errors.js';
+import type { EditRequest } from '../core/patchset.js';
+import type { RustAnalyzer } from './lsp-client.js';
+import { lspPositionOfOffset } from './positions.js';
+import { convertWorkspaceEdit } from './workspace-edit.js';
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+const IDENT = '[\\p{XID_Start}_][\\p{XID_Continue}]*';
+
+export interface CreatedName {
+  server: RustAnalyzer;
+  /** The file as the repository has it, and its path on the server's disk. */
+  file: string;
+  onDisk: string;
+  uri: string;
+  original: Uint8Array;
+  /** The assist's edits (all files) and the text the user selected for it. */
+  edits: EditRequest[];
+  selected: string;
+  name: string;
+  kind: 'variable' | 'function';
+}
+
+/** The file's bytes with its own edits applied (edits in any order; they do not overlap). */
+function applied(original: Uint8Array, edits: readonly EditRequest[]): string {
+  let out = '';
+  let at = 0;
+  for (const e of [...edits].sort((a, b) => a.span!.start - b.span!.start)) {
+    out += decoder.decode(original.subarray(at, e.span!.start)) + e.new_text;
+    at = e.span!.end;
+  }
+  return out + decoder.decode(original.subarray(at));
+}
+
+/** Byte offset of the name the assist bound: a `let`/`fn` of a name that has one binding more than before. */
+function binderOffset(before: string, after: string, input: CreatedName): number {
+  const binder = new RegExp(input.kind === 'variable' ? `\\blet\\s+(?:mut\\s+)?(${IDENT})` : `\\bfn\\s+(${IDENT})`, 'gu');
+  const binders = (text: string) => [...text.matchAll(binder)].map((m) => ({ word: m[1]!, at: m.index! + m[0].length - m[1]!.length }));
+  const counts = (text: string) => binders(text).reduce((map, b) => map.set(b.word, (map.get(b.word) ?? 0) + 1), new Map<string, number>());
+  const old = counts(before);
+  const now = counts(after);
+  const created = [...now].filter(([word, n]) => n > (old.get(word) ?? 0)).map(([word]) => word);
+  let found = created.length === 1 ? binders(after).filter((b) => b.word === created[0]) : [];
+  // Among several bindings of that name, the variable's is the one bound to the selected expression.
+  if (found.length > 1 && input.kind === 'variable') {
+    const selected = input.selected.trim();
+    const initializer = (b: { word: string; at: number }) => after.slice(b.at + b.word.length).replace(/^\s*(?::[^=;]*)?=\s*/u, '\0');
+    found = found.filter((b) => initializer(b).startsWith(`\0${selected}`));
+  }
+  if (found.length !== 1) {
+    throw new TugError('UnsupportedByAdapter', `could not tell which ${input.kind} rust-analyzer created, so --name cannot be applied`, { details: { operation: `extract-${input.kind}`, offered: [] } });
+  }
+  return encoder.encode(after.slice(0, found[0]!.at)).length;
+}
+
+/**
+ * The assist's edits with the created binding renamed to `name` by rust-analyzer (shown the changed file in memory,
+ * asked to rename at the binding's position, then shown the file as it is again): one edit over the changed stretch.
+ */
+export async function renameCreated(input: CreatedName): Promise<EditRequest[]> {
+  const own = input.edits.filter((e) => e.file === input.file);
+  if (own.length === 0) return input.edits;
+  const before = decoder.decode(input.original);
+  const after = applied(input.original, own);
+  const afterBytes = encoder.encode(after);
+  const offset = binderOffset(before, after, input);
+  const { server } = input;
+  await server.showText(input.onDisk, after);
+  let renamed: WorkspaceEdit | null;
+  try {
+    const position = lspPositionOfOffset(afterBytes, offset, server.encoding);
+    renamed = await server.request<WorkspaceEdit | null>('textDocument/rename', { textDocument: { uri: input.uri }, position, newName: input.name });
+  } finally {
+    if (server.alive) await server.showText(input.onDisk, before);
+  }
+  const converted = renamed
+    ? convertWorkspaceEdit(renamed, { encoding: server.encoding, locate: (uri) => (fileURLToPath(uri) === input.onDisk ? { path: input.file } : { skip: 'outside-workspace', where: uri }), bytes: (file) => (file === input.file ? afterBytes : undefined), filesUnder: () => [] })
+    : { edits: [] as EditRequest[] };
+  if (converted.edits.length === 0) {
+    throw new TugError('UnsupportedByAdapter', `rust-analyzer did not rename the ${input.kind} it created, so --name cannot be applied`, { details: { operation: `extract-${input.kind}`, offered: [] } });
+  }
+  const final = encoder.encode(applied(afterBytes, converted.edits));
+  // One edit over the stretch where the file changed: the common head and tail stay as they are.
+  let head = 0;
+  while (head < final.length && head < input.original.length && final[head] === input.original[head]) head++;
+  let tail = 0;
+  while (tail < final.length - head && tail < input.original.length - head && final[final.length - 1 - tail] === input.original[input.original.length - 1 - tail]) tail++;
+  // Never cut a UTF-8 sequence: move the cut back to a character's first byte.
+  while (head > 0 && (input.original[head]! & 0xc0) === 0x80) head--;
+  while (tail > 0 && (input.original[input.original.length - tail]! & 0xc0) === 0x80) tail--;
+  const span = { start: head, end: input.original.length - tail };
+  const edit: EditRequest = { file: input.file, span, old_text: decoder.decode(input.original.subarray(span.start, span.end)), new_text: decoder.decode(final.subarray(head, final.length - tail)) };
+  return [...input.edits.filter((e) => e.file !== input.file), edit];
+}
