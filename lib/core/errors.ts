@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   ImportCycle: { exit: 4, title: 'The move would make modules import each other', hint: 'details.modules would import each other at import time (details.names); move those names too, or move the symbol elsewhere.' },
   UnsafeRefactor: { exit: 4, title: 'The refactor would change what the code does', hint: 'details.reason says why and details.line/col where; choose another range or position, or make this change by hand.' },
   RecoveryConflict: { exit: 4, title: 'An interrupted change meets your edits', hint: 'tug left the files in details.conflicting_files as they are and kept its journal; its intended content is saved under details.saved. Make each file match either version to let tug finish, or run `tug clean` to drop the interrupted change.' },
+  DaemonInterrupted: { exit: 4, title: 'The daemon died in the middle of the command', hint: 'It was not run again, since it may have written files. details.journal says what the daemon left (none, prepare, commit) and details.files which files; the next command that takes the session lock (`tug verify --verify none`) finishes or rolls back an interrupted write; then run the command again if it is still needed.' },
   // Verification (exit 5): the change was made in a sandbox and failed its checks.
   VerificationFailed: { exit: 5, title: 'Verification failed', hint: 'Read details.verification (and details.unsure: places the analysis could not prove; details.warnings: what the analysis noticed); nothing was committed or written.' },
   IncompleteRename: {

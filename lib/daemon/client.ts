@@ -1,6 +1,7 @@
 // The thin side of `tug daemon`: forwards a command to the user's daemon without loading the CLI, or says it could not.
 import net from 'node:net';
 import { buildId, envKey, socketPath, socketProblem } from './address.js';
+import { lostDaemonReport } from './lost.js';
 
 /**
  * Arguments the daemon cannot serve: stdin input, help and version text (yargs prints those itself), long-lived and interactive commands,
@@ -29,14 +30,28 @@ export async function tryDaemon(argv: readonly string[]): Promise<number | null>
     const connection = net.createConnection(socket);
     let buffer = '';
     let settled = false;
+    /** Set once the daemon took the command: it may have written files, so it is never run again here. */
+    let accepted = false;
     const finish = (code: number | null) => {
       if (settled) return;
       settled = true;
       connection.destroy();
       resolve(code);
     };
-    connection.on('error', () => finish(null));
-    connection.on('close', () => finish(null));
+    // A connection lost before the daemon took the command: this process runs it. After: the daemon died in the
+    // middle of it (killed, out of memory), and what it left is reported instead (lost.ts).
+    const lost = () => {
+      if (!accepted) return finish(null);
+      if (settled) return;
+      settled = true;
+      connection.destroy();
+      const report = lostDaemonReport(argv, process.cwd(), Boolean(process.stdout.isTTY));
+      if (report.out !== undefined) process.stdout.write(report.out);
+      if (report.err !== undefined) process.stderr.write(report.err);
+      resolve(report.exit);
+    };
+    connection.on('error', lost);
+    connection.on('close', lost);
     connection.on('connect', () => {
       const request = {
         argv,
@@ -54,9 +69,10 @@ export async function tryDaemon(argv: readonly string[]): Promise<number | null>
     connection.on('data', (chunk) => {
       buffer += chunk.toString('utf8');
       for (let newline = buffer.indexOf('\n'); newline !== -1; newline = buffer.indexOf('\n')) {
-        const message = JSON.parse(buffer.slice(0, newline)) as { out?: string; err?: string; exit?: number; fallback?: boolean };
+        const message = JSON.parse(buffer.slice(0, newline)) as { out?: string; err?: string; exit?: number; fallback?: boolean; accepted?: boolean };
         buffer = buffer.slice(newline + 1);
         if (message.fallback) return finish(null);
+        if (message.accepted) accepted = true;
         if (message.out !== undefined) process.stdout.write(message.out);
         if (message.err !== undefined) process.stderr.write(message.err);
         if (message.exit !== undefined) return finish(message.exit);

@@ -82,6 +82,8 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
         void leave();
         return;
       }
+      // From here the command is the daemon's: a client that loses the connection must not run it again (client.ts).
+      send({ accepted: true });
       void serve(request, send).finally(() => connection.end());
     });
   });
