@@ -6,7 +6,7 @@ import { asTugError, TugError } from './core/errors.js';
 import { agentHint } from './mcp/hints.js';
 import { TOOL_ALIASES } from './ops/registry.js';
 import { findIn, registryWith, type ToolProvider } from './tool-provider.js';
-import { parseInput, toolAnnotations, unknownParameters, type Operation, type OperationContext, type ToolAnnotations } from './ops/operation.js';
+import { parseInput, suggestTool, toolAnnotations, unknownParameters, type Operation, type OperationContext, type ToolAnnotations } from './ops/operation.js';
 
 export interface AgentTool {
   name: string;
@@ -119,6 +119,19 @@ function defaultWait(): number | undefined {
   return process.env['TUG_LOCK_TIMEOUT_MS'] === undefined ? TOOL_LOCK_WAIT_S : undefined;
 }
 
+/** Longer than any path a file system takes (Linux PATH_MAX): such a value would only fail later, in a spawn (E2BIG). */
+const MAX_PATH_BYTES = 4096;
+
+function refuseHugePaths(args: unknown): void {
+  for (const [key, value] of Object.entries((args ?? {}) as Record<string, unknown>)) {
+    const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+    if (!/path|file|destination|source|^cwd$|^ref$/.test(key) || !values.some((v) => Buffer.byteLength(v) > MAX_PATH_BYTES)) continue;
+    throw new TugError('InvalidArgument', `${key} is longer than ${MAX_PATH_BYTES} bytes, more than any path can be`, {
+      details: { argument: key, reason: `longer than ${MAX_PATH_BYTES} bytes` },
+    });
+  }
+}
+
 /** Validates tool arguments against toolInput and turns them into the operation's input (host settings filled in). */
 export function operationInput(operation: Operation, args: unknown, options: ToolOptions, what: string): unknown {
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
@@ -129,6 +142,7 @@ export function operationInput(operation: Operation, args: unknown, options: Too
   if (requested !== undefined && (typeof requested !== 'string' || requested === '')) {
     throw new TugError('InvalidArgument', `invalid ${what}: workspace_path: expected a directory path`, { details: { argument: 'workspace_path', reason: 'not a string' } });
   }
+  refuseHugePaths(args);
   const workspace = callWorkspace(requested, options);
   const host = { workspace, session_dir: options.session_dir, no_wait: options.no_wait, wait_s: options.wait_s ?? defaultWait() };
   const shape = (operation.input as unknown as z.ZodObject).shape;
@@ -175,9 +189,14 @@ export function availableTools(): string[] {
 
 /** `execute_tool(name, args)`: never throws; an unknown tool is an `{error}` result too. */
 export async function executeTool(name: string, args: unknown, options: ToolOptions = {}): Promise<Record<string, unknown>> {
-  const operation = findIn(registryWith(options.providers), TOOL_ALIASES[name] ?? name);
+  const operation = findIn(registryWith(options.providers), (Object.hasOwn(TOOL_ALIASES, name) ? TOOL_ALIASES[name] : undefined) ?? name);
   if (!operation) {
-    return failureOf(new TugError('InvalidArgument', `unknown tool ${JSON.stringify(name)}; see availableTools() or tug tool --list`, { details: { argument: 'name', reason: 'unknown tool', available: availableTools() } }));
+    const guess = suggestTool(name, availableTools());
+    return failureOf(
+      new TugError('InvalidArgument', `unknown tool ${JSON.stringify(name)}; ${guess ? `did you mean ${guess}? ` : ''}see availableTools() or tug tool --list`, {
+        details: { argument: 'name', reason: 'unknown tool', ...(guess ? { did_you_mean: guess } : {}), available: availableTools() },
+      }),
+    );
   }
   return run(operation, args, options);
 }

@@ -73,7 +73,7 @@ test('tug tool NAME --args runs one tool; --args - reads stdin; failures exit wi
   t.regex(unknown.json.error, /unknown tool/);
   const badJson = await tug(repo.root, ['tool', 'read_file', '--args', '{path']);
   t.is(badJson.exitCode, 2);
-  t.is(badJson.json.error.code, 'InvalidArgument');
+  t.is(badJson.json.code, 'InvalidArgument'); // the tool contract, as for every other failure of a tool call
   const notObject = await executeTool('read_file', ['a.py'], { workspace: repo.root });
   t.is(notObject.code, 'InvalidArgument');
   await repo.cleanup();

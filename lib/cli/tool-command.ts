@@ -2,7 +2,7 @@
 import { readInputText } from './input-file.js';
 import { TugError } from '../core/errors.js';
 import { SCHEMA_VERSION } from '../core/schemas.js';
-import { agentTools, executeTool, isToolSuccess, type ToolOptions } from '../tools.js';
+import { agentTools, executeTool, failureOf, isToolSuccess, type ToolOptions } from '../tools.js';
 import type { CliIO } from './io.js';
 import { writeJson, type OutputMode } from './output.js';
 import { summarizeTool, summarizeToolError } from './summary-tool.js';
@@ -15,7 +15,14 @@ export async function toolCommand(args: Record<string, unknown>, options: ToolOp
     else io.out(`${tools.map((t) => `${t.name.padEnd(22)} ${t.description.split('. ')[0]}`).join('\n')}\n`);
     return 0;
   }
-  const result = await executeTool(name, readArgs(args['args'], io), options);
+  // Bad --args is answered in the tool contract ({error, code, exit_code}), like every other failure of a tool call.
+  let result: Record<string, unknown>;
+  try {
+    result = await executeTool(name, readArgs(args['args'], io), options);
+  } catch (error) {
+    if (!(error instanceof TugError)) throw error;
+    result = failureOf(error);
+  }
   if (mode.json) writeJson(result, io);
   else {
     const failure = summarizeToolError(result);

@@ -11,7 +11,7 @@ import {
   ErrorCode,
 } from '@modelcontextprotocol/sdk/types.js';
 import { keepInMemory } from '../core/memory.js';
-import { closestFirst } from '../ops/operation.js';
+import { closestFirst, suggestTool } from '../ops/operation.js';
 import { registryWith, type ToolProvider } from '../tool-provider.js';
 import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources.js';
 import { callProgress } from './progress.js';
@@ -50,7 +50,12 @@ export function createMcpServer(options: McpServerOptions): Server {
     const operation = registry.find((op) => op.tool === request.params.name);
     if (!operation) {
       const names = registry.map((op) => op.tool);
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}; tools/list names them (closest: ${closestFirst(request.params.name, names).slice(0, 3).join(', ')})`);
+      const guess = suggestTool(request.params.name, names);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown tool ${request.params.name}; ${guess ? `did you mean ${guess}? ` : ''}tools/list names them (closest: ${closestFirst(request.params.name, names).slice(0, 3).join(', ')})`,
+        { argument: 'name', ...(guess ? { did_you_mean: guess } : {}) },
+      );
     }
     const token = request.params._meta?.progressToken;
     const send = token === undefined ? undefined : (progress: number, message: string) =>

@@ -76,7 +76,8 @@ export function toolAnnotations(operation: Operation): ToolAnnotations {
     readOnlyHint: operation.annotations.readOnly,
     destructiveHint: operation.annotations.destructive,
     idempotentHint: operation.annotations.idempotent,
-    openWorldHint: operation.annotations.openWorld ?? 'test_command' in shape,
+    // A parameter naming a program to run (a test command, an interpreter) reaches beyond the repository.
+    openWorldHint: operation.annotations.openWorld ?? ('test_command' in shape || 'python' in shape),
   };
 }
 
@@ -128,14 +129,40 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, what 
 }
 
 function guessFor(word: string, ranked: readonly string[]): string | undefined {
-  const renamed = CLI_NAMES[word]?.find((name) => ranked.includes(name));
+  // Own keys only: `constructor` or `toString` as a parameter name must not find Object's own members.
+  const renamed = Object.hasOwn(CLI_NAMES, word) ? CLI_NAMES[word]!.find((name) => ranked.includes(name)) : undefined;
   if (renamed === 'file') return 'file, line and column';
   if (renamed) return renamed;
   return distance(word, ranked[0] ?? '') <= Math.max(2, Math.floor(word.length / 3)) ? ranked[0] : undefined;
 }
 
 /** Command-line names agents carry over, and the parameter that means the same. */
-const CLI_NAMES: Record<string, string[]> = { at: ['file'], to: ['new_name'], verify: ['mode'], workspace: ['workspace_path'] };
+const CLI_NAMES: Record<string, string[]> = {
+  at: ['file'],
+  to: ['new_name', 'destination', 'destination_path'],
+  verify: ['mode'],
+  workspace: ['workspace_path'],
+  // Names other agent tool sets use for the same thing.
+  file_path: ['path', 'file'],
+  filepath: ['path', 'file'],
+  filename: ['path', 'file'],
+  undo_token: ['token'],
+  name: ['new_name'],
+  from: ['source_path', 'file'],
+  source: ['source_path'],
+  dest: ['destination', 'destination_path'],
+  lang: ['language'],
+  cmd: ['command'],
+};
+
+/** The tool a wrong name most likely meant: one it is a prefix of (tug_rename → tug_rename_symbol), else the closest. */
+export function suggestTool(word: string, names: readonly string[]): string | undefined {
+  const bare = word.replace(/^tug_/, '');
+  const prefixed = names.filter((name) => name.replace(/^tug_/, '').startsWith(bare) && bare.length >= 3);
+  if (prefixed.length > 0) return prefixed.sort((a, b) => a.length - b.length)[0];
+  const [closest] = closestFirst(word, names);
+  return closest !== undefined && distance(word, closest) <= Math.max(2, Math.floor(word.length / 3)) ? closest : undefined;
+}
 
 /** Names ordered by edit distance to `word` (ties keep schema order). */
 export function closestFirst(word: string, names: readonly string[]): string[] {

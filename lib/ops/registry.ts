@@ -65,7 +65,7 @@ export const operations: readonly Operation[] = [
 export const TOOL_ALIASES: Readonly<Record<string, string>> = { run_pty_cmd: 'run_command' };
 
 export function findOperation(name: string): Operation | undefined {
-  const wanted = TOOL_ALIASES[name] ?? name;
+  const wanted = (Object.hasOwn(TOOL_ALIASES, name) ? TOOL_ALIASES[name] : undefined) ?? name;
   return operations.find((op) => op.name === wanted || op.tool === wanted || op.agentName === wanted);
 }
 
