@@ -46,7 +46,7 @@ export function classifyTug(run) {
     out.stderr = (run.stderr ?? '').slice(-1500);
   } else if (code === 'VerificationFailed') {
     out.class = 'caught';
-    out.checks = (json.error?.details?.verification?.checks ?? []).map((c) => ({ name: c.name, status: c.status, output: String(c.output ?? c.stderr ?? c.errors?.map((e) => e.message).join('; ') ?? '').slice(-800) }));
+    out.checks = (json.error?.details?.verification?.checks ?? []).map((c) => ({ name: c.name, status: c.status, output: String(c.output ?? c.stderr ?? c.errors?.map((e) => e.message).join('; ') ?? '').slice(-2500), errors: (c.errors ?? []).slice(0, 3).map((e) => `${e.file}:${e.line}: ${e.message}`) }));
   } else out.class = 'refused';
   out.group = normalizeReason(code, reason);
   return out;

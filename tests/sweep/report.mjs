@@ -94,6 +94,8 @@ for (const op of OPS) {
 /** The line of a test run that says what went wrong: pytest's `E   …` lines, else the last line naming an error. */
 function firstError(text) {
   const lines = String(text ?? '').split('\n');
+  const rust = lines.find((l) => /^error\[E\d+\]/.test(l)) ?? lines.find((l) => /^\s+(left|right):|assertion .* failed/.test(l));
+  if (rust) return rust.trim();
   const e = lines.filter((l) => /^E\s{2,}\S/.test(l) && !/^E\s+(\^|~)/.test(l));
   const pick = e.find((l) => /Error|Exception|assert/i.test(l)) ?? e[0] ?? lines.filter((l) => /Error|FAILED|error/.test(l)).slice(-1)[0] ?? '';
   return pick.replace(/^E\s+/, '').trim();
@@ -105,7 +107,7 @@ const list = (title, pred, side) => {
   for (const r of hits) {
     const p = r.position;
     const where = p.end_line ? `${p.file}:${p.line}:${p.col}-${p.end_line}:${p.end_col}` : p.line ? `${p.file}:${p.line}:${p.col}` : p.file;
-    const what = side === 'tug' && r.tug.class === 'caught' ? firstError((r.tug.checks ?? []).filter((c) => c.status !== 'passed').map((c) => c.output).join('\n')) || r.tug.group
+    const what = side === 'tug' && r.tug.class === 'caught' ? ((r.tug.checks ?? []).flatMap((c) => (c.status === 'passed' ? [] : c.errors ?? []))[0] ?? (firstError((r.tug.checks ?? []).filter((c) => c.status !== 'passed').map((c) => c.output).join('\n')) || r.tug.group))
       : r[side].class === 'broken' ? firstError(r[side].evidence) : r[side].group ?? '';
     out.push(`- ${r.op} · ${r.corpus} · \`${where}\`${p.name ? ` (${p.kind ?? ''} ${p.name})` : p.kind ? ` (${p.kind})` : ''}: ${String(what).replace(/\|/g, '\\|').slice(0, 200)}  `, `  repro: \`${r.repro}\``);
   }

@@ -8,8 +8,9 @@ import re
 import sys
 
 root, files = sys.argv[1], sys.argv[2:]
-DEF = re.compile(r'\b(fn|struct|enum|trait|type|const|static|mod)\s+([A-Za-z_]\w*)')
-LET = re.compile(r'\blet\s+(mut\s+)?([a-z_]\w*)\s*(:[^=]*)?=(?!=)')
+# not after a quote: `&'static str` is a lifetime; `_` binds nothing, so it is no position
+DEF = re.compile(r"(?<!['\w])(fn|struct|enum|trait|type|const|static|mod)\s+([A-Za-z_]\w*)")
+LET = re.compile(r'\blet\s+(mut\s+)?([a-z_]\w+|[a-z])\s*(:[^=]*)?=(?!=)')
 PARAM = re.compile(r'[(,]\s*(mut\s+)?([a-z_]\w*)\s*:(?!:)')
 CALL = re.compile(r'(?<![\w.!])((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\(')
 KEYWORDS = {'if', 'while', 'for', 'match', 'return', 'fn', 'Some', 'Ok', 'Err', 'loop', 'in', 'as', 'let', 'mut', 'impl', 'where'}
