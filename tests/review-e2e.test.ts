@@ -75,6 +75,9 @@ test('tug review in tmux: reject one call site, commit the rest, quit; git shows
     await term.keys('Space');
     await term.waitFor('>[~] -print(process_data(1), process_data(2))');
     await term.keys('c');
+    // The kept import and first call with the second call rejected: incomplete, so the TUI asks first.
+    await term.waitFor('y commits it anyway');
+    await term.keys('y');
     await term.waitFor('committed 3 of 4 changes');
     await term.keys('q');
     const closing = await term.waitFor('tug review: committed 3 of 4 changes');

@@ -52,7 +52,17 @@ test('c commits the accepted subset as a child of the reviewed commit, verified;
   const repo = await renamed();
   const kernel = createReviewKernel({ workspace: repo.root });
   const result = await kernel.open(BRANCH);
-  const outcome = await kernel.commit(result, DROP_CALL);
+  // Keeping the import but not its call site leaves the call broken: refused until confirmed (issue 28 §2).
+  const refused = await kernel.commit(result, DROP_CALL);
+  t.false(refused.ok);
+  t.regex(refused.message, /^incomplete rename-symbol: 1 rejected change\(s\) \(main\.py:10\) still names `process_data`, which the kept changes rename to `transform_data` \(kept: main\.py:1, pkg\/core\.py:1\); those references break/);
+  t.deepEqual(refused.incomplete?.rejected, [{ file: 'main.py', line: 10, old_text: 'print(process_data(2))', new_text: 'print(transform_data(2))' }]);
+  t.is((await repo.git('rev-parse', BRANCH)).trim(), result.commit, 'nothing committed without a yes');
+  const checked = await kernel.verify(result, DROP_CALL);
+  t.false(checked.ok, 'syntax passes, but the subset is incomplete');
+  t.regex(checked.message, /^verification \(syntax\) passed for 2 of 3 changes, but incomplete rename-symbol: /);
+  t.true((await kernel.verify(result, [[false, false], [false]])).ok === false, 'nothing kept: nothing to verify');
+  const outcome = await kernel.commit(result, DROP_CALL, { confirmIncomplete: true });
   t.true(outcome.ok, outcome.message);
   t.regex(outcome.message, /committed 2 of 3 changes/);
   const tip = (await repo.git('rev-parse', BRANCH)).trim();
@@ -82,7 +92,7 @@ test('v and c re-run the recorded checks on the subset: a failing subset is repo
   t.is(verified.verification?.mode, 'tests');
   const failed = verified.verification?.checks.find((c) => c.status === 'failed');
   t.regex(failed?.output ?? '', /ImportError|NameError/);
-  const commit = await kernel.commit(result, dropImport);
+  const commit = await kernel.commit(result, dropImport, { confirmIncomplete: true });
   t.false(commit.ok);
   t.truthy(commit.verification);
   t.is((await repo.git('rev-parse', BRANCH)).trim(), result.commit, 'nothing committed');
@@ -94,7 +104,7 @@ test('x applies the accepted subset to the working tree (committing it first); u
   const repo = await renamed();
   const kernel = createReviewKernel({ workspace: repo.root });
   const result = await kernel.open(BRANCH);
-  const applied = await kernel.apply(result, DROP_CALL);
+  const applied = await kernel.apply(result, DROP_CALL, { confirmIncomplete: true });
   t.true(applied.ok, applied.message);
   t.regex(applied.message, /committed 2 of 3 changes .*; applied 2 file\(s\)/);
   t.is(await repo.readText('main.py'), `from pkg.core import transform_data\n${'\n'.repeat(8)}print(process_data(2))\n`);
@@ -133,7 +143,7 @@ test('the review actions that commit, write files or move a branch land in the o
   const repo = await renamed();
   const kernel = createReviewKernel({ workspace: repo.root });
   const result = await kernel.open(BRANCH);
-  const applied = await kernel.apply(result, DROP_CALL);
+  const applied = await kernel.apply(result, DROP_CALL, { confirmIncomplete: true });
   t.true(applied.ok, applied.message);
   const log = await tug(repo.root, ['log', '--json']);
   t.is(log.exitCode, 0, log.stderr);

@@ -253,3 +253,27 @@ test('the list says how many logged steps built a branch when there were several
   t.is(resultRows([{ ...SAMPLE_SUMMARY, steps: 5 }], 0, now)[1]!.text, '    rename-symbol  process_data -> transform_data  base bbbbbbb  2 files  passed (syntax)  5 steps');
   t.is(resultRows([SAMPLE_SUMMARY], 0, now)[0]!.text, `> ${SAMPLE_SUMMARY.branch}  (2h ago)`);
 });
+
+test('an incomplete subset refused by the kernel asks first: y sends it again confirmed, any other key cancels', (t) => {
+  const incomplete = {
+    rejected: [{ file: 'main.py', line: 10, old_text: 'print(process_data(2))', new_text: 'print(transform_data(2))' }],
+    kept: [{ file: 'main.py', line: 1, old_text: 'from pkg.core import process_data', new_text: 'from pkg.core import transform_data' }],
+    message: 'incomplete rename-symbol: 1 rejected change(s) (main.py:10) still names `process_data`',
+  };
+  for (const [key, action] of [['c', 'commit'], ['m', 'merge'], ['x', 'apply']] as const) {
+    const asked = press(opened(), 'j', ' ', key);
+    t.is(asked.effect?.type, action);
+    const refused = step(asked.state, { type: 'outcome', effect: action, outcome: { ok: false, message: incomplete.message, incomplete } }).state;
+    t.deepEqual(refused.confirm?.incomplete, incomplete);
+    t.regex(refused.message?.text ?? '', /^y keeps this incomplete subset anyway, any other key cancels: incomplete rename-symbol/);
+    const yes = press(refused, 'y');
+    t.like(yes.effect, { type: action, confirmIncomplete: true, decisions: [[true, false], [true, true]] });
+    t.is(yes.state.confirm, null);
+    const no = press(refused, 'n');
+    t.is(no.effect, undefined);
+    t.is(no.state.confirm, null);
+    t.regex(no.state.message?.text ?? '', /^cancelled: the incomplete subset was not/);
+  }
+  const verified = step(press(opened(), ' ', 'v').state, { type: 'outcome', effect: 'verify', outcome: { ok: false, message: `verification (syntax) passed for 3 of 4 changes, but ${incomplete.message}`, incomplete } }).state;
+  t.is(verified.confirm, null, 'v only reports; nothing to confirm');
+});

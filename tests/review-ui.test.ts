@@ -129,3 +129,27 @@ test('a resize re-lays out every pane to the new size', async (t) => {
   t.true(frame.includes('q quit'), 'the key bar wraps, it is not cut');
   app.unmount();
 });
+
+test('c on an incomplete subset shows which rejected changes break against which kept ones and asks; y commits it', async (t) => {
+  const incomplete = {
+    rejected: [{ file: 'main.py', line: 10, old_text: 'print(process_data(2))', new_text: 'print(transform_data(2))' }],
+    kept: [{ file: 'main.py', line: 1, old_text: 'from pkg.core import process_data', new_text: 'from pkg.core import transform_data' }],
+    message: 'incomplete rename-symbol: 1 rejected change(s) (main.py:10) still names `process_data`',
+  };
+  const { app, calls } = mount({ branch: BRANCH, plain: true, answers: { commit: { ok: false, message: incomplete.message, incomplete } } });
+  await until(app, (f) => f.includes('@@'), 'the diff');
+  app.stdin.write('j');
+  await until(app, (f) => f.includes('>[x] -print(process_data(2))'), 'the cursor on the call');
+  app.stdin.write(' ');
+  await until(app, (f) => f.includes('kept 3/4'), 'the call rejected');
+  app.stdin.write('c');
+  const asked = await until(app, (f) => f.includes('incomplete subset — y commits it anyway'), 'the question');
+  t.true(asked.includes('rejected, so these references break:'), asked);
+  t.true(asked.includes('main.py:10  print(process_data(2)) -> print(transform_data(2))'), asked);
+  t.true(asked.includes('main.py:1  from pkg.core import process_data -> from pkg.core impo'), asked);
+  app.stdin.write('y');
+  await until(app, (f) => f.includes('commit done (confirmed)') && !f.includes('incomplete subset —'), 'the confirmed commit');
+  t.deepEqual(calls.filter((c) => c.action === 'commit').map((c) => c.decisions), [[[true, false], [true, true]], [[true, false], [true, true]]]);
+  t.deepEqual(calls.filter((c) => c.action === 'commit').map((c) => c.confirmIncomplete ?? false), [false, true]);
+  app.unmount();
+});

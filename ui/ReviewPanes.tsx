@@ -3,6 +3,7 @@ import { Box } from 'ink';
 import type { ReviewState } from './review-state.js';
 import { DiffPane } from './DiffPane.js';
 import { FilesPane } from './FilesPane.js';
+import { IncompletePanel } from './IncompletePanel.js';
 import { VerificationPanel } from './VerificationPanel.js';
 
 export function filesPaneWidth(width: number): number {
@@ -17,6 +18,8 @@ export function ReviewPanes({ state, width, height }: { state: ReviewState; widt
       <FilesPane state={state} width={left} height={height} />
       {state.verification ? (
         <VerificationPanel verification={state.verification} width={right} height={height} />
+      ) : state.confirm ? (
+        <IncompletePanel incomplete={state.confirm.incomplete} action={state.confirm.action} width={right} height={height} />
       ) : (
         <DiffPane state={state} width={right} height={height} />
       )}

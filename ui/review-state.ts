@@ -1,6 +1,6 @@
 // The review TUI's behaviour as a pure state machine: keys and kernel answers in, next state and the effect to run out.
 import { clamp, firstGroupFile, neighbourGroup, neighbourHunk } from './navigation.js';
-import type { ActionOutcome, Decisions, ResultSummary, ReviewResult, UndoEntry, VerificationView } from '../lib/review/types.js';
+import type { ActionOutcome, Decisions, IncompleteSubset, ResultSummary, ReviewResult, UndoEntry, VerificationView } from '../lib/review/types.js';
 
 /** The parts of ink's `Key` the review reads (so tests can build keys without ink). */
 export interface KeyInfo {
@@ -22,7 +22,7 @@ export type Action = 'verify' | 'commit' | 'merge' | 'apply';
 export type Effect =
   | { type: 'list' }
   | { type: 'open'; branch: string }
-  | { type: Action; result: ReviewResult; decisions: Decisions }
+  | { type: Action; result: ReviewResult; decisions: Decisions; confirmIncomplete?: boolean }
   | { type: 'undo'; entry: UndoEntry }
   | { type: 'quit' };
 
@@ -59,6 +59,8 @@ export interface ReviewState {
   log: string[];
   /** Whether a result list exists to go back to. */
   canGoBack: boolean;
+  /** A commit, merge or apply the kernel refused as an incomplete subset: `y` sends it again, confirmed. */
+  confirm: { action: Action; decisions: Decisions; incomplete: IncompleteSubset } | null;
 }
 
 export interface Step {
@@ -83,6 +85,7 @@ export function initialState(branch?: string): Step {
     undo: [],
     log: [],
     canGoBack: !branch,
+    confirm: null,
   };
   return { state, effect: branch ? { type: 'open', branch } : { type: 'list' } };
 }
@@ -130,6 +133,10 @@ function opened(state: ReviewState, result: ReviewResult): ReviewState {
 function afterOutcome(state: ReviewState, effect: Effect['type'], outcome: ActionOutcome): ReviewState {
   let next: ReviewState = { ...state, busy: null, message: { tone: outcome.ok ? 'ok' : 'error', text: outcome.message } };
   if (outcome.verification?.status === 'failed') next.verification = outcome.verification;
+  if (!outcome.ok && outcome.incomplete && effect !== 'verify' && effect !== 'undo' && effect !== 'list' && effect !== 'open' && effect !== 'quit') {
+    next.confirm = { action: effect, decisions: state.decisions, incomplete: outcome.incomplete };
+    next.message = { tone: 'error', text: `y keeps this incomplete subset anyway, any other key cancels: ${outcome.incomplete.message}` };
+  }
   if (outcome.result) {
     const keep = { file: state.file, focus: state.focus };
     next = opened(next, outcome.result);
@@ -146,6 +153,11 @@ function afterOutcome(state: ReviewState, effect: Effect['type'], outcome: Actio
 function onKey(state: ReviewState, input: string, key: KeyInfo): Step {
   if (state.help) return { state: { ...state, help: false } };
   if (state.verification) return { state: { ...state, verification: null } };
+  if (state.confirm && !state.busy) {
+    const { action, decisions } = state.confirm;
+    if (input !== 'y' || !state.result) return { state: { ...state, confirm: null, message: { tone: 'info', text: `cancelled: the incomplete subset was not ${action === 'commit' ? 'committed' : action === 'merge' ? 'merged' : 'applied'}` } } };
+    return { state: { ...state, confirm: null, busy: `${action === 'commit' ? 'committing' : action === 'merge' ? 'merging' : 'applying'} the incomplete subset, as confirmed`, message: null }, effect: { type: action, result: state.result, decisions, confirmIncomplete: true } };
+  }
   if (input === '?') return { state: { ...state, help: true } };
   if (state.busy) {
     return { state: { ...state, message: { tone: 'info', text: `busy: ${state.busy} (ctrl-c aborts)` } } };

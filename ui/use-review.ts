@@ -41,8 +41,14 @@ export function useReview(createKernel: KernelFactory, branch?: string): ReviewH
         case 'undo':
           kernel.undo(effect.entry).then((outcome) => dispatchRef.current({ type: 'outcome', effect: 'undo', outcome }), fail);
           return;
+        case 'verify':
+          kernel.verify(effect.result, effect.decisions).then((outcome) => dispatchRef.current({ type: 'outcome', effect: 'verify', outcome }), fail);
+          return;
         default:
-          kernel[effect.type](effect.result, effect.decisions).then((outcome) => dispatchRef.current({ type: 'outcome', effect: effect.type, outcome }), fail);
+          kernel[effect.type](effect.result, effect.decisions, effect.confirmIncomplete ? { confirmIncomplete: true } : undefined).then(
+            (outcome) => dispatchRef.current({ type: 'outcome', effect: effect.type, outcome }),
+            fail,
+          );
       }
     },
     [kernel],

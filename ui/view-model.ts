@@ -182,6 +182,7 @@ export const HELP: ReadonlyArray<[string, string]> = [
   ['c', 'commit the accepted changes on the branch, verified again'],
   ['m', 'git merge the accepted changes into your branch (clean tree)'],
   ['x', 'write the accepted changes into the working tree, all or none'],
+  ['y', 'keep an incomplete subset anyway (asked after c, m or x)'],
   ['u', 'undo the last commit, merge or apply made here'],
   ['esc', 'back to the list of tug/ branches'],
   ['?', 'this help (any key closes it)'],

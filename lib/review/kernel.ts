@@ -10,7 +10,8 @@ import { withWorkspace, type CommonInput, type Workspace } from '../ops/workspac
 import { writeWorkingTree } from '../workspace/apply.js';
 import { listResults, openResult } from './results.js';
 import { commitSubset, countGroups, keepsEverything, subsetPatch, verifySubset, type VerifyOverrides } from './subset.js';
-import type { ActionOutcome, Decisions, ReviewKernel, ReviewResult, UndoEntry } from './types.js';
+import { incompleteSubset } from './completeness.js';
+import type { ActionOptions, ActionOutcome, Decisions, ReviewKernel, ReviewResult, UndoEntry } from './types.js';
 
 export interface ReviewOptions extends CommonInput, VerifyOverrides {
   /** Progress of long steps (sandbox, checks); the TUI shows it in its status line, never on stdout. */
@@ -50,8 +51,10 @@ export function createReviewKernel(options: ReviewOptions): ReviewKernel {
   const unlocked = <T>(body: (ws: Workspace) => Promise<T>) => withWorkspace(options, { lock: false }, body);
 
   /** Commits the accepted subset when something was rejected; the commit to take from then on, or a failed outcome. */
-  async function settle(ws: Workspace, result: ReviewResult, decisions: Decisions): Promise<{ result: ReviewResult; note: string; token?: string } | ActionOutcome> {
+  async function settle(ws: Workspace, result: ReviewResult, decisions: Decisions, confirm: ActionOptions = {}): Promise<{ result: ReviewResult; note: string; token?: string } | ActionOutcome> {
     if (keepsEverything(result, decisions)) return { result, note: '' };
+    const incomplete = incompleteSubset(result, decisions);
+    if (incomplete && !confirm.confirmIncomplete) return { ok: false, message: `${incomplete.message}; nothing was committed without your confirmation`, incomplete };
     const run = await verifySubset(ws, result, decisions, options, options.progress);
     if (!run) return { ok: false, message: 'every change is rejected: nothing to commit (leave the branch, or delete it with git branch -D)' };
     if (run.sandbox.verification.status === 'failed') {
@@ -67,7 +70,7 @@ export function createReviewKernel(options: ReviewOptions): ReviewKernel {
       files: touchedPaths(run.patch),
       undo_token: token,
       verification: { status: v.status, mode: v.mode },
-      arguments: { kept, total },
+      arguments: { kept, total, ...(incomplete ? { incomplete: incomplete.rejected.length } : {}) },
     });
     return { result: await openResult(ws.repo, result.branch), note: `committed ${kept} of ${total} changes as ${commit.slice(0, 12)}`, token };
   }
@@ -84,13 +87,15 @@ export function createReviewKernel(options: ReviewOptions): ReviewKernel {
         if (!run) return { ok: false, message: 'every change is rejected: nothing to verify' };
         const { kept, total } = countGroups(result, decisions);
         const v = run.sandbox.verification;
-        return { ok: v.status !== 'failed', message: `verification (${v.mode}) ${v.status} for ${kept} of ${total} changes`, verification: v };
+        const incomplete = incompleteSubset(result, decisions);
+        const message = `verification (${v.mode}) ${v.status} for ${kept} of ${total} changes${incomplete ? `, but ${incomplete.message}` : ''}`;
+        return { ok: v.status !== 'failed' && !incomplete, message, verification: v, ...(incomplete ? { incomplete } : {}) };
       }),
 
-    commit: (result, decisions) =>
+    commit: (result, decisions, confirm) =>
       locked(async (ws) => {
         if (keepsEverything(result, decisions)) return { ok: true, message: 'nothing rejected: the branch already holds exactly these changes' };
-        const settled = await settle(ws, result, decisions);
+        const settled = await settle(ws, result, decisions, confirm);
         if (isOutcome(settled)) return settled;
         return {
           ok: true,
@@ -100,9 +105,9 @@ export function createReviewKernel(options: ReviewOptions): ReviewKernel {
         };
       }),
 
-    apply: (result, decisions) =>
+    apply: (result, decisions, confirm) =>
       locked(async (ws) => {
-        const settled = await settle(ws, result, decisions);
+        const settled = await settle(ws, result, decisions, confirm);
         if (isOutcome(settled)) return settled;
         const all = settled.result.files.map((f) => f.diff.groups.map(() => true));
         const patch = await subsetPatch(ws, settled.result, all);
@@ -118,9 +123,9 @@ export function createReviewKernel(options: ReviewOptions): ReviewKernel {
         };
       }),
 
-    merge: (result, decisions) =>
+    merge: (result, decisions, confirm) =>
       locked(async (ws) => {
-        const settled = await settle(ws, result, decisions);
+        const settled = await settle(ws, result, decisions, confirm);
         if (isOutcome(settled)) return settled;
         const merged = await mergeIntoHead(ws.repo, result.branch, `Merge tug branch '${result.branch}'`);
         const token = await registerUndoPoint(ws, {

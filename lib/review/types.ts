@@ -46,6 +46,28 @@ export type Decisions = boolean[][];
 
 export type VerificationView = Verification;
 
+/** One change of a subset, as the completeness check names it. */
+export interface SubsetGap {
+  file: string;
+  /** 1-based line in the base. */
+  line: number;
+  old_text: string;
+  new_text: string;
+}
+
+/** A kept subset of a rename, move or change-signature that leaves references broken (review/completeness.ts). */
+export interface IncompleteSubset {
+  /** Rejected changes the kept ones need. */
+  rejected: SubsetGap[];
+  kept: SubsetGap[];
+  message: string;
+}
+
+/** `confirmIncomplete`: the person said yes to keeping an incomplete subset. */
+export interface ActionOptions {
+  confirmIncomplete?: boolean;
+}
+
 /** What `u` can take back, newest last on the TUI's stack. */
 export type UndoEntry =
   | { kind: 'apply' | 'merge'; token: string; label: string }
@@ -59,6 +81,8 @@ export interface ActionOutcome {
   /** The result to show from now on (after a commit or an undo of one). */
   result?: ReviewResult;
   undo?: UndoEntry;
+  /** The kept subset leaves references broken; commit, apply and merge refuse it until confirmed. */
+  incomplete?: IncompleteSubset;
 }
 
 export interface ReviewKernel {
@@ -66,12 +90,15 @@ export interface ReviewKernel {
   open(branch: string): Promise<ReviewResult>;
   /** Verifies the accepted subset in a sandbox; commits nothing. */
   verify(result: ReviewResult, decisions: Decisions): Promise<ActionOutcome>;
-  /** Verifies the accepted subset and commits it on the branch, as a child of the reviewed commit. */
-  commit(result: ReviewResult, decisions: Decisions): Promise<ActionOutcome>;
+  /**
+   * Verifies the accepted subset and commits it on the branch, as a child of the reviewed commit. A subset of a rename,
+   * move or change-signature that leaves references broken is refused (`incomplete`) unless `confirmIncomplete`.
+   */
+  commit(result: ReviewResult, decisions: Decisions, options?: ActionOptions): Promise<ActionOutcome>;
   /** Writes the accepted subset into the working tree (committing it on the branch first when something was rejected). */
-  apply(result: ReviewResult, decisions: Decisions): Promise<ActionOutcome>;
+  apply(result: ReviewResult, decisions: Decisions, options?: ActionOptions): Promise<ActionOutcome>;
   /** `git merge`s the branch (after committing the accepted subset when something was rejected). */
-  merge(result: ReviewResult, decisions: Decisions): Promise<ActionOutcome>;
+  merge(result: ReviewResult, decisions: Decisions, options?: ActionOptions): Promise<ActionOutcome>;
   undo(entry: UndoEntry): Promise<ActionOutcome>;
 }
 

@@ -1,6 +1,6 @@
 // Review fixtures without a repository: results built from before/after text, and a kernel that answers from memory.
 import { diffFile } from '../../lib/core/change-groups.js';
-import type { ActionOutcome, Decisions, ResultSummary, ReviewKernel, ReviewResult } from '../../lib/review/types.js';
+import type { ActionOptions, ActionOutcome, Decisions, ResultSummary, ReviewKernel, ReviewResult } from '../../lib/review/types.js';
 
 export const CORE_BEFORE = 'def process_data(x):\n    return x * 2\n\n\ndef more():\n    return process_data(3)\n';
 export const CORE_AFTER = 'def transform_data(x):\n    return x * 2\n\n\ndef more():\n    return transform_data(3)\n';
@@ -38,13 +38,16 @@ export const SAMPLE_SUMMARY: ResultSummary = {
 export interface Call {
   action: string;
   decisions?: Decisions;
+  confirmIncomplete?: boolean;
 }
 
 /** Records every call; answers are configurable per action. */
 export function memoryKernel(answers: Partial<Record<'verify' | 'commit' | 'apply' | 'merge' | 'undo', ActionOutcome>> = {}, result: () => ReviewResult = sampleResult) {
   const calls: Call[] = [];
-  const answer = (action: keyof typeof answers, decisions?: Decisions) => {
-    calls.push({ action, ...(decisions ? { decisions } : {}) });
+  const answer = (action: keyof typeof answers, decisions?: Decisions, options?: ActionOptions) => {
+    calls.push({ action, ...(decisions ? { decisions } : {}), ...(options?.confirmIncomplete ? { confirmIncomplete: true } : {}) });
+    // A confirmed incomplete subset is what the real kernel then commits.
+    if (options?.confirmIncomplete) return Promise.resolve({ ok: true, message: `${action} done (confirmed)` });
     return Promise.resolve(answers[action] ?? { ok: true, message: `${action} done` });
   };
   const kernel: ReviewKernel = {
@@ -57,9 +60,9 @@ export function memoryKernel(answers: Partial<Record<'verify' | 'commit' | 'appl
       return result();
     },
     verify: (_r, d) => answer('verify', d),
-    commit: (_r, d) => answer('commit', d),
-    apply: (_r, d) => answer('apply', d),
-    merge: (_r, d) => answer('merge', d),
+    commit: (_r, d, o) => answer('commit', d, o),
+    apply: (_r, d, o) => answer('apply', d, o),
+    merge: (_r, d, o) => answer('merge', d, o),
     undo: () => answer('undo'),
   };
   return { kernel, calls };
