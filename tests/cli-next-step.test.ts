@@ -100,3 +100,19 @@ test('tug apply --json reports the branch, the files written and the undo token;
   t.is(missing.json.error.code, 'InvalidArgument');
   await repo.cleanup();
 });
+
+test('after --apply the screen says to commit the files (and how to undo), and never suggests merging the branch', async (t) => {
+  const repo = await makeRepo({ 'app.py': APP, 'main.py': MAIN });
+  const run = await tugOnTerminal(repo.root, ['rename', 'app.py:1:5', 'transform_data', '--apply', '--verify', 'none']);
+  t.is(run.exitCode, 0, run.screen);
+  const next = /^ {2}next +(.+?) {3}\(.*\)$/m.exec(run.screen)?.[1];
+  t.is(next, 'git add -- app.py main.py && git commit');
+  t.regex(run.screen, /^ {2}undo +tug undo undo_[0-9a-f]+$/m);
+  t.notRegex(run.screen, /git merge/);
+  // The printed command works as printed (a message added, as the editor would ask for one).
+  const committed = await execa('sh', ['-c', `${next} -q -m 'rename'`], { cwd: repo.root, reject: false, env: FIXED_ENV });
+  t.is(committed.exitCode, 0, committed.stderr);
+  t.is(await repo.git('status', '--porcelain'), '');
+  t.regex(await repo.readText('main.py'), /transform_data\(2\)/);
+  await repo.cleanup();
+});

@@ -68,7 +68,7 @@ export function summarizeChange(result: Json, input: Json = {}): string {
   const git = result['git'];
   const lines = [headline(result), ...untrustedTestsLines(result, input), ...unsureLines(result['unsure'] ?? []), ...diffStat(result), ...groupedWarningLines(result['warnings'], oldName(result))];
   lines.push(`  branch  ${git.branch}  ${String(git.commit).slice(0, 12)}`);
-  if (result['applied']) lines.push(`  applied ${result['files_written'].join(', ')}`);
+  if (result['applied']) lines.push(`  applied ${result['files_written'].join(', ')}`, ...appliedNext(result));
   else if (result['committed']) lines.push(`  committed on the current branch (${result['files_written'].length} file(s) updated)`);
   else lines.push(...nextStep(result));
   lines.push(`  undo    tug undo ${result['undo_token']}`);
@@ -85,6 +85,15 @@ export function unsureLines(unsure: Json[], shown = 20): string[] {
   const lines = [head, ...unsure.slice(0, shown).map((u) => `    ${u['file']}:${u['line']}:${u['col']}  ${u['text']}  (${String(u['reason']).replaceAll('_', ' ')})`)];
   if (unsure.length > shown) lines.push(`    … and ${unsure.length - shown} more (see unsure in --json)`);
   return lines;
+}
+
+/**
+ * After --apply the change is in the user's files: what is left is committing them (or undoing). The branch holds the
+ * same change on a snapshot of this tree, so merging it would refuse or duplicate the change: it is not suggested.
+ */
+function appliedNext(result: Json): string[] {
+  const files = (result['files_written'] as string[]).map((f) => (/^[\w./-]+$/.test(f) ? f : `'${f.replaceAll("'", "'\\''")}'`));
+  return [`  next    git add -- ${files.join(' ')} && git commit   (review with git diff first; ${result['git'].branch} is only a record, do not merge it)`];
 }
 
 /**

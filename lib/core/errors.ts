@@ -20,7 +20,7 @@ export const ERROR_CODES = {
   ConflictingEdits: { exit: 4, title: 'Edits overlap', hint: 'Merge or drop overlapping edits; each byte may be replaced once.' },
   FileExists: { exit: 4, title: 'The file already exists', hint: 'Use write_file or edit_file to change an existing file, or pick another path.' },
   WriteError: { exit: 4, title: 'Could not write a file', hint: 'Check permissions and disk space; nothing was written.' },
-  UndoConflict: { exit: 4, title: 'Files changed since the operation', hint: 'Resolve by hand, or pass --force to overwrite those files.' },
+  UndoConflict: { exit: 4, title: 'Files changed since the operation', hint: 'Another change touched the lines the operation changed in details.conflicting_files. Resolve them by hand; for a change already committed or merged, `git revert <details.commit>` undoes only its own lines.' },
   DirtyWorkingTree: { exit: 4, title: 'The working tree has changes', hint: '--commit and merging need a clean tree; use --apply (x in tug review), or commit or stash first.' },
   RefUpdateConflict: { exit: 4, title: 'A ref moved underneath tug', hint: 'Another process updated the branch; re-run.' },
   NameConflict: { exit: 4, title: 'The new name collides with another binding', hint: 'Pick another name; details.conflicts lists where it would be captured or shadowed.' },

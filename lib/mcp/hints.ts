@@ -6,7 +6,7 @@ const AGENT_HINTS: Partial<Record<ErrorCode, string>> = {
   SymbolNotFound: 'Point file, line and column at an identifier (1-based; the column counts UTF-8 bytes); workspace://symbols lists the definitions.',
   LogEntryNotFound: 'Read workspace://log for the entries; ids may be shortened to a unique prefix.',
   UndoTokenNotFound: 'Use the undo_token a change returned; workspace://log lists every token.',
-  UndoConflict: 'Resolve by hand, or call tug_undo again with force: true to overwrite those files.',
+  UndoConflict: 'Another change touched the same lines of details.conflicting_files; resolve them by hand (for a merged change, git revert of details.commit keeps the other change). force would overwrite that change: use it only when the user wants it gone.',
   DirtyWorkingTree: 'commit: true and merging need a clean tree; pass apply: true instead, or ask the user to commit or stash first.',
   SessionLocked: 'Wait for it, or retry; no_wait: true fails at once instead of waiting.',
   MergeConflict: 'Nothing was changed; the user has to merge the branch by hand and resolve the conflicts.',

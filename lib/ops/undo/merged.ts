@@ -46,8 +46,8 @@ export async function revertCommit(ws: Workspace, merged: MergedChange, commit: 
   const atHead = await entriesAt(ws.repo, headTree, changed.map((c) => c.path));
   const moved = changed.filter((c) => (atHead.get(c.path)?.oid ?? null) !== c.resultOid).map((c) => c.path);
   if (moved.length > 0) {
-    throw new TugError('UndoConflict', `later commits changed ${moved.join(', ')}; a revert commit would undo them too`, {
-      details: { conflicting_files: moved, reason: 'changed in HEAD since the merge' },
+    throw new TugError('UndoConflict', `later commits changed ${moved.join(', ')}; a revert commit of whole files would undo them too: \`git revert ${commit.slice(0, 12)}\` takes back only the change's own lines`, {
+      details: { conflicting_files: moved, reason: 'changed in HEAD since the merge', commit, suggestion: `git revert ${commit}` },
     });
   }
   const tree = await treeWithEntries(ws.repo, ws.session.dir, merged.head, changed.map((c) => ({ path: c.path, oid: c.baseOid, mode: c.baseMode })));

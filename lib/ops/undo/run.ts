@@ -1,5 +1,5 @@
 // The undo algorithm: compare each file on disk with the result and the snapshot, then restore all at once.
-import { rename } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { TugError } from '../../core/errors.js';
@@ -16,6 +16,7 @@ import { appendLog } from '../change/op-log.js';
 import { loadUndoRecord, type UndoRecord } from '../change/undo-records.js';
 import { withWorkspace, type Workspace } from '../workspace/workspace.js';
 import { mergedIntoHead, mergedWarning, revertCommit } from './merged.js';
+import { revertOwnHunks } from './three-way.js';
 
 interface ChangedFile {
   path: string;
@@ -37,6 +38,8 @@ export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer
     const restore: FileWrite[] = [];
     const already: string[] = [];
     const conflicts: string[] = [];
+    /** Files changed since the operation elsewhere than its own lines: their merged content (three-way.ts). */
+    const merged3 = new Map<string, Uint8Array>();
     for (const file of changed) {
       let now = await currentOid(ws.repo, file.path);
       // With autocrlf or eol attributes the file on disk is the checked-out form of its blob.
@@ -44,19 +47,28 @@ export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer
       if (now === file.baseOid) already.push(file.path);
       else if (now === file.resultOid) restore.push(toWrite(file, now));
       else {
+        const reverted = input.force || input.revert ? null : await revertOwn(ws, file, now);
+        if (reverted) {
+          merged3.set(file.path, reverted);
+          restore.push(toWrite(file, now));
+          continue;
+        }
         conflicts.push(file.path);
         if (input.force) restore.push(toWrite(file, now));
       }
     }
     if (conflicts.length > 0 && !input.force) {
-      throw new TugError('UndoConflict', `files changed since the operation: ${conflicts.join(', ')}`, {
-        details: { conflicting_files: conflicts, token: input.token },
+      // The way out that keeps the other change: git revert (a commit in history), or resolving by hand; never --force.
+      const inHistory = await mergedIntoHead(ws, commit);
+      const how = inHistory ? `; \`git revert ${commit.slice(0, 12)}\` undoes it as a commit and merges with the later changes` : '; resolve them by hand';
+      throw new TugError('UndoConflict', `files changed since the operation in the lines it changed: ${conflicts.join(', ')}${how}`, {
+        details: { conflicting_files: conflicts, token: input.token, commit, ...(inHistory ? { suggestion: `git revert ${commit}` } : {}) },
       });
     }
     const contents = await readBlobs(ws.repo, restore.map((w) => changed.find((c) => c.path === w.path)!.baseOid).filter((o): o is string => o !== null));
     for (const write of restore) {
       const oid = changed.find((c) => c.path === write.path)!.baseOid;
-      write.bytes = oid === null ? null : contents.get(oid)!;
+      write.bytes = merged3.get(write.path) ?? (oid === null ? null : contents.get(oid)!);
     }
 
     let branchReset: { ref: string; from: string; to: string } | null = null;
@@ -137,6 +149,15 @@ async function readableUndoRecord(ws: Workspace, token: string, warnings: Warnin
     });
     return undefined;
   }
+}
+
+/** The file on disk with only the operation's hunks taken back, or null (deleted, binary, or overlapping changes). */
+async function revertOwn(ws: Workspace, file: ChangedFile, now: string | null): Promise<Uint8Array | null> {
+  if (now === null || file.baseOid === null || file.resultOid === null) return null;
+  const current = await readFile(path.join(ws.repo.root, file.path)).catch(() => null);
+  if (!current) return null;
+  const blobs = await readBlobs(ws.repo, [file.resultOid, file.baseOid]);
+  return revertOwnHunks(ws.repo.root, ws.session.paths.scratch, current, blobs.get(file.resultOid)!, blobs.get(file.baseOid)!);
 }
 
 function toWrite(file: ChangedFile, now: string | null): FileWrite {
