@@ -1,5 +1,8 @@
 // The thin side of `tug daemon`: forwards a command to the user's daemon without loading the CLI, or says it could not.
 import net from 'node:net';
+import path from 'node:path';
+import { TugError } from '../core/errors.js';
+import { privateDirProblem } from '../workspace/private-dir.js';
 import { buildId, envKey, socketPath, socketProblem } from './address.js';
 import { lostDaemonReport } from './lost.js';
 
@@ -20,7 +23,7 @@ export async function tryDaemon(argv: readonly string[]): Promise<number | null>
   const socket = socketPath();
   // Only a socket of this user in this user's private directory: anything else could be another user's listener.
   // No socket, no daemon: one lstat spares a connection attempt that can only fail.
-  const problem = socketProblem(socket);
+  const problem = safeSocketProblem(socket);
   if (problem === 'it does not exist') return null;
   if (problem) {
     process.stderr.write(`tug: not using the daemon socket ${socket}: ${problem}; running here instead\n`);
@@ -81,9 +84,29 @@ export async function tryDaemon(argv: readonly string[]): Promise<number | null>
   });
 }
 
-/** Sends a control message (status, stop) to the user's daemon; null when none answers. */
+/** socketProblem, also when the private directory is no directory at all (lstat below a file fails with ENOTDIR). */
+function safeSocketProblem(socket: string): string | null {
+  try {
+    return socketProblem(socket);
+  } catch (error) {
+    return privateDirProblem(path.dirname(socket)) ?? `it cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+  }
+}
+
+/**
+ * Sends a control message (status, stop) to the user's daemon; null when none answers. A socket that is not this
+ * user's own in this user's private directory is UnsafePath: status and stop never talk to another user's listener.
+ */
 export async function controlDaemon(control: 'status' | 'stop', env: NodeJS.ProcessEnv = process.env): Promise<Record<string, unknown> | null> {
   const socket = socketPath(env);
+  const problem = safeSocketProblem(socket);
+  // No socket, or a file a killed daemon left where it was: no daemon answers there.
+  if (problem === 'it does not exist' || problem === 'it is not a socket') return null;
+  if (problem) {
+    throw new TugError('UnsafePath', `tug does not talk to the daemon socket ${socket}: ${problem}`, {
+      details: { path: socket, reason: problem, remedy: 'remove it (or its directory) if it is not your daemon, or set XDG_RUNTIME_DIR to a directory of your own' },
+    });
+  }
   return new Promise((resolve) => {
     const connection = net.createConnection(socket);
     let buffer = '';

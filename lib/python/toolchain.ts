@@ -7,6 +7,7 @@ import { writeJson } from '../session/files.js';
 import { managedPython, resolvePython, type PythonChoice } from './interpreter.js';
 import { ISOLATED_CWD, ISOLATED_FLAGS, isolatedEnv, runIsolated } from './isolated.js';
 import { resolveShim } from './launcher.js';
+import { interpreterVersion, isSupportedVersion, unsupportedInterpreter } from './supported.js';
 
 export interface PythonInfo {
   found: boolean;
@@ -55,8 +56,10 @@ export async function pythonFeatures(python: string, from = process.cwd()): Prom
 }
 
 async function probe(python: string, from: string): Promise<{ version: string | null; libcst: string | null }> {
-  const run = await runIsolated(await resolveShim(python, from), PROBE);
-  if (run.exitCode !== 0) return { version: null, libcst: null };
+  const real = await resolveShim(python, from);
+  const run = await runIsolated(real, PROBE);
+  // Python 2 rejects -I, and an old Python 3 may lack what the probe imports: its version still says why.
+  if (run.exitCode !== 0) return { version: await interpreterVersion(real), libcst: null };
   return parseLast(run.stdout, { version: null, libcst: null });
 }
 
@@ -88,11 +91,13 @@ export async function pythonInfo(sessionDir: string, explicit?: string, from = p
  * (the worker answers LibCSTNotAvailable then), so `info` reports it and `check` does not require it.
  */
 export function assertUsable(info: PythonInfo): void {
+  if (!info.found && info.interpreter) throw unsupportedInterpreter(info.interpreter, null);
   if (!info.found) {
     throw new TugError('PythonNotFound', 'no usable Python interpreter', {
       details: { searched_paths: info.searched, remedy: 'pass --python PATH, set TUG_PYTHON, or activate a virtualenv' },
     });
   }
+  if (!isSupportedVersion(info.version)) throw unsupportedInterpreter(info.interpreter!, info.version);
 }
 
 /**

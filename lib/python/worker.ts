@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { TugError } from '../core/errors.js';
 import { ISOLATED_CWD, ISOLATED_FLAGS, isolatedEnv } from './isolated.js';
+import { explainStartFailure, isSupportedVersion, unsupportedInterpreter } from './supported.js';
 
 export interface WorkerReady {
   type: 'ready';
@@ -86,8 +87,24 @@ export class PythonWorker {
     return PythonWorker.attach(spawnWorker(options.python, options.script), options);
   }
 
-  /** Takes over a worker process started before (its ready line waits in the pipe until read). */
+  /** Takes over a started worker; an interpreter that is too old or no Python is UnsupportedInterpreter, not a crash. */
   static async attach(started: WorkerProcess, options: WorkerOptions): Promise<PythonWorker> {
+    let worker: PythonWorker;
+    try {
+      worker = await PythonWorker.attachReady(started, options);
+    } catch (error) {
+      if (error instanceof TugError && error.code === 'WorkerCrashed') throw await explainStartFailure(options.python, error);
+      throw error;
+    }
+    if (!isSupportedVersion(worker.ready.python)) {
+      await worker.shutdown();
+      throw unsupportedInterpreter(options.python, worker.ready.python);
+    }
+    return worker;
+  }
+
+  /** Takes over a worker process started before (its ready line waits in the pipe until read). */
+  private static async attachReady(started: WorkerProcess, options: WorkerOptions): Promise<PythonWorker> {
     const { child, exit } = started;
     const lines = createInterface({ input: child.stdout! });
     let stderr = '';
@@ -192,5 +209,6 @@ function workerError(error: { code?: string; message?: string; details?: Record<
   const message = error.message ?? 'the Python worker reported an error';
   if (error.code === 'SyntaxError') return new TugError('SourceSyntaxError', message, { details: { ...error.details } });
   if (error.code === 'LibCSTNotAvailable') return new TugError('LibCSTNotAvailable', message, { details: { ...error.details } });
+  if (error.code === 'NestingTooDeep') return new TugError('LimitExceeded', message, { details: { ...error.details } });
   return new TugError('InternalError', message, { details: { worker_code: error.code, ...error.details } });
 }

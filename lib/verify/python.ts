@@ -4,6 +4,7 @@ import path from 'node:path';
 import { runCheck, type CheckResult } from './run-check.js';
 import { ISOLATED_CWD, ISOLATED_FLAGS, isolatedEnv } from '../python/isolated.js';
 import { resolveShim } from '../python/launcher.js';
+import { interpreterVersion, isSupportedVersion, unsupportedInterpreter } from '../python/supported.js';
 
 /** Compiles each file in memory (no .pyc written) and reports every syntax error with its position. */
 const SYNTAX_SCRIPT = `
@@ -38,6 +39,11 @@ export async function checkPythonSyntax(python: string, cwd: string, files: read
     const output = errors.length > 0 ? (result.output ?? '').split(cwd + path.sep).join('') : '';
     return { ...result, command, errors, output };
   } catch {
+    // No JSON line: an interpreter that could not run the check (Python 2 rejects -I; a program that is no Python).
+    if (!result.timed_out) {
+      const version = await interpreterVersion(program);
+      if (!isSupportedVersion(version)) throw unsupportedInterpreter(python, version);
+    }
     return { ...result, command };
   }
 }

@@ -184,6 +184,9 @@ def serve(stdin, stdout):
             send({"id": request_id, "ok": True, "result": handle(request)})
         except WorkerError as error:
             send({"id": request_id, "ok": False, "error": _error(error.code, error.message, error.details)})
+        except RecursionError:
+            # Deeper than even the raised limit (tug_worker.py): a limit of the worker, not a bug.
+            send({"id": request_id, "ok": False, "error": _error("NestingTooDeep", "the code nests deeper than tug's analysis follows", {"limit": "nesting depth", "max": sys.getrecursionlimit()})})
         except Exception as error:  # a bug in the worker must not take the process down
             send({"id": request_id, "ok": False, "error": _error("InternalError", repr(error), {"traceback": traceback.format_exc()})})
     return 0

@@ -70,9 +70,12 @@ async function pythonChecks(sessionDir: string | undefined, explicit: string | u
   const { pythonInfo, pythonFeatures } = await import('../../python/toolchain.js');
   const info = await pythonInfo(sessionDir ?? path.join(os.tmpdir(), 'tug-doctor-no-session'), explicit, path.resolve(workspace));
   const features = info.interpreter ? await pythonFeatures(info.interpreter, path.resolve(workspace)) : { version: null, libcst: null, pytest: null };
-  const python = info.found && features.version ? `${info.interpreter} (Python ${features.version}, from ${info.source})` : null;
+  const { isSupportedVersion, MIN_PYTHON_TEXT } = await import('../../python/supported.js');
+  const supported = isSupportedVersion(features.version);
+  const python = info.found && features.version && supported ? `${info.interpreter} (Python ${features.version}, from ${info.source})` : null;
+  const pythonFix = `install Python ${MIN_PYTHON_TEXT} or newer (\`sudo apt-get install python3\`), or pass --python PATH / set TUG_PYTHON`;
   return [
-    check('python', python, 'Python analysis, renames and syntax verification (the standard library is enough)', 'install Python 3 (`sudo apt-get install python3`), or pass --python PATH / set TUG_PYTHON'),
+    check('python', python, `Python analysis, renames and syntax verification (Python ${MIN_PYTHON_TEXT}+; the standard library is enough)`, features.version && !supported ? `${info.interpreter} is Python ${features.version}: ${pythonFix}` : pythonFix),
     check('pytest', features.pytest, '`--verify tests` in Python projects without a test_command', `${info.interpreter ?? 'python3'} -m pip install pytest, or \`sudo apt-get install python3-pytest\``, python ? (features.pytest ? 'ok' : 'missing') : 'info'),
     check('libcst', features.libcst, 'nothing yet: optional, no current operation needs it', '', 'info'),
   ];
@@ -97,7 +100,8 @@ async function repositoryChecks(workspace: string, override: string | undefined)
   const { configuredSessionDir } = await import('../workspace/session-dir.js');
   const sessionDir = sessionDirFor(repo, override ?? (process.env['TUG_SESSION_DIR'] ? undefined : await configuredSessionDir(repo, [])));
   const { controlDaemon } = await import('../../daemon/client.js');
-  const [writable, daemon] = await Promise.all([canWrite(sessionDir), controlDaemon('status')]);
+  // A socket that is not the user's own is no daemon of theirs (controlDaemon refuses it): reported as not running.
+  const [writable, daemon] = await Promise.all([canWrite(sessionDir), controlDaemon('status').catch(() => null)]);
   const status = daemon?.['status'] as { pid?: number } | undefined;
   return {
     sessionDir,
