@@ -146,10 +146,12 @@ export async function planSignatureOn(
 /** Call sites inside f-strings: the worker re-quotes their new arguments for the target Python, or refuses. */
 async function fitFStrings(loaded: LoadedProject, ask: { session: PythonSession; python: string | undefined; target?: string | undefined }, edits: EditRequest[]): Promise<void> {
   const byFile = new Map<string, EditRequest[]>();
+  const hasFString = new Map<string, boolean>();
   for (const e of edits) {
     if (!e.span) continue;
     // Only a file with an f-string can have a call inside one (`f"`, `rf'`, `F"""`, …).
-    if (/(^|[^\w])[rR]?[fF][rR]?['"]/.test(new TextDecoder().decode(loaded.bytesOf.get(e.file)!))) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
+    if (!hasFString.has(e.file)) hasFString.set(e.file, /(^|[^\w])[rR]?[fF][rR]?['"]/.test(new TextDecoder().decode(loaded.bytesOf.get(e.file)!)));
+    if (hasFString.get(e.file)) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
   }
   for (const [file, list] of [...byFile].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const content = new TextDecoder('utf-8', { ignoreBOM: true }).decode(loaded.bytesOf.get(file)!);
