@@ -274,7 +274,8 @@ test('a file changed between verification and apply aborts the apply (SnapshotMi
   const repo = await makeRepo(SOURCE);
   // The "test command" edits the user's copy while tug verifies in the sandbox: a real race.
   const sneaky = JSON.stringify(['sh', '-c', `printf '# edited meanwhile\\n' >> '${path.join(repo.root, 'lib/util.py')}'`]);
-  const run = await tug(repo.root, ['apply-patchset', '-f', '-', '--verify', 'tests', '--test-command', sneaky, '--apply'], { input: RENAME_F });
+  // Unconfined, as a person's own edit would be: under bubblewrap the test command cannot write the user's copy.
+  const run = await tug(repo.root, ['apply-patchset', '-f', '-', '--verify', 'tests', '--test-command', sneaky, '--apply'], { input: RENAME_F, env: { TUG_ISOLATION: 'none' } });
   t.is(run.exitCode, 4, run.stdout);
   t.is(run.json.error.code, 'SnapshotMismatch');
   t.deepEqual(run.json.error.details.changed_files, ['lib/util.py']);

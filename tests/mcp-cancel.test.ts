@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { makeRepo, type TestRepo } from './helpers/repo.js';
 import { TUG_BIN } from './helpers/cli.js';
 import { ownerAlive } from '../lib/session/owner.js';
@@ -18,7 +18,9 @@ const EDITS = [
 
 async function connect(repo: TestRepo): Promise<Client> {
   const client = new Client({ name: 'tug-cancel-test', version: '0.0.0' });
-  await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe' }));
+  // Unconfined: the sleeper reports its pid, which in bubblewrap's PID namespace would not be the host's.
+  const env = { ...getDefaultEnvironment(), TUG_ISOLATION: 'none' };
+  await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe', env }));
   await client.listTools();
   return client;
 }

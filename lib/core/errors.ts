@@ -42,6 +42,11 @@ export const ERROR_CODES = {
     title: 'The rename would leave references behind',
     hint: 'details.left lists each place that resolved to the symbol (or to something) before and would not after; nothing was committed or written. Rename those by hand or report the case.',
   },
+  VerificationNotIsolated: {
+    exit: 5,
+    title: 'Verification would not test the sandbox',
+    hint: 'details.package imports from details.path (an editable install, a stale copy or a path setting pointing at your checkout), or a Cargo path names your checkout; nothing was run, committed or written. Let the project import from the checkout it runs in (uninstall the copy, drop the path), then re-run.',
+  },
   // Usage and environment (exit 2).
   InvalidArgument: { exit: 2, title: 'Invalid argument', hint: 'See `tug <command> --help`.' },
   UnsupportedFile: { exit: 2, title: 'File cannot be edited as text', hint: 'tug edits UTF-8 text files only (no binaries, symlinks or submodules).' },

@@ -84,6 +84,16 @@ export const VerificationSchema = z.object({
   status: z.enum(['passed', 'failed', 'skipped']),
   mode: z.enum(['none', 'syntax', 'tests', 'typecheck']),
   checks: z.array(Check),
+  isolation: z
+    .object({
+      checkout: z.literal('separate-git-dir'),
+      confinement: z.enum(['bwrap', 'unshare', 'none']),
+      repository_read_only: z.boolean(),
+      network: z.boolean(),
+      process_tree: z.enum(['pid-namespace', 'process-walk']),
+    })
+    .optional()
+    .describe("How the project's commands (tests, test command, type checker, cargo) were confined; absent when only tug's syntax check ran."),
 });
 
 export const GitBlock = z.object({

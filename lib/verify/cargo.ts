@@ -4,6 +4,9 @@ import path from 'node:path';
 import { loadExeca } from './execa.js';
 import { sha256 } from '../core/hash.js';
 import { runCheck, type CheckProgress, type CheckResult } from './run-check.js';
+import { auditCargoPaths } from './cargo-isolation.js';
+import type { CheckConfinement } from './check-confinement.js';
+import type { UserRepository } from './user-checkout.js';
 
 export interface CargoRequest {
   mode: 'syntax' | 'tests' | 'typecheck';
@@ -19,6 +22,9 @@ export interface CargoRequest {
   /** Kills cargo (and rustc under it) on a cancel; no later step starts. */
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: CheckProgress) => void) | undefined;
+  /** The user's repository the sandbox borrows from: no manifest may point cargo there. */
+  user?: UserRepository | null;
+  confine?: CheckConfinement;
 }
 
 type CheckError = NonNullable<CheckResult['errors']>[number];
@@ -47,7 +53,10 @@ export async function cargoManifests(cwd: string, changedFiles: readonly string[
 
 export async function cargoChecks(request: CargoRequest): Promise<CheckResult[]> {
   const checks: CheckResult[] = [];
-  for (const manifest of await cargoManifests(request.cwd, request.changedFiles)) {
+  const manifests = await cargoManifests(request.cwd, request.changedFiles);
+  // Every workspace is audited before anything builds: a refusal runs nothing.
+  for (const manifest of manifests) await auditCargoPaths(request.cwd, manifest, request.user ?? null, request.baseEnv);
+  for (const manifest of manifests) {
     const env = {
       CARGO_TARGET_DIR: path.join(request.sessionDir ?? path.join(request.cwd, '..'), 'cargo-target', sha256(manifest).slice(0, 12)),
       CARGO_TERM_COLOR: 'never',
@@ -64,7 +73,11 @@ export async function cargoChecks(request: CargoRequest): Promise<CheckResult[]>
 }
 
 async function cargoStep(name: string, argv: string[], request: CargoRequest, env: Record<string, string>, manifest: string): Promise<CheckResult> {
-  const result = await runCheck({ name, argv, cwd: request.cwd, timeoutMs: request.timeoutMs, baseEnv: request.baseEnv, env, signal: request.signal, onProgress: request.onProgress });
+  // The target dir sits in the session dir, inside the user's (read-only) git dir by default: cargo must write it.
+  const result = await runCheck({
+    name, argv, cwd: request.cwd, timeoutMs: request.timeoutMs, baseEnv: request.baseEnv, env, signal: request.signal, onProgress: request.onProgress,
+    confine: request.confine, writable: [env['CARGO_TARGET_DIR']!],
+  });
   const parsed = parseCargoOutput(result.output ?? '', request.cwd, path.posix.dirname(manifest));
   const command = argv.map((a) => (a.startsWith(request.cwd) ? path.relative(request.cwd, a) || '.' : a));
   return { ...result, command, output: parsed.text, ...(parsed.errors.length > 0 ? { errors: parsed.errors } : {}) };

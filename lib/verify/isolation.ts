@@ -1,4 +1,4 @@
-// How run_command is confined on this machine: bubblewrap (read-only repository, no network, own PID namespace) where it works, else unshare, else none.
+// How run_command and verification's project commands are confined on this machine: bubblewrap (read-only repository, no tug config, no network, own PID namespace) where it works, else unshare, else none.
 import { loadExeca } from './execa.js';
 
 export type Confinement = 'bwrap' | 'unshare' | 'none';
@@ -15,6 +15,17 @@ export interface Isolation {
   process_tree: 'pid-namespace' | 'process-walk';
 }
 
+/** What a confined command may not write, must be able to write, and must not see. */
+export interface Mounts {
+  /** The user's repository: working trees and git dir (the sandbox's alternate points there). */
+  readOnly: readonly string[];
+  /** Directories inside a read-only one that the command needs to write (cargo's target dir in the session dir). */
+  writable?: readonly string[];
+  /** Replaced by an empty, throwaway directory: tug's config and trust store, so nothing run can plant either. */
+  hidden?: readonly string[];
+  network?: boolean;
+}
+
 let probe: Promise<Confinement> | undefined;
 
 /**
@@ -26,7 +37,7 @@ export function availableConfinement(env: NodeJS.ProcessEnv = process.env): Prom
     const cap = env['TUG_ISOLATION'];
     const execa = await loadExeca();
     const works = async (argv: string[]) => (await execa(argv[0]!, argv.slice(1), { reject: false, stdin: 'ignore', timeout: 10_000 })).exitCode === 0;
-    if (cap !== 'none' && cap !== 'unshare' && (await works(['bwrap', ...bwrapArgs([], false), 'true']))) return 'bwrap';
+    if (cap !== 'none' && cap !== 'unshare' && (await works(['bwrap', ...bwrapArgs({ readOnly: [] }), 'true']))) return 'bwrap';
     if (cap !== 'none' && (await works(['unshare', ...UNSHARE_ARGS, 'true']))) return 'unshare';
     return 'none';
   })();
@@ -36,36 +47,44 @@ export function availableConfinement(env: NodeJS.ProcessEnv = process.env): Prom
 const UNSHARE_ARGS = ['--pid', '--fork', '--kill-child', '--mount-proc'];
 
 /**
- * The whole file system as it is, then the user's repository directories read-only on top, a fresh /proc for the new PID
- * namespace, and no network. `--die-with-parent`: killing bwrap at the timeout takes the namespace and all in it along.
+ * The whole file system as it is, then the user's repository directories read-only on top, the writable exceptions
+ * over those, tug's config dirs replaced by empty tmpfs, a fresh /proc for the new PID namespace, and no network. Later
+ * mounts win, hence the order. `--die-with-parent`: killing bwrap at the timeout takes the namespace and all in it along.
  */
-function bwrapArgs(readOnly: readonly string[], network: boolean): string[] {
+function bwrapArgs(mounts: Mounts): string[] {
   return [
     '--die-with-parent',
     '--new-session',
     '--unshare-pid',
-    ...(network ? [] : ['--unshare-net']),
+    ...(mounts.network ? [] : ['--unshare-net']),
     '--bind', '/', '/',
     '--dev-bind', '/dev', '/dev',
     '--proc', '/proc',
-    ...readOnly.flatMap((dir) => ['--ro-bind', dir, dir]),
+    ...mounts.readOnly.flatMap((dir) => ['--ro-bind', dir, dir]),
+    ...(mounts.writable ?? []).flatMap((dir) => ['--bind', dir, dir]),
+    ...(mounts.hidden ?? []).flatMap((dir) => ['--tmpfs', dir]),
   ];
 }
 
-/** argv that runs `command` with `sh -c` under the given confinement, and what that confinement provides. */
-export function confine(confinement: Confinement, command: string, readOnly: readonly string[]): { argv: string[]; isolation: Isolation } {
-  const shell = ['sh', '-c', command];
+/** argv that runs `argv` under the given confinement, and what that confinement provides. */
+export function confineArgv(confinement: Confinement, argv: readonly string[], mounts: Mounts): { argv: string[]; isolation: Isolation } {
+  const network = mounts.network ?? false;
   if (confinement === 'bwrap') {
     return {
-      argv: ['bwrap', ...bwrapArgs(readOnly, false), ...shell],
-      isolation: { checkout: 'separate-git-dir', confinement, repository_read_only: true, network: false, process_tree: 'pid-namespace' },
+      argv: ['bwrap', ...bwrapArgs(mounts), '--', ...argv],
+      isolation: { checkout: 'separate-git-dir', confinement, repository_read_only: true, network, process_tree: 'pid-namespace' },
     };
   }
   if (confinement === 'unshare') {
     return {
-      argv: ['unshare', ...UNSHARE_ARGS, ...shell],
+      argv: ['unshare', ...UNSHARE_ARGS, '--', ...argv],
       isolation: { checkout: 'separate-git-dir', confinement, repository_read_only: false, network: true, process_tree: 'pid-namespace' },
     };
   }
-  return { argv: shell, isolation: { checkout: 'separate-git-dir', confinement, repository_read_only: false, network: true, process_tree: 'process-walk' } };
+  return { argv: [...argv], isolation: { checkout: 'separate-git-dir', confinement, repository_read_only: false, network: true, process_tree: 'process-walk' } };
+}
+
+/** argv that runs `command` with `sh -c` under the given confinement (run_command). */
+export function confine(confinement: Confinement, command: string, mounts: Mounts): { argv: string[]; isolation: Isolation } {
+  return confineArgv(confinement, ['sh', '-c', command], mounts);
 }

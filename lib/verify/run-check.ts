@@ -1,6 +1,7 @@
 // Runs one verification command with a time limit, its own process group, and captured output.
 import { loadExeca } from './execa.js';
 import { killRun, newRunId, RUN_MARKER } from './process-tree.js';
+import { wrapArgv, type CheckConfinement } from './check-confinement.js';
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped';
 
@@ -28,6 +29,10 @@ export interface CheckSpec {
   signal?: AbortSignal;
   /** Told every PROGRESS_INTERVAL_MS while the command runs (and when pytest prints a new percentage), so callers can show life. */
   onProgress?: (progress: CheckProgress) => void;
+  /** Runs the command confined (a project command: tests, test_command, typecheck, cargo); tug's own checks are not. */
+  confine?: CheckConfinement;
+  /** Dirs the confined command must write although they sit in the read-only repository (cargo's target dir). */
+  writable?: readonly string[];
 }
 
 /** A running check's heartbeat: which check, how long it has run, and pytest's own `[ NN%]` where it prints one. */
@@ -71,7 +76,8 @@ export async function withTimeLimit<R>(
 
 export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
   const started = Date.now();
-  const [file, ...args] = spec.argv;
+  const argv = spec.confine ? (await wrapArgv(spec.confine, spec.argv, spec.writable)).argv : spec.argv;
+  const [file, ...args] = argv;
   const runId = newRunId();
   const execa = await loadExeca();
   const child = execa(file!, args, {
@@ -84,8 +90,10 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
     detached: true,
     cleanup: true,
   });
-  // At the timeout every process of the check goes, setsid children included. A check that ends by itself is not walked
-  // for leftovers: that /proc walk would cost every verification ~20 ms, and checks are commands the user chose.
+  // Every process of the check goes when its command ends, at the timeout or on cancel, setsid children included: a
+  // detached daemon a test suite started would outlive the check, and one holding the output pipe would keep the
+  // check waiting until its timeout (the exit event comes before the streams close).
+  child.once('exit', () => void killRun(runId));
   const stopProgress = spec.onProgress ? reportProgress(spec, child, started) : () => undefined;
   const cancel = () => void killRun(runId);
   spec.signal?.addEventListener('abort', cancel, { once: true });
@@ -94,6 +102,7 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
     stopProgress();
     spec.signal?.removeEventListener('abort', cancel);
   });
+  await killRun(runId);
   const output = tail(String(result.all ?? ''));
   const failedToStart = result.failed && result.exitCode === undefined && !timedOut;
   return {

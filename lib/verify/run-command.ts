@@ -1,6 +1,8 @@
 // Runs an agent's shell command in a sandbox: `sh -c` under the machine's confinement, every process it started killed at the end, stdout and stderr kept apart.
 import { loadExeca } from './execa.js';
 import { confine, type Confinement, type Isolation } from './isolation.js';
+import { confinementFor } from './check-confinement.js';
+import { callerEnvironment } from './sandbox-env.js';
 import { killRun, newRunId, RUN_MARKER } from './process-tree.js';
 import { withTimeLimit } from './run-check.js';
 
@@ -32,7 +34,9 @@ export const TIMEOUT_EXIT = 124;
 
 export async function runShellCommand(spec: CommandSpec): Promise<CommandResult> {
   const runId = newRunId();
-  const { argv, isolation } = confine(spec.confinement, spec.command, spec.readOnly);
+  // tug's config and trust store are hidden as for verification: a command must not plant settings or trust.
+  const { mounts } = await confinementFor(null, callerEnvironment(), spec.readOnly);
+  const { argv, isolation } = confine(spec.confinement, spec.command, { ...mounts, network: false });
   const execa = await loadExeca();
   const child = execa(argv[0]!, argv.slice(1), {
     cwd: spec.cwd,
@@ -44,6 +48,8 @@ export async function runShellCommand(spec: CommandSpec): Promise<CommandResult>
     detached: true,
     cleanup: true,
   });
+  // A detached child still holding stdout would keep the streams open after the command ended: end it at the exit.
+  child.once('exit', () => void killRun(runId));
   const { result, timedOut } = await withTimeLimit(child, spec.timeoutMs, () => killRun(runId));
   // Nothing it started outlives the command: background children, setsid daemons and all.
   await killRun(runId);

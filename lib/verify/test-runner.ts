@@ -2,6 +2,7 @@
 import { access, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { runCheck } from './run-check.js';
+import type { CheckConfinement } from './check-confinement.js';
 
 export interface DetectedRunner {
   /** argv with a {python} placeholder. */
@@ -67,7 +68,7 @@ async function hasTestModules(dir: string): Promise<boolean> {
 }
 
 /** Whether `python` can import pytest, asked in the sandbox (the project may vendor or pin it). */
-export async function canImportPytest(python: string, cwd: string, baseEnv: Record<string, string>): Promise<boolean> {
-  const result = await runCheck({ name: 'pytest-probe', argv: [python, '-c', 'import pytest'], cwd, timeoutMs: 60_000, baseEnv });
+export async function canImportPytest(python: string, cwd: string, baseEnv: Record<string, string>, confine?: CheckConfinement): Promise<boolean> {
+  const result = await runCheck({ name: 'pytest-probe', argv: [python, '-c', 'import pytest'], cwd, timeoutMs: 60_000, baseEnv, confine });
   return result.status === 'passed';
 }

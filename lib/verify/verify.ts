@@ -8,6 +8,12 @@ import { runCheck, type CheckProgress, type CheckResult } from './run-check.js';
 import { callerEnvironment, sandboxEnv } from './sandbox-env.js';
 import { canImportPytest, detectPythonTests } from './test-runner.js';
 import { throwIfCancelled } from '../core/cancel.js';
+import { auditCargoPaths } from './cargo-isolation.js';
+import { confinementFor, type CheckConfinement } from './check-confinement.js';
+import type { Isolation } from './isolation.js';
+import { confineArgv } from './isolation.js';
+import { auditPythonImports, importRoots, projectPackages, pythonPathEnv } from './python-isolation.js';
+import { userRepositoryOf } from './user-checkout.js';
 
 export const VERIFY_MODES = ['none', 'syntax', 'tests', 'typecheck'] as const;
 export type VerifyMode = (typeof VERIFY_MODES)[number];
@@ -42,6 +48,8 @@ export interface Verification {
   status: 'passed' | 'failed' | 'skipped';
   mode: VerifyMode;
   checks: CheckResult[];
+  /** How the project's commands (tests, test command, type checker, cargo) were confined; absent when none ran. */
+  isolation?: Isolation;
 }
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 300_000;
@@ -54,10 +62,18 @@ const isRust = (file: string) => file.endsWith('.rs') || path.posix.basename(fil
 export async function verify(request: VerifyRequest): Promise<Verification> {
   if (request.mode === 'none') return { status: 'skipped', mode: 'none', checks: [] };
   const timeoutMs = request.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
-  const baseEnv = sandboxEnv(callerEnvironment(), request.allowEnv ?? []).env;
+  const callerEnv = callerEnvironment();
+  const baseEnv = sandboxEnv(callerEnv, request.allowEnv ?? []).env;
   const { signal, onProgress } = request;
   const { cwd } = request;
+  // The project's commands import the sandbox's code first, and run where they cannot write the user's repository.
+  const user = await userRepositoryOf(cwd);
+  const projectEnv = await pythonPathEnv(baseEnv, cwd, user);
+  // Probed only when a project command runs: syntax checks (the untrusted default) need none of it.
+  let confinement: Promise<CheckConfinement> | undefined;
+  const confined = () => (confinement ??= confinementFor(user, callerEnv));
   const checks: CheckResult[] = [];
+  const project = async (name: string, argv: string[]) => runCheck({ name, argv, cwd, timeoutMs, baseEnv: projectEnv, signal, onProgress, confine: await confined() });
   const pythonFiles = request.changedFiles.filter((f) => f.endsWith('.py') || f.endsWith('.pyi'));
   let python: string | undefined;
   const needPython = async () => (python ??= (await resolvePython(request.python, request.sessionDir)).path);
@@ -71,17 +87,33 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
   const rust = request.changedFiles.some(isRust);
   const other = request.changedFiles.some((f) => !isRust(f));
   const configuredTests = Boolean(request.testCommand);
-  if (rust) checks.push(...(await cargoChecks({ mode: request.mode, cwd, changedFiles: request.changedFiles, sessionDir: request.sessionDir, timeoutMs, baseEnv, testCommandConfigured: configuredTests, signal, onProgress })));
-  throwIfCancelled(signal, 'during verification');
   const runTests = request.mode === 'tests' || request.mode === 'typecheck';
+  /** Before the project's tests run: every package of the project must import from the sandbox (else refuse). */
+  const auditImports = async (check: string, required: boolean) => {
+    if ((await projectPackages(cwd, await importRoots(cwd))).length === 0) return;
+    const interpreter = required ? await needPython() : await needPython().catch(() => undefined);
+    if (!interpreter) return;
+    await auditPythonImports({ python: interpreter, sandbox: cwd, env: projectEnv, user, timeoutMs, confine: await confined(), check });
+  };
+  if (runTests && request.testCommand) await auditImports('test command', false);
+  if (runTests && request.testCommand && (await exists(cwd, 'Cargo.toml'))) await auditCargoPaths(cwd, 'Cargo.toml', user, baseEnv);
+  if (rust) {
+    const confine = await confined();
+    checks.push(...(await cargoChecks({ mode: request.mode, cwd, changedFiles: request.changedFiles, sessionDir: request.sessionDir, timeoutMs, baseEnv, testCommandConfigured: configuredTests, signal, onProgress, user, confine })));
+  }
+  throwIfCancelled(signal, 'during verification');
   if (runTests && request.testCommand) {
-    checks.push(await runCheck({ name: 'tests', argv: await template(request.testCommand, cwd, needPython), cwd, timeoutMs, baseEnv, signal, onProgress }));
+    checks.push(await project('tests', await template(request.testCommand, cwd, needPython)));
   } else if (runTests && other) {
-    const detected = await detectPythonTests(cwd, async () => canImportPytest(await needPython(), cwd, baseEnv));
-    if (detected && 'argv' in detected) checks.push(await runCheck({ name: 'tests', argv: await template(detected.argv, cwd, needPython), cwd, timeoutMs, baseEnv, signal, onProgress }));
-    else if (detected) checks.push(skipped('tests', detected.skip));
-    else if (!rust && (await exists(cwd, 'Cargo.toml'))) checks.push(await runCheck({ name: 'tests', argv: ['cargo', 'test', '--quiet'], cwd, timeoutMs, baseEnv, signal, onProgress }));
-    else if (!rust) checks.push(skipped('tests', 'no test command configured or detected (pass --test-command)'));
+    const detected = await detectPythonTests(cwd, async () => canImportPytest(await needPython(), cwd, projectEnv, await confined()));
+    if (detected && 'argv' in detected) {
+      await auditImports('tests', true);
+      checks.push(await project('tests', await template(detected.argv, cwd, needPython)));
+    } else if (detected) checks.push(skipped('tests', detected.skip));
+    else if (!rust && (await exists(cwd, 'Cargo.toml'))) {
+      await auditCargoPaths(cwd, 'Cargo.toml', user, baseEnv);
+      checks.push(await project('tests', ['cargo', 'test', '--quiet']));
+    } else if (!rust) checks.push(skipped('tests', 'no test command configured or detected (pass --test-command)'));
   } else if (request.testsNeedTrust && request.mode === 'syntax' && (await hasTests(cwd, rust))) {
     checks.push(skipped('tests', UNTRUSTED_TESTS_REASON));
   }
@@ -89,13 +121,15 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
   if (request.mode === 'typecheck' && (request.typecheckCommand || other)) {
     checks.push(
       request.typecheckCommand
-        ? await runCheck({ name: 'typecheck', argv: await template(request.typecheckCommand, cwd, needPython), cwd, timeoutMs, baseEnv, signal, onProgress })
+        ? await project('typecheck', await template(request.typecheckCommand, cwd, needPython))
         : skipped('typecheck', 'no type checker configured (pass --typecheck-command)'),
     );
   }
   throwIfCancelled(request.signal, 'during verification');
   const failed = checks.some((c) => c.status === 'failed');
-  return { status: failed ? 'failed' : 'passed', mode: request.mode, checks };
+  const used = confinement ? await confinement : undefined;
+  const isolation = used ? confineArgv(used.confinement, [], used.mounts).isolation : undefined;
+  return { status: failed ? 'failed' : 'passed', mode: request.mode, checks, ...(isolation ? { isolation } : {}) };
 }
 
 /** Whether the project has tests the untrusted default leaves out (detected without running anything). */
