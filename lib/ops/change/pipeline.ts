@@ -163,7 +163,7 @@ async function runOnSnapshot(
     reporter.progress?.('applying to the working tree');
     response.applied = true;
     try {
-      response.files_written = await writeWorkingTree(ws.repo, ws.session, writes);
+      response.files_written = written(await writeWorkingTree(ws.repo, ws.session, writes), writes);
     } catch (error) {
       if (onto) await rewindOnto(ws, onto, commit);
       throw error;
@@ -175,7 +175,7 @@ async function runOnSnapshot(
     const refMove = { ref, from: snapshot.head.oid!, to: commit };
     response.committed = true;
     try {
-      response.files_written = await writeWorkingTree(ws.repo, ws.session, writes, { refMove, updateIndex: true });
+      response.files_written = written(await writeWorkingTree(ws.repo, ws.session, writes, { refMove, updateIndex: true }), writes);
     } catch (error) {
       if (refsBefore && (await readRef(ws.repo, ref)) === refMove.from) await dropNewRefs(ws, commit, refsBefore);
       throw error;
@@ -198,4 +198,10 @@ async function runOnSnapshot(
     undo_token: token,
   });
   return parsed;
+}
+
+/** The paths a write left holding content: a deleted file is not "written" (patch.files_deleted lists it). */
+function written(paths: readonly string[], writes: readonly { path: string; bytes: Uint8Array | null }[]): string[] {
+  const removed = new Set(writes.filter((w) => w.bytes === null).map((w) => w.path));
+  return paths.filter((p) => !removed.has(p));
 }

@@ -1,5 +1,5 @@
 // The undo algorithm: compare each file on disk with the result and the snapshot, then restore all at once.
-import { readFile, rename } from 'node:fs/promises';
+import { readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { TugError } from '../../core/errors.js';
@@ -13,6 +13,8 @@ import { currentOid, writeWorkingTree, type FileWrite } from '../../workspace/ap
 import { takeSnapshot } from '../workspace/snapshot.js';
 import type { undoInput } from './schema.js';
 import { appendLog } from '../change/op-log.js';
+import { readJson } from '../../session/files.js';
+import { LAST_RESULT_FILE } from '../workspace/queries.js';
 import { loadUndoRecord, type UndoRecord } from '../change/undo-records.js';
 import { withWorkspace, type Workspace } from '../workspace/workspace.js';
 import { mergedIntoHead, mergedWarning, revertCommit } from './merged.js';
@@ -80,15 +82,18 @@ export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer
     if (input.revert && !merged) {
       throw new TugError('InvalidArgument', `revert makes a revert commit for a change merged into HEAD; ${commit.slice(0, 12)} is not in HEAD's history`, { details: { argument: 'revert', reason: 'not merged' } });
     }
-    if (input.revert && (conflicts.length > 0 || already.length > 0)) {
+    // Every file already back at its base (a revert recorded before, or undone by hand): a second revert answers
+    // "already undone" (already_undone lists them) instead of a conflict, so a retried call is safe.
+    const allUndone = already.length > 0 && restore.length === 0 && conflicts.length === 0;
+    if (input.revert && !allUndone && (conflicts.length > 0 || already.length > 0)) {
       throw new TugError('UndoConflict', `revert needs the files as the change left them: ${[...conflicts, ...already].sort().join(', ')}`, { details: { conflicting_files: [...conflicts, ...already].sort(), token: input.token } });
     }
-    const reverted = merged && input.revert ? { ref: merged.ref, from: merged.head, to: await revertCommit(ws, merged, commit, changed) } : null;
+    const reverted = merged && input.revert && !allUndone ? { ref: merged.ref, from: merged.head, to: await revertCommit(ws, merged, commit, changed) } : null;
     const refMove = branchReset ?? reverted;
     if (restore.length > 0 || refMove) {
       await writeWorkingTree(ws.repo, ws.session, restore, { force: true, ...(refMove ? { refMove, updateIndex: true } : {}) });
     }
-    if (merged && !reverted) warnings.push(mergedWarning(merged, commit, restore.length));
+    if (merged && !reverted && !allUndone) warnings.push(mergedWarning(merged, commit, restore.length));
     // An `onto` change moved a tug/ branch; while that branch still ends at this result, step it back so the next change builds on what is on disk.
     const move = record?.branch_move;
     if (move && !branchReset && (await readRef(ws.repo, move.ref)) === commit) {
@@ -113,6 +118,7 @@ export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer
       files: restore.map((w) => w.path).sort(),
       undo_token: input.token,
     });
+    await forgetLastResult(ws, input.token);
     return UndoResponse.parse({
       status: 'ok',
       schema_version: SCHEMA_VERSION,
@@ -177,4 +183,11 @@ async function changedFiles(repo: Repo, base: string, commit: string): Promise<C
     files.push({ path: fields[i + 1]!, baseOid: absent(oldOid), baseMode: oldMode === '000000' ? null : oldMode!, resultOid: absent(newOid) });
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/** workspace://last_patch shows the last change that still stands: once it is undone, it shows none. */
+async function forgetLastResult(ws: Workspace, token: string): Promise<void> {
+  const file = path.join(ws.session.dir, LAST_RESULT_FILE);
+  const last = await readJson<{ undo_token?: string }>(file);
+  if (last?.undo_token === token) await rm(file, { force: true });
 }
