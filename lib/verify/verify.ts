@@ -71,7 +71,8 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
   const projectEnv = await pythonPathEnv(baseEnv, cwd, user);
   // Probed only when a project command runs: syntax checks (the untrusted default) need none of it.
   let confinement: Promise<CheckConfinement> | undefined;
-  const confined = () => (confinement ??= confinementFor(user, callerEnv));
+  // The sandbox stays writable even where it sits inside a read-only dir (a TMPDIR in the repository).
+  const confined = () => (confinement ??= confinementFor(user, callerEnv).then((c) => ({ ...c, mounts: { ...c.mounts, writable: [cwd] } })));
   const checks: CheckResult[] = [];
   const project = async (name: string, argv: string[]) => runCheck({ name, argv, cwd, timeoutMs, baseEnv: projectEnv, signal, onProgress, confine: await confined() });
   const pythonFiles = request.changedFiles.filter((f) => f.endsWith('.py') || f.endsWith('.pyi'));

@@ -4,7 +4,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { execa } from 'execa';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -111,3 +111,18 @@ for (const confinement of ['none', 'default'] as const) {
     await repo.cleanup();
   });
 }
+
+test('the sandbox stays writable when it lies inside the read-only repository (a runtime dir in the checkout)', async (t) => {
+  if (!(await requireBwrap(t))) return;
+  const repo = await makeRepo({ 'notes.txt': 'a\n', '.gitignore': '.runtime/\n' });
+  const runtime = path.join(repo.root, '.runtime');
+  await mkdir(runtime, { mode: 0o700 });
+  const run = await tug(repo.root, ['apply-patchset', '-f', '-', '--verify', 'tests', '--test-command', JSON.stringify(['sh', '-c', 'echo built > output.txt']), '--json'], {
+    env: { XDG_RUNTIME_DIR: runtime, TUG_DAEMON_AUTOSTART: '0' },
+    input: EDIT,
+  });
+  t.is(run.exitCode, 0, run.stdout + run.stderr);
+  t.is(run.json.verification.isolation.confinement, 'bwrap');
+  t.false(existsSync(path.join(repo.root, 'output.txt')));
+  await repo.cleanup();
+});
