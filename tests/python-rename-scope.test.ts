@@ -80,3 +80,12 @@ test('move-symbol, change-signature and inline started in a subdirectory reach t
   t.true(files(inlined).includes('app.py'), JSON.stringify(inlined.patch));
   await repo.cleanup();
 });
+
+test('organize-imports --all started in a subdirectory organizes the whole repository', async (t) => {
+  const unsorted = 'import sys\nimport os\n\nprint(os, sys)\n';
+  const repo = await makeRepo({ 'app.py': unsorted, 'pkg/__init__.py': '', 'pkg/mod.py': unsorted });
+  const run = await tug(path.join(repo.root, 'pkg'), ['analyze-impact', 'organize-imports', '--all'], { env });
+  t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(files(run.json), ['app.py', 'pkg/mod.py']);
+  await repo.cleanup();
+});
