@@ -59,3 +59,45 @@ test('NamedTuple, attrs and TypedDict fields: _replace, attr.ib() and the TypedD
   t.true((await typed.show('pkg/parser.py')).includes('return Options(sort=True)'));
   await typed.repo.cleanup();
 });
+
+test('PEP 681: a field of a class made by a @dataclass_transform decorator or base follows its constructor keywords', async (t) => {
+  const repo = await makeRepo({
+    'shapes/__init__.py': '',
+    'shapes/base.py': [
+      'from dataclasses import dataclass',
+      'from typing import dataclass_transform',
+      '',
+      '',
+      '@dataclass_transform()',
+      'def model(cls):',
+      '    return dataclass(cls)',
+      '',
+      '',
+      '@dataclass_transform()',
+      'class ModelBase:',
+      '    def __init_subclass__(cls, **kwargs):',
+      '        dataclass(cls)',
+      '',
+      '',
+      '@model',
+      'class Span:',
+      '    start: int',
+      '    end: int',
+      '',
+      '',
+      'class Point(ModelBase):',
+      '    x: int',
+      '    y: int',
+      '',
+    ].join('\n'),
+    'shapes/use.py': 'from shapes.base import Point, Span\n\nwhole = Span(start=0, end=10)\norigin = Point(x=0, y=0)\n',
+  });
+  const env = { TUG_NO_DAEMON: '1' };
+  const span = await tug(repo.root, ['run', 'rename-symbol', '--at', 'shapes/base.py:18:5', '--to', 'begin', '--verify', 'syntax'], { env });
+  t.is(span.exitCode, 0, span.stdout);
+  t.true((await repo.git('show', `${span.json.git.branch}:shapes/use.py`)).includes('whole = Span(begin=0, end=10)'));
+  const point = await tug(repo.root, ['run', 'rename-symbol', '--at', 'shapes/base.py:23:5', '--to', 'left', '--verify', 'syntax'], { env });
+  t.is(point.exitCode, 0, point.stdout);
+  t.true((await repo.git('show', `${point.json.git.branch}:shapes/use.py`)).includes('origin = Point(left=0, y=0)'));
+  await repo.cleanup();
+});

@@ -71,12 +71,29 @@ export class RecordFields {
     if (found) {
       const { info, fact } = found;
       answer =
-        (fact.decorators ?? []).some((d) => DECORATORS.has(this.externalName(info, d) ?? '')) ||
+        (fact.decorators ?? []).some((d) => DECORATORS.has(this.externalName(info, d) ?? '') || this.transformingFunction(info, d)) ||
         fact.bases.some((b) => BASES.has(this.externalName(info, b) ?? '')) ||
-        this.classes.basesOf(cls).some((base) => this.isRecord(base));
+        this.classes.basesOf(cls).some((base) => this.isRecord(base) || this.transforming(this.classFact(base)));
     }
     this.records.set(id, answer);
     return answer;
+  }
+
+  /** PEP 681: a class (or a function) marked `@dataclass_transform()` makes its subclasses (or what it decorates) records. */
+  private transforming(found: { info: FileInfo; fact: { decorators?: Expr[] } } | null): boolean {
+    return (found?.fact.decorators ?? []).some((d) => /(^|\.)dataclass_transform$/.test(this.externalName(found!.info, d) ?? ''));
+  }
+
+  /** A class decorator that is a workspace function marked `@dataclass_transform()`. */
+  private transformingFunction(info: FileInfo, decorator: Expr): boolean {
+    const entity = this.project.follow(this.project.entityOfExpr(info, decorator.k === 'call' ? decorator.func : decorator));
+    if (entity?.kind !== 'module-attr') return false;
+    const owner = this.project.byModule.get(entity.module);
+    const fact = owner?.facts.functions.find((f) => {
+      const binding = owner.bindings.get(f.binding);
+      return binding?.name === entity.name && owner.scopes.get(binding.scope)?.kind === 'module';
+    });
+    return fact ? this.transforming({ info: owner!, fact }) : false;
   }
 
   /** Whether `name` is a field of the record class `cls` defines (an annotated class variable, or `attr.ib()`-style). */
