@@ -22,6 +22,13 @@ import { moveFileOperation } from './ops/files/move-file.js';
 import { readFileOperation } from './ops/files/read-file.js';
 import { runCommandOperation } from './ops/run-command/operation.js';
 import { writeFileOperation } from './ops/files/write-file.js';
+import { moveSymbolOperation } from './ops/move-symbol/operation.js';
+import { changeSignatureOperation } from './ops/change-signature/operation.js';
+import { organizeImportsOperation } from './ops/organize-imports/operation.js';
+import { extractVariableOperation } from './ops/extract-variable/operation.js';
+import { extractFunctionOperation } from './ops/extract-function/operation.js';
+import { inlineOperation } from './ops/inline/operation.js';
+import { doctorOperation } from './ops/doctor/operation.js';
 
 type Call<O extends Operation> = (input: z.input<O['input']>, context?: OperationContext) => Promise<z.output<O['output']>>;
 
@@ -52,3 +59,10 @@ export const applyPatch = typed(applyPatchOperation);
 export const runCommand = typed(runCommandOperation);
 export const operationLog = typed(logOperation);
 export const showLogEntry = typed(showOperation);
+export const moveSymbol = typed(moveSymbolOperation);
+export const changeSignature = typed(changeSignatureOperation);
+export const organizeImports = typed(organizeImportsOperation);
+export const extractVariable = typed(extractVariableOperation);
+export const extractFunction = typed(extractFunctionOperation);
+export const inline = typed(inlineOperation);
+export const doctor = typed(doctorOperation);
