@@ -119,6 +119,30 @@ function defaultWait(): number | undefined {
   return process.env['TUG_LOCK_TIMEOUT_MS'] === undefined ? TOOL_LOCK_WAIT_S : undefined;
 }
 
+/**
+ * Parameters of the design seed's tools that tug's design replaced: a call passing one is told what to do instead,
+ * rather than only that the name is unknown.
+ */
+const REPLACED: Record<string, Record<string, { use?: string; why: string }>> = {
+  tug_snapshot: { force_refresh: { why: 'every call takes a fresh snapshot of the working tree; leave force_refresh out' } },
+  tug_verify: { files: { why: 'tug_verify checks the whole snapshot (every source file); leave files out, or use a test_command that selects what to run' } },
+  tug_change_signature: { update_call_sites: { why: 'every resolved call site is always rewritten (the unresolved ones are listed under unsure); leave update_call_sites out' } },
+  tug_apply_patchset: {
+    patch_id: { use: 'patchset', why: 'tug keeps no stored patches: pass the edits themselves as patchset: {edits: [...]}, with snapshot to pin the base' },
+    edits: { use: 'patchset', why: 'pass the edits inside patchset: {edits: [...]}' },
+  },
+};
+
+function refuseReplaced(tool: string, args: unknown): void {
+  const table = Object.hasOwn(REPLACED, tool) ? REPLACED[tool]! : {};
+  const passed = Object.keys((args ?? {}) as object).find((key) => Object.hasOwn(table, key));
+  if (passed === undefined) return;
+  const { use, why } = table[passed]!;
+  throw new TugError('InvalidArgument', `${tool} has no parameter ${passed}: ${why}`, {
+    details: { argument: passed, reason: why, ...(use ? { did_you_mean: use } : {}) },
+  });
+}
+
 /** Longer than any path a file system takes (Linux PATH_MAX): such a value would only fail later, in a spawn (E2BIG). */
 const MAX_PATH_BYTES = 4096;
 
@@ -143,6 +167,7 @@ export function operationInput(operation: Operation, args: unknown, options: Too
     throw new TugError('InvalidArgument', `invalid ${what}: workspace_path: expected a directory path`, { details: { argument: 'workspace_path', reason: 'not a string' } });
   }
   refuseHugePaths(args);
+  refuseReplaced(operation.tool, args);
   const workspace = callWorkspace(requested, options);
   const host = { workspace, session_dir: options.session_dir, no_wait: options.no_wait, wait_s: options.wait_s ?? defaultWait() };
   const shape = (operation.input as unknown as z.ZodObject).shape;

@@ -70,3 +70,23 @@ test('read-only tools that run a program the agent names say openWorld', async (
   await client.close();
   await repo.cleanup();
 });
+
+test("the seed's replaced parameters are answered with what to do instead", async (t) => {
+  const repo = await makeRepo(FILES);
+  const client = new Client({ name: 'tug-names', version: '0.0.0' });
+  await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe' }));
+  const cases: Array<[string, Record<string, unknown>, string, RegExp]> = [
+    ['tug_snapshot', { force_refresh: true }, 'force_refresh', /fresh snapshot/],
+    ['tug_verify', { files: ['app.py'] }, 'files', /whole snapshot/],
+    ['tug_change_signature', { file: 'app.py', line: 1, column: 5, new_params: [], update_call_sites: true }, 'update_call_sites', /always rewritten/],
+    ['tug_apply_patchset', { patch_id: 'p1' }, 'patch_id', /patchset: \{edits/],
+    ['tug_apply_patchset', { edits: [{ file: 'app.py', old_text: 'sum', new_text: 'max' }] }, 'edits', /inside patchset/],
+  ];
+  for (const [tool, args, argument, why] of cases) {
+    const result: any = await client.callTool({ name: tool, arguments: args });
+    t.like(result.structuredContent.error, { code: 'InvalidArgument', details: { argument } }, tool);
+    t.regex(result.structuredContent.error.message, why, tool);
+  }
+  await client.close();
+  await repo.cleanup();
+});
