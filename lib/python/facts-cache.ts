@@ -9,6 +9,9 @@ export const FACTS_SCHEMA = 'facts-v11';
 /** Packs kept besides the newest: enough for a few branches and recent edits, bounded on disk. */
 const KEEP_PACKS = 16;
 
+/** Bytes of packs kept besides the newest (unless it alone is larger: then twice its size). */
+export const PACK_BUDGET = 64 * 1024 * 1024;
+
 /** One pack line: the blob id, a space, the facts as JSON. Kept as text so reused entries are never re-serialised. */
 type Lines = Map<string, string>;
 
@@ -130,13 +133,33 @@ export class FactsCache {
     return lines;
   }
 
+  /**
+   * Keeps the newest KEEP_PACKS packs besides `keep`, and of those only as many, newest first, as fit the byte budget
+   * (PACK_BUDGET, or twice `keep`'s own size when that is larger): the facts of a huge file that is gone (123 MB of
+   * them made every later run slow) leave with the packs that held it.
+   */
   private async prune(packs: string, keep: string): Promise<void> {
     const names = (await readdir(packs)).filter((n) => n.endsWith('.jsonl'));
-    if (names.length <= KEEP_PACKS + 1) return;
-    const dated = await Promise.all(names.map(async (n) => ({ n, t: await stat(path.join(packs, n)).then((s) => s.mtimeMs, () => 0) })));
-    dated.sort((a, b) => b.t - a.t);
-    const old = dated.slice(KEEP_PACKS + 1).filter((d) => d.n !== `${keep}.jsonl`);
-    await Promise.all(old.map((d) => rm(path.join(packs, d.n), { force: true })));
+    const dated = await Promise.all(
+      names.map(async (n) => {
+        const info = await stat(path.join(packs, n)).catch(() => undefined);
+        return { n, t: info?.mtimeMs ?? 0, size: info?.size ?? 0 };
+      }),
+    );
+    dated.sort((a, b) => b.t - a.t || (a.n < b.n ? -1 : 1));
+    const own = dated.find((d) => d.n === `${keep}.jsonl`)?.size ?? 0;
+    const budget = Math.max(PACK_BUDGET, 2 * own);
+    let used = own;
+    let kept = 0;
+    const old: string[] = [];
+    for (const d of dated) {
+      if (d.n === `${keep}.jsonl`) continue;
+      if (kept < KEEP_PACKS && used + d.size <= budget) {
+        kept += 1;
+        used += d.size;
+      } else old.push(d.n);
+    }
+    await Promise.all(old.map((n) => rm(path.join(packs, n), { force: true })));
   }
 }
 
