@@ -58,7 +58,7 @@ test('tug tool NAME --args with bad JSON answers in the tool contract', async (t
   await repo.cleanup();
 });
 
-test('read-only tools that run a program the agent names say openWorld', async (t) => {
+test('read-only tools that run a program the agent names say openWorld; writes that may overwrite say destructive', async (t) => {
   const repo = await makeRepo(FILES);
   const client = new Client({ name: 'tug-names', version: '0.0.0' });
   await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe' }));
@@ -66,6 +66,10 @@ test('read-only tools that run a program the agent names say openWorld', async (
   for (const name of ['tug_analyze_impact', 'tug_verify']) {
     const tool = tools.find((x) => x.name === name)!;
     t.like(tool.annotations, { readOnlyHint: true, openWorldHint: true }, name);
+  }
+  // With apply or commit these overwrite files or move the current branch: the hint says what the worst call does.
+  for (const name of ['tug_rename_symbol', 'tug_move_symbol', 'tug_change_signature', 'tug_extract_variable', 'tug_extract_function', 'tug_inline', 'tug_organize_imports', 'tug_edit_file', 'tug_create_file']) {
+    t.like(tools.find((x) => x.name === name)!.annotations, { readOnlyHint: false, destructiveHint: true }, name);
   }
   await client.close();
   await repo.cleanup();

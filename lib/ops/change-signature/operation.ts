@@ -22,7 +22,7 @@ export const changeSignatureOperation = defineOperation({
     'Python: give a function or method a new parameter list (reorder, rename, add with a default or a call-site value, remove, `/` `*` `*args` `**kwargs`) and rewrite its definitions (overrides and bases too) and every resolved call, partial(f, …) and super() call. Refused (UnsafeRefactor) when a removed argument is not a literal or a name, a reorder would change the evaluation order of arguments with effects, or a decorator may replace the function, unless force; special methods are refused (UnsupportedOperation). Calls in doctest examples and docs code blocks are rewritten too. Calls that unpack *args/**kwargs are left with a warning; untyped receivers (in code and examples) are listed in unsure. Verified in a sandbox, committed on tug/change-signature/<name>.',
   input: changeSignatureInput,
   output: RunResponse,
-  annotations: { readOnly: false, destructive: false, idempotent: true },
+  annotations: { readOnly: false, destructive: true, idempotent: true },
   async execute(input, context) {
     const { runChangeSignature } = await import('./run.js');
     return runChangeSignature(input, context);

@@ -19,7 +19,7 @@ export const createFileOperation = defineOperation({
     'Create a new file; fails with FileExists if the path exists (use write_file or edit_file then), and refuses paths .gitignore excludes. Verified, committed on a tug/edit/… branch and applied to the working tree unless apply:false; returns an undo_token.',
   input: createFileInput,
   output: RunResponse,
-  annotations: { readOnly: false, destructive: false, idempotent: false },
+  annotations: { readOnly: false, destructive: true, idempotent: false },
   async execute(input, context) {
     const { runFileEdit } = await import('./run-edit.js');
     const { planCreateFile } = await import('./plan-edits.js');

@@ -21,7 +21,7 @@ export const editFileOperation = defineOperation({
     'Edit a file by replacing text. old_text must occur exactly once (else the error lists where it occurs, or similar lines). The edit is verified in a sandbox, committed on a tug/edit/… branch and applied to the working tree (apply:false keeps it on the branch); returns the diff and an undo_token.',
   input: editFileInput,
   output: RunResponse,
-  annotations: { readOnly: false, destructive: false, idempotent: false },
+  annotations: { readOnly: false, destructive: true, idempotent: false },
   async execute(input, context) {
     const { runFileEdit } = await import('./run-edit.js');
     const { planEditFile } = await import('./plan-edits.js');

@@ -10,7 +10,7 @@ export const renameOperation = defineOperation({
     'Rename a Python or Rust symbol everywhere in the workspace. Python: functions, classes, methods, attributes, variables, parameters with their keyword arguments, import aliases, modules. Rust (through rust-analyzer): any item, field, method, local, module. Verified in a sandbox checkout (Rust: cargo check), committed on tug/rename/<old>-to-<new>; optionally applied.',
   input: renameInput,
   output: RunResponse,
-  annotations: { readOnly: false, destructive: false, idempotent: true },
+  annotations: { readOnly: false, destructive: true, idempotent: true },
   async execute(input, context) {
     const { runRename } = await import('./run.js');
     return runRename(input, context);
