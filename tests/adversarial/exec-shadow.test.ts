@@ -38,6 +38,12 @@ async function hostileRepo(): Promise<{ repo: TestRepo; marks: string; env: Reco
   return { repo, marks, env: { XDG_CONFIG_HOME: config, XDG_RUNTIME_DIR: runtime, TUG_DAEMON_AUTOSTART: '0' } };
 }
 
+/** Removes everything hostileRepo made. */
+async function cleanup(repo: TestRepo, marks: string, env: Record<string, string>): Promise<void> {
+  for (const dir of [marks, env['XDG_CONFIG_HOME']!, env['XDG_RUNTIME_DIR']!]) await rm(dir, { recursive: true, force: true });
+  await repo.cleanup();
+}
+
 async function noMarks(t: any, repo: TestRepo, marks: string, what: string): Promise<void> {
   t.deepEqual(readdirSync(marks), [], `${what}: no repository module ran`);
   t.is(await repo.readText('app.py'), APP, `${what}: the user's working tree is untouched`);
@@ -62,7 +68,7 @@ test('the default verification of an untrusted repository (rename, verify) runs 
   t.is(failed.errors[0].file, 'app.py');
   t.is(failed.errors[0].line, 1);
   t.deepEqual(readdirSync(marks), []);
-  await repo.cleanup();
+  await cleanup(repo, marks, env);
 });
 
 test('doctor and toolchain python info|check, run in the repository, run none of its modules', async (t) => {
@@ -80,7 +86,7 @@ test('doctor and toolchain python info|check, run in the repository, run none of
     t.truthy(run.json.python.libcst, 'LibCST is still found');
     await noMarks(t, repo, marks, `toolchain python ${action}`);
   }
-  await repo.cleanup();
+  await cleanup(repo, marks, env);
 });
 
 test('the worker (early, pooled and under the daemon) still finds LibCST and runs none of the modules', async (t) => {
@@ -98,6 +104,5 @@ test('the worker (early, pooled and under the daemon) still finds LibCST and run
   await tug(repo.root, ['daemon', 'stop'], { env });
   t.true(status.json.daemon.running, 'the daemon served the second round');
   t.false(existsSync(path.join(marks, 'json')));
-  await rm(env['XDG_RUNTIME_DIR']!, { recursive: true, force: true });
-  await repo.cleanup();
+  await cleanup(repo, marks, env);
 });
