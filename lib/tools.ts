@@ -203,23 +203,24 @@ export function agentTools(options: ToolOptions = {}): AgentTool[] {
 }
 
 /** `build_function_declarations()`: every tool's name, description and parameter schema. */
-export function buildFunctionDeclarations(): FunctionDeclaration[] {
-  return agentTools().map(({ name, description, parameters }) => ({ name, description, parameters }));
+/** With `providers`, a host's own tools are declared after tug's, as agentTools() serves them. */
+export function buildFunctionDeclarations(options: ToolOptions = {}): FunctionDeclaration[] {
+  return agentTools(options).map(({ name, description, parameters }) => ({ name, description, parameters }));
 }
 
 /** `available_tools()`. */
-export function availableTools(): string[] {
-  return agentTools().map((t) => t.name);
+export function availableTools(options: ToolOptions = {}): string[] {
+  return agentTools(options).map((t) => t.name);
 }
 
 /** `execute_tool(name, args)`: never throws; an unknown tool is an `{error}` result too. */
 export async function executeTool(name: string, args: unknown, options: ToolOptions = {}): Promise<Record<string, unknown>> {
   const operation = findIn(registryWith(options.providers), (Object.hasOwn(TOOL_ALIASES, name) ? TOOL_ALIASES[name] : undefined) ?? name);
   if (!operation) {
-    const guess = suggestTool(name, availableTools());
+    const guess = suggestTool(name, availableTools(options));
     return failureOf(
       new TugError('InvalidArgument', `unknown tool ${JSON.stringify(name)}; ${guess ? `did you mean ${guess}? ` : ''}see availableTools() or tug tool --list`, {
-        details: { argument: 'name', reason: 'unknown tool', ...(guess ? { did_you_mean: guess } : {}), available: availableTools() },
+        details: { argument: 'name', reason: 'unknown tool', ...(guess ? { did_you_mean: guess } : {}), available: availableTools(options) },
       }),
     );
   }
