@@ -37,7 +37,7 @@ test('an unknown operation is UnsupportedOperation (exit 2) listing the supporte
     t.is(run.exitCode, 2, run.stdout);
     t.is(run.json.error.code, 'UnsupportedOperation');
     // run and analyze-impact take the same refactors, listed from the registry.
-    t.deepEqual(run.json.error.details.supported, ['rename-symbol', 'extract-variable', 'extract-function', 'inline', 'organize-imports', 'move-symbol', 'change-signature']);
+    t.deepEqual(run.json.error.details.supported, ['rename-symbol', 'extract-variable', 'extract-function', 'inline', 'organize-imports', 'move-symbol', 'change-signature', 'assist']);
     t.regex(run.json.error.message, /supported: rename-symbol/);
   }
   const underscores = await tug(repo.root, ['analyze-impact', 'rename_symbol', '--at', 'm.py:1:5', '--to', 'c']);

@@ -206,8 +206,8 @@ const EFFECTS: Record<string, Effect> = {
  * Tools for Rust files only: their parameters need a Cargo crate and rust-analyzer, so tests/rust-assists.test.ts shows
  * them (each one named there), not this Python repository.
  */
-const RUST_ONLY = new Set(['tug_extract_variable', 'tug_extract_function', 'tug_inline', 'tug_organize_imports']);
-const RUST_ASSISTS_TEST = readFileSync(new URL('../../tests/rust-assists.test.ts', import.meta.url), 'utf8');
+const RUST_ONLY = new Set(['tug_extract_variable', 'tug_extract_function', 'tug_inline', 'tug_organize_imports', 'tug_assists', 'tug_assist']);
+const RUST_ASSISTS_TEST = ['rust-assists', 'rust-assist-catalog'].map((f) => readFileSync(new URL(`../../tests/${f}.test.ts`, import.meta.url), 'utf8')).join('\n');
 
 /** Accepted but not behaviour-changing on their own, and described as such in the schema. */
 const INFORMATIONAL: Record<string, RegExp> = {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { asTugError, ERROR_CODES, TugError } from '../core/errors.js';
 import type { Operation } from '../ops/operation.js';
-import { parseInput, positionFromAt } from '../ops/operation.js';
+import { parseInput, positionFromAt, rangeFromSpec } from '../ops/operation.js';
 import { discoverRepoEarly } from '../git/repo.js';
 import { findOperation, findUserOperation } from '../ops/registry.js';
 import { releaseResources } from '../ops/resources.js';
@@ -148,6 +148,20 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       run('verify', (a) => {
         const { verify, ...rest } = changeInput(a);
         return pick({ ...rest, mode: verify }, ['workspace', 'session_dir', 'no_wait', 'mode', 'snapshot', 'python', 'test_command', 'typecheck_command', 'timeout']);
+      }),
+    )
+    .command(
+      'assists',
+      "List the rust-analyzer assists offered at a Rust position or range (apply one with run assist --id)",
+      (y) =>
+        y
+          .option('at', { type: 'string', demandOption: true, describe: 'FILE:LINE:COL or FILE:L1:C1-L2:C2 (1-based, end exclusive)' })
+          .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary' })
+          .example('tug assists --at src/lib.rs:8:5 --json', ''),
+      run('assists', (a) => {
+        const at = String(a['at']);
+        const place = /:\d+:\d+-\d+:\d+$/.test(at) ? rangeFromSpec(at) : positionFromAt(at);
+        return { ...common(a), ...place, ...(a['rust-analyzer'] !== undefined ? { rust_analyzer: a['rust-analyzer'] } : {}) };
       }),
     )
     .command(

@@ -30,6 +30,7 @@ export function summarize(command: string, result: Json, input: Json = {}): stri
   if (command === 'show') return summarizeShow(result);
   if (command === 'doctor') return summarizeDoctor(result);
   if (command === 'trust') return summarizeTrust(result);
+  if (command === 'assists') return result['assists'].length === 0 ? `no assists at ${result['location']}` : result['assists'].map((a: Json) => `${a['id']}  ${a['label']}`).join('\n');
   return JSON.stringify(result, null, 2);
 }
 

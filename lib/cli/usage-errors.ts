@@ -4,7 +4,7 @@ import { didYouMean, editDistance } from '../core/did-you-mean.js';
 
 /** yargs' message when no command is named; on a terminal the help is printed instead (HelpInstead). */
 export const NO_COMMAND = 'name a command; see tug --help';
-export const TOP_COMMANDS = ['apply', 'doctor', 'snapshot', 'analyze-impact', 'run', 'rename', 'apply-patchset', 'verify', 'undo', 'session', 'clean', 'toolchain', 'review', 'tool', 'log', 'show', 'mcp', 'daemon', 'completion', 'help'];
+export const TOP_COMMANDS = ['apply', 'doctor', 'snapshot', 'analyze-impact', 'run', 'rename', 'apply-patchset', 'verify', 'undo', 'session', 'clean', 'toolchain', 'review', 'tool', 'log', 'show', 'mcp', 'daemon', 'completion', 'help', 'assists'];
 
 export class HelpInstead extends Error {}
 

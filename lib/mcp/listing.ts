@@ -45,6 +45,8 @@ const SUMMARIES: Record<string, string> = {
   tug_organize_imports: 'Sort and clean the imports of a file, some files or all files.',
   tug_move_symbol: 'Move a top-level Python function, class or constant to another module, updating imports.',
   tug_change_signature: "Give a Python function a new parameter list (new_params) and rewrite its calls.",
+  tug_assists: 'List the rust-analyzer assists (id, label) offered at a Rust position or range.',
+  tug_assist: 'Apply one rust-analyzer assist by id at a Rust position or range, verified and committed on a tug/ branch.',
 };
 
 /** JSON Schema keywords a model does not need to call well; the server checks them anyway. */

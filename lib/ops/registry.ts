@@ -20,6 +20,7 @@ import { inlineOperation } from './inline/operation.js';
 import { organizeImportsOperation } from './organize-imports/operation.js';
 import { moveSymbolOperation } from './move-symbol/operation.js';
 import { changeSignatureOperation } from './change-signature/operation.js';
+import { assistOperation, assistsOperation } from './assist-catalog/operation.js';
 import { renameOperation } from './rename/operation.js';
 import { analyzeImpactOperation } from './analyze-impact/operation.js';
 import { cleanOperation, sessionStatusOperation } from './session/operations.js';
@@ -59,6 +60,8 @@ export const operations: readonly Operation[] = [
   organizeImportsOperation,
   moveSymbolOperation,
   changeSignatureOperation,
+  assistsOperation,
+  assistOperation,
 ] as readonly Operation[];
 
 /** Seed 000's name for the shell tool; `tug tool run_pty_cmd` and agentTools() accept it too. */

@@ -1,7 +1,7 @@
 // rust-analyzer's refactoring assists (extract variable, inline, …) as edit plans: ask for the code action at a range, resolve it, convert its WorkspaceEdit.
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { CodeAction } from 'vscode-languageserver-protocol';
+import type { CodeAction, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { TugError } from '../core/errors.js';
 import type { EditRequest, FileMove } from '../core/patchset.js';
 import type { WarningJSON } from '../core/schemas.js';
@@ -14,8 +14,9 @@ import { assertRustIdentifier } from './identifiers.js';
 import { lspPositionOfOffset } from './positions.js';
 import { cargoRootOf } from './rename-plan.js';
 import { renameCreated } from './created-name.js';
+import type { RustAnalyzer } from './lsp-client.js';
 import { withRustAnalyzer } from './servers.js';
-import { convertWorkspaceEdit } from './workspace-edit.js';
+import { convertWorkspaceEdit, type ConvertedEdit } from './workspace-edit.js';
 
 export interface AssistInput {
   repo: Repo;
@@ -46,7 +47,29 @@ export interface AssistPlan {
   warnings: WarningJSON[];
 }
 
-export async function planRustAssist(input: AssistInput): Promise<AssistPlan> {
+/** The place an assist is asked for, with rust-analyzer ready and its offers there. */
+export interface AssistSite {
+  server: RustAnalyzer;
+  where: string;
+  uri: string;
+  onDisk: string;
+  bytes: Uint8Array;
+  from: number;
+  to: number;
+  offered: CodeAction[];
+  /** The WorkspaceEdit of a resolved action as tug's edits, moves and file creations. */
+  convert(edit: WorkspaceEdit): ConvertedEdit;
+}
+
+export type SiteInput = Omit<AssistInput, 'operation' | 'assists' | 'name'>;
+
+/** rust-analyzer's assist id of an action (its data.id is `id:kind:index`). */
+export function idOf(action: CodeAction): string {
+  return String((action.data as { id?: string } | undefined)?.id ?? '').split(':')[0]!;
+}
+
+/** Reads the snapshot, starts (or reuses) rust-analyzer on it, and asks for the code actions at the range. */
+export async function atAssistSite<T>(input: SiteInput, body: (site: AssistSite) => Promise<T>): Promise<T> {
   const entries = await listTreePaths(input.repo, input.tree);
   const cargoRoot = cargoRootOf(entries, input.file);
   const rustEntries = entries.filter((e) => e.type === 'blob' && e.path.endsWith('.rs') && (cargoRoot === '' || e.path.startsWith(`${cargoRoot}/`)));
@@ -59,16 +82,33 @@ export async function planRustAssist(input: AssistInput): Promise<AssistPlan> {
   const to = input.wholeFile ? bytes.length : offsetOf(bytes, starts, input.end.line, input.end.col);
   const where = `${input.file}:${input.start.line}:${input.start.col}`;
   if (from === null || to === null || to < from) throw new TugError('InvalidPosition', `${where} is not a range inside the file`, { details: { location: where, file_lines: starts.length }, location: { file: input.file, line: input.start.line, col: input.start.col } });
-  if (input.name !== undefined) assertRustIdentifier(input.name, undefined);
   const binary = (await requireRustAnalyzer(input.rustAnalyzer)).path;
   return withRustAnalyzer({ repo: input.repo, session: input.session, commit: input.commit, cargoRoot, binary, noWait: input.noWait }, async (server, root) => {
     const treeRoot = cargoRoot === '' ? root : root.slice(0, -cargoRoot.length - 1);
-    const textDocument = { uri: pathToFileURL(path.join(treeRoot, input.file)).href };
+    const onDisk = path.join(treeRoot, input.file);
+    const textDocument = { uri: pathToFileURL(onDisk).href };
     const range = { start: lspPositionOfOffset(bytes, from, server.encoding, starts), end: lspPositionOfOffset(bytes, to, server.encoding, starts) };
     const offered = ((await server.request<Array<CodeAction | { command: string }> | null>('textDocument/codeAction', { textDocument, range, context: { diagnostics: [] } })) ?? []).filter(
       (a): a is CodeAction => 'title' in a && !('command' in a && typeof a.command === 'string'),
     );
-    const idOf = (a: CodeAction) => String((a.data as { id?: string } | undefined)?.id ?? '').split(':')[0]!;
+    const fileOf = (uri: string) => path.relative(treeRoot, fileURLToPath(uri)).split(path.sep).join('/');
+    const convert = (edit: WorkspaceEdit) =>
+      convertWorkspaceEdit(edit, {
+        encoding: server.encoding,
+        locate: (uri) => {
+          const file = fileOf(uri);
+          return file.startsWith('..') ? { skip: 'outside-workspace', where: fileURLToPath(uri) } : { path: file };
+        },
+        bytes: (file) => bytesOf.get(file),
+        filesUnder: (dir) => [...bytesOf.keys()].filter((f) => f.startsWith(`${dir}/`)).sort(),
+      });
+    return body({ server, where, uri: textDocument.uri, onDisk, bytes, from, to, offered, convert });
+  });
+}
+
+export async function planRustAssist(input: AssistInput): Promise<AssistPlan> {
+  if (input.name !== undefined) assertRustIdentifier(input.name, undefined);
+  return atAssistSite(input, async ({ server, where, uri, onDisk, bytes, from, to, offered, convert }) => {
     const chosen = input.assists.map((id) => offered.find((a) => idOf(a) === id)).find((a) => a !== undefined);
     if (!chosen) {
       const names = [...new Set(offered.map(idOf).filter((id) => id !== ''))].sort();
@@ -79,21 +119,11 @@ export async function planRustAssist(input: AssistInput): Promise<AssistPlan> {
     }
     const resolved = chosen.edit ? chosen : await server.request<CodeAction>('codeAction/resolve', chosen);
     if (!resolved.edit) throw new TugError('InternalError', `rust-analyzer resolved ${idOf(chosen)} without an edit`, { details: { assist: idOf(chosen) } });
-    const fileOf = (uri: string) => path.relative(treeRoot, fileURLToPath(uri)).split(path.sep).join('/');
-    const converted = convertWorkspaceEdit(resolved.edit, {
-      encoding: server.encoding,
-      locate: (uri) => {
-        const file = fileOf(uri);
-        return file.startsWith('..') ? { skip: 'outside-workspace', where: fileURLToPath(uri) } : { path: file };
-      },
-      bytes: (file) => bytesOf.get(file),
-      filesUnder: (dir) => [...bytesOf.keys()].filter((f) => f.startsWith(`${dir}/`)).sort(),
-    });
+    const converted = convert(resolved.edit);
     if (converted.edits.length === 0) throw new TugError('UnsupportedByAdapter', `${idOf(chosen)} at ${where} changes nothing`, { details: { operation: input.operation, offered: [idOf(chosen)], location: where } });
     const kind = idOf(chosen) === 'extract_function' ? 'function' : 'variable';
-    const onDisk = path.join(treeRoot, input.file);
     const selected = decoder.decode(bytes.subarray(from, to));
-    const edits = input.name === undefined ? converted.edits : await renameCreated({ server, file: input.file, onDisk, uri: textDocument.uri, original: bytes, edits: converted.edits, selected, name: input.name, kind });
+    const edits = input.name === undefined ? converted.edits : await renameCreated({ server, file: input.file, onDisk, uri, original: bytes, edits: converted.edits, selected, name: input.name, kind });
     return { title: resolved.title, edits, moves: converted.moves, warnings: converted.warnings };
   });
 }

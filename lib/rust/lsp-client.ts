@@ -152,11 +152,12 @@ export class RustAnalyzer {
           synchronization: { didSave: false },
         },
         workspace: {
-          workspaceEdit: { documentChanges: true, resourceOperations: ['rename'] },
+          workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename'] },
           configuration: true,
           didChangeWatchedFiles: { dynamicRegistration: false },
         },
-        experimental: { serverStatusNotification: true },
+        // Snippet edits and groups let the assist catalog see what rust-analyzer means to offer; lib/rust/snippets.ts reads them.
+        experimental: { serverStatusNotification: true, snippetTextEdit: true, codeActionGroup: true },
       },
       initializationOptions: this.settings,
     };

@@ -10,6 +10,7 @@ import { inlineFields } from '../inline/schema.js';
 import { organizeImportsFields } from '../organize-imports/schema.js';
 import { moveSymbolFields } from '../move-symbol/schema.js';
 import { changeSignatureFields } from '../change-signature/schema.js';
+import { assistFields } from '../assist-catalog/schema.js';
 
 type Preview = (input: never, context: OperationContext) => Promise<ChangePreviewJSON>;
 
@@ -45,6 +46,7 @@ export const PREVIEWS = {
     fields: changeSignatureFields,
     preview: async () => (await import('../change-signature/run.js')).previewChangeSignature as Preview,
   },
+  assist: { name: 'assist', fields: assistFields, preview: async () => (await import('../assist-catalog/run.js')).previewAssist as Preview },
 } satisfies Record<string, PreviewEntry>;
 
 export type PreviewName = keyof typeof PREVIEWS;
