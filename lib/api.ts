@@ -29,6 +29,7 @@ import { extractVariableOperation } from './ops/extract-variable/operation.js';
 import { extractFunctionOperation } from './ops/extract-function/operation.js';
 import { inlineOperation } from './ops/inline/operation.js';
 import { doctorOperation } from './ops/doctor/operation.js';
+import { assistOperation, assistsOperation } from './ops/assist-catalog/operation.js';
 
 type Call<O extends Operation> = (input: z.input<O['input']>, context?: OperationContext) => Promise<z.output<O['output']>>;
 
@@ -66,3 +67,5 @@ export const extractVariable = typed(extractVariableOperation);
 export const extractFunction = typed(extractFunctionOperation);
 export const inline = typed(inlineOperation);
 export const doctor = typed(doctorOperation);
+export const listAssists = typed(assistsOperation);
+export const applyAssist = typed(assistOperation);

@@ -8,6 +8,8 @@ import { tug, TUG_BIN } from './helpers/cli.js';
 import { fixtureRepo } from './helpers/rename-cases.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
 import { snippetText, SnippetNeedsInput } from '../lib/rust/snippets.js';
+import { listAssists } from '../lib/index.js';
+import { releaseResources } from '../lib/ops/resources.js';
 
 const SNIPPET_MARK = /\$\d|\$\{\d/;
 
@@ -31,6 +33,14 @@ test('CLI: assists lists what rust-analyzer offers on a match, sorted by id; run
     t.true(ids.includes('add_missing_match_arms'), ids.join(','));
     t.deepEqual(ids, [...ids].sort());
     t.is(list.json.location, 'src/lib.rs:8:5');
+
+    // The library function answers what the command line does.
+    try {
+      const library = await listAssists({ workspace: repo.root, file: 'src/lib.rs', line: 8, column: 5 });
+      t.deepEqual(library.assists, list.json.assists);
+    } finally {
+      await releaseResources();
+    }
 
     const run = await tug(repo.root, ['run', 'assist', '--id', 'add_missing_match_arms', '--at', 'src/lib.rs:8:5', '--verify', 'tests', '--json']);
     t.is(run.exitCode, 0, run.stdout);
