@@ -110,7 +110,7 @@ test('symbols and references resources agree with analyze-impact', async (t) => 
   const repo = await makeRepo({ 'app.py': 'def f():\n    return 1\n\n\nclass C:\n    def m(self):\n        return f()\n', 'use.py': 'from app import f\nf()\n' });
   const client = await connect(repo);
   const { resourceTemplates } = await client.listResourceTemplates();
-  t.deepEqual(resourceTemplates.map((r) => r.uriTemplate), ['workspace://symbols{?file,kind,name}', 'workspace://references{?symbol_id}', 'workspace://log/{id}']);
+  t.deepEqual(resourceTemplates.map((r) => r.uriTemplate), ['workspace://symbols{?file,kind,name}', 'workspace://references{?symbol_id}', 'workspace://log/{id}', 'workspace://tool/{name}', 'workspace://cut/{id}{?offset,length}']);
   const read = async (uri: string) => JSON.parse(String(((await client.readResource({ uri })).contents[0] as { text: string }).text));
   const symbols = await read('workspace://symbols?file=app.py');
   t.deepEqual(symbols.symbols.map((s: any) => `${s.kind}:${s.container ?? ''}:${s.name}`), ['function::f', 'class::C', 'method:C:m']);
