@@ -106,6 +106,24 @@ test('MCP: convert_to_guarded_return and generate_new apply and pass cargo test;
   }
 });
 
+test('CLI: move_module_to_file creates the module file it implies, committed with the edit', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  t.timeout(GUARD_MS);
+  const repo = await fixtureRepo('rust', 'catalog');
+  try {
+    const run = await tug(repo.root, ['run', 'assist', '--id', 'move_module_to_file', '--at', 'src/lib.rs:58:10', '--verify', 'tests', '--json']);
+    t.is(run.exitCode, 0, run.stdout);
+    checkPassed(t, run.json, run.stdout);
+    // (git's output comes without its final newline.)
+    t.is(await repo.git('show', `${run.json.git.commit}:src/units.rs`), 'pub fn metres(cm: u32) -> u32 {\n    cm / 100\n}');
+    const lib = await repo.git('show', `${run.json.git.commit}:src/lib.rs`);
+    t.true(lib.endsWith('\n\npub mod units;') && !lib.includes('pub mod units {'), lib);
+    t.is(await repo.git('status', '--porcelain'), '');
+  } finally {
+    await repo.cleanup();
+  }
+});
+
 test('snippet text keeps placeholder defaults and drops tab stops, by parsing (escaped $ and } stay code)', (t) => {
   t.is(snippetText('let $0var_name = 1;'), 'let var_name = 1;');
   t.is(snippetText('Shape::Square(_) => ${1:todo!()},\n$0'), 'Shape::Square(_) => todo!(),\n');
