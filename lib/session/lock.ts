@@ -69,7 +69,7 @@ async function inProcessTurn(key: string, options: LockOptions, started: number)
   if (outcome === 'timeout') {
     // Giving up keeps the queue intact: whoever waits behind us still waits for `previous` first.
     release();
-    throw new TugError('SessionLocked', 'session is in use by another call in this process', {
+    throw new TugError('SessionLocked', `session is in use by another call in this process${waitNote(waitMs)}`, {
       details: { lock_holder_pid: process.pid, waited_seconds: Math.round((Date.now() - started) / 1000), lock_file: path.join(key, 'lock') },
     });
   }
@@ -128,7 +128,7 @@ async function acquireFileLock(sessionDir: string, options: LockOptions, started
         options.onWait?.(`waiting for the session lock (held by tug pid ${holder.pid}; up to ${Math.round(options.waitMs / 1000)}s)`);
       }
       if (waited >= options.waitMs) {
-        throw new TugError('SessionLocked', `session is in use by another tug (pid ${holder.pid})`, {
+        throw new TugError('SessionLocked', `session is in use by another tug (pid ${holder.pid})${waitNote(options.waitMs)}`, {
           details: { lock_holder_pid: holder.pid, waited_seconds: Math.round(waited / 1000), lock_file: lockFile },
         });
       }
@@ -182,4 +182,9 @@ async function takeOverStale(lockFile: string, seen: LockOwner | null): Promise<
   if (JSON.stringify(now) !== JSON.stringify(seen)) return false;
   await rm(lockFile, { force: true });
   return true;
+}
+
+/** A lock wait that ran out says which deadline it was and how to raise it (a busy machine, a long apply). */
+function waitNote(waitMs: number): string {
+  return waitMs > 0 ? `; waited ${Math.round(waitMs / 1000)}s (the session lock wait; raise it with TUG_LOCK_TIMEOUT_MS)` : '';
 }

@@ -15,7 +15,8 @@ test('a catastrophic-backtracking pattern over a long line returns at once (line
   const { run, ms } = await tool(repo.root, 'grep_file', { pattern: '(a+)+$' });
   t.is(run.json?.status, 'ok', run.stdout + run.stderr);
   t.is(run.json.total_matches, 0);
-  t.true(ms < 15_000, `took ${ms} ms`);
+  // A "does not hang" guard only (a backtracking engine takes hours here); a loaded machine took 24 s.
+  t.true(ms < 100_000, `took ${ms} ms`);
   const normal = await tool(repo.root, 'grep_file', { pattern: '^y = (\\d+)$', case_insensitive: true });
   t.deepEqual(
     normal.run.json.matches.map((m: { path: string; line: number; column: number }) => [m.path, m.line, m.column]),

@@ -1,5 +1,6 @@
 // `tug doctor`: what tug needs on this machine and in this repository, what is missing, and the command that fixes it.
-import { access, constants, mkdir, rm, writeFile } from 'node:fs/promises';
+import { access, constants, rm, writeFile } from 'node:fs/promises';
+import { makeSessionDir } from '../../session/files.js';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -40,7 +41,7 @@ export const doctorOperation = defineOperation({
   async execute(input) {
     const workspace = input.workspace ?? process.cwd();
     const [repoChecks, rust] = await Promise.all([repositoryChecks(workspace, input.session_dir), rustChecks(input.rust_analyzer)]);
-    const checks = [await gitCheck(), nodeCheck(), ...(await pythonChecks(repoChecks.sessionDir, input.python, workspace)), ...rust, ...repoChecks.checks];
+    const checks = [await gitCheck(), nodeCheck(), ...(await pythonChecks(repoChecks.sessionDir, input.python, workspace)), ...rust, await bubblewrapCheck(), ...repoChecks.checks];
     return DoctorResponse.parse({ status: 'ok', schema_version: SCHEMA_VERSION, checks, missing: checks.filter((c) => c.status === 'missing').map((c) => c.name) });
   },
 });
@@ -113,10 +114,20 @@ async function repositoryChecks(workspace: string, override: string | undefined)
   };
 }
 
+/** bubblewrap confines run_command (read-only repository, no network); without it the fallback is weaker, and says so. */
+async function bubblewrapCheck(): Promise<CheckJSON> {
+  const { availableConfinement } = await import('../../verify/isolation.js');
+  const confinement = await availableConfinement();
+  const found = confinement === 'bwrap' ? 'bwrap (repository read-only, no network)' : null;
+  const why = confinement === 'unshare' ? 'without it run_command falls back to unshare: the repository stays writable and the network on' : 'without it run_command is not confined: the repository stays writable and the network on';
+  return check('bubblewrap', found, `confining run_command (${why})`, 'install bubblewrap, e.g. `sudo apt-get install bubblewrap` (it needs user namespaces, or root)');
+}
+
 /** Whether tug can create the session dir (if needed) and a file in it; the probe file is removed again. */
 async function canWrite(dir: string): Promise<boolean> {
   try {
-    await mkdir(dir, { recursive: true });
+    // Not Node's recursive mkdir: it loops forever under /proc (makeSessionDir answers at once).
+    await makeSessionDir(dir);
     await access(dir, constants.W_OK);
     const probe = path.join(dir, `.doctor-${process.pid}`);
     await writeFile(probe, '');

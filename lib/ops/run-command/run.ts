@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { TugError } from '../../core/errors.js';
-import { SCHEMA_VERSION } from '../../core/schemas.js';
+import { SCHEMA_VERSION, type WarningJSON } from '../../core/schemas.js';
 import { treeOf } from '../../git/refs.js';
 import { resolveCommit } from '../../git/repo.js';
 import { openThrowawayCheckout, removeThrowawayCheckout } from '../../git/checkout.js';
@@ -80,6 +80,20 @@ export async function runCommandTool(input: z.infer<typeof runCommandInput>) {
     truncated: result.truncated,
     isolation: result.isolation,
     ...('error' in result && result.error ? { error: result.error } : {}),
-    ...(ws.warnings.length > 0 ? { warnings: ws.warnings } : {}),
+    ...(ws.warnings.length > 0 || weakConfinement(result.isolation) ? { warnings: [...ws.warnings, ...[weakConfinement(result.isolation)].filter((w) => w !== undefined)] } : {}),
+  };
+}
+
+/**
+ * A weaker sandbox is never silent: without bubblewrap the command could write the user's repository and reach the
+ * network, and the caller (often an agent) should know that before trusting "it ran in a sandbox".
+ */
+function weakConfinement(isolation: { confinement: string; repository_read_only: boolean; network: boolean }): WarningJSON | undefined {
+  const open = [...(isolation.repository_read_only ? [] : ['the repository was writable']), ...(isolation.network ? ['the network was on'] : [])];
+  if (open.length === 0) return undefined;
+  return {
+    code: 'WeakConfinement',
+    message: `run_command ran with confinement ${isolation.confinement}, not bubblewrap: ${open.join(' and ')}; install bubblewrap (Debian: apt-get install bubblewrap) to confine it`,
+    details: { confinement: isolation.confinement, repository_read_only: isolation.repository_read_only, network: isolation.network, not_confined: open },
   };
 }

@@ -34,5 +34,8 @@ export const RunCommandResponse = z.object({
     })
     .describe('How the command was isolated: its own git dir always; bwrap adds a read-only repository and no network.'),
   error: z.string().optional().describe('Present when the command failed or timed out, so "no error and exit_code 0" means success.'),
-  warnings: z.array(Warning).optional().describe("Settings of the repository's files that were ignored because it is not trusted (`tug trust`)."),
+  warnings: z
+    .array(Warning)
+    .optional()
+    .describe("Settings of the repository's files that were ignored because it is not trusted (`tug trust`), and WeakConfinement when bubblewrap did not confine the command (writable repository, network on)."),
 });
