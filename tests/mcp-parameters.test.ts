@@ -74,6 +74,13 @@ const twoSums = async (repo: TestRepo) => {
   await repo.git('add', 'calc.py');
   await repo.git('commit', '-q', '-m', 'two sums');
 };
+/** A call evaluated before the extracted one in the same statement: extract-variable's strict refuses what it otherwise warns about. */
+const callBefore = async (repo: TestRepo) => {
+  await repo.write('calc.py', 'def f(xs, widths):\n    return max(widths.get(0, 0), len(xs))\n');
+  await repo.git('add', 'calc.py');
+  await repo.git('commit', '-q', '-m', 'a call before');
+};
+const LEN = { file: 'calc.py', line: 2, column: 34, end_line: 2, end_column: 41, new_name: 'n' };
 /** A call that passes an expression with an effect: removing that parameter needs force. */
 const callWithExpression = async (repo: TestRepo) => {
   await repo.write('c.py', 'from app import total\n\ntotal(list(range(3)))\n');
@@ -139,6 +146,7 @@ const EFFECTS: Record<string, Effect> = {
   'tug_analyze_impact.line': { tool: 'tug_analyze_impact', a: { ...AT, line: 2, column: 12 }, b: AT, probe: (r) => r['code'] ?? (r['symbol'] as Args)['name'] },
   'tug_analyze_impact.column': { tool: 'tug_analyze_impact', a: { ...AT, column: 1 }, b: AT, probe: (r) => r['code'] ?? 'ok' },
   'tug_analyze_impact.all': { tool: 'tug_analyze_impact', a: { operation: 'extract_variable', ...SUM, all: true }, b: { operation: 'extract_variable', ...SUM }, setup: twoSums, probe: diffOf },
+  'tug_analyze_impact.strict': { tool: 'tug_analyze_impact', a: { operation: 'extract_variable', ...LEN, strict: true }, b: { operation: 'extract_variable', ...LEN }, setup: callBefore, probe: (r) => r['code'] ?? 'ok' },
   'tug_analyze_impact.end_column': { tool: 'tug_analyze_impact', a: { operation: 'extract_variable', ...SUM, end_column: 12 }, b: { operation: 'extract_variable', ...SUM }, setup: twoSums, probe: diffOf },
   'tug_analyze_impact.end_line': { tool: 'tug_analyze_impact', a: { operation: 'extract_variable', ...SUM, end_line: 3 }, b: { operation: 'extract_variable', ...SUM }, setup: twoSums, probe: diffOf },
   'tug_organize_imports.all': { tool: 'tug_organize_imports', a: { all: true }, b: { file: 'calc.py' }, setup: unsorted, probe: diffOf },
@@ -154,6 +162,7 @@ const EFFECTS: Record<string, Effect> = {
   'tug_move_symbol.keep_reexport': { tool: 'tug_move_symbol', a: { ...MOVE, keep_reexport: true }, b: MOVE, setup: helper, probe: diffOf },
   'tug_analyze_impact.keep_reexport': { tool: 'tug_analyze_impact', a: { operation: 'move_symbol', ...MOVE, keep_reexport: true }, b: { operation: 'move_symbol', ...MOVE }, setup: helper, probe: diffOf },
   'tug_analyze_impact.destination': { tool: 'tug_analyze_impact', a: { operation: 'move_symbol', ...MOVE, destination: 'tools' }, b: { operation: 'move_symbol', ...MOVE }, setup: helper, probe: diffOf },
+  'tug_extract_variable.strict': { tool: 'tug_extract_variable', a: { ...LEN, strict: true }, b: LEN, setup: callBefore, probe: (r) => r['code'] ?? 'ok' },
   'tug_extract_variable.all': { tool: 'tug_extract_variable', a: { ...SUM, all: true }, b: SUM, setup: twoSums, probe: diffOf },
   'tug_extract_variable.new_name': { tool: 'tug_extract_variable', a: { ...SUM, new_name: 't' }, b: SUM, setup: twoSums, probe: diffOf },
   'tug_analyze_impact.safety': { tool: 'tug_analyze_impact', a: { ...AT, safety: 'aggressive' }, b: AT },
