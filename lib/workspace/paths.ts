@@ -8,11 +8,12 @@ import type { Repo } from '../git/repo.js';
 type Reject = (reason: string) => never;
 
 /**
- * `.git` in any case, and the names file systems treat as the same (NTFS drops trailing dots and spaces and knows the
- * 8.3 alias GIT~1): git itself refuses such paths in trees, and tug never writes one.
+ * `.git` in any case, and the names file systems treat as the same (NTFS drops trailing dots and spaces, knows the 8.3
+ * alias GIT~1, and reads `.git::$INDEX_ALLOCATION` as the directory itself through an alternate data stream): git
+ * itself refuses such paths in trees (its is_ntfs_dotgit), and tug never writes one.
  */
 export function isGitDirName(segment: string): boolean {
-  return /^\.git[. ]*$/i.test(segment) || /^git~\d+$/i.test(segment);
+  return /^\.git[. ]*(?::.*)?$/i.test(segment) || /^git~\d+[. ]*(?::.*)?$/i.test(segment);
 }
 
 /** Maps a workspace-relative path given by a caller to a repo-relative posix path, or throws InvalidArgument. */

@@ -19,10 +19,13 @@ test('write_file refuses .git in any case or alias, and a symlink into .git, bef
   await repo.git('commit', '-q', '-m', 'link');
   const config = await repo.readText('.git/config');
   const before = await repoState(repo);
-  for (const target of ['.GIT/config', '.git/config', 'sub/.Git/hooks/pre-commit', 'GIT~1/config', '.git./config', 'gd/config']) {
+  for (const target of ['.GIT/config', '.git/config', 'sub/.Git/hooks/pre-commit', 'GIT~1/config', '.git./config', 'gd/config', 'lib/.git::$INDEX_ALLOCATION/config', '.GIT:$DATA/config', 'git~1:/config']) {
     const run = await tool(repo, 'write_file', { path: target, content: '[core]\n\thooksPath = /tmp\n' });
     t.is(run.json?.code, 'InvalidArgument', `${target}: ${run.stdout}${run.stderr}`);
   }
+  // NTFS reads an alternate data stream of `.git` as the directory itself; git refuses such names, so tug does too.
+  const created = await tool(repo, 'create_file', { path: 'lib/.git::$INDEX_ALLOCATION/config', content: 'x\n' });
+  t.is(created.json?.code, 'InvalidArgument', created.stdout);
   t.is(await repo.readText('.git/config'), config);
   t.is(await repoState(repo), before);
   t.is(await repo.git('for-each-ref', 'refs/heads/tug'), '');
