@@ -10,7 +10,7 @@ const ALLOWED_PREFIXES = ['LC_', 'PYTHON', 'CARGO_', 'RUSTUP_'];
  * Names that usually hold credentials. Checked even inside the allowed families (CARGO_REGISTRY_TOKEN is a
  * CARGO_ variable and a secret); only an explicit allow_env entry lets one through.
  */
-const SECRET_NAMES = [/_TOKEN$/, /_KEY$/, /_SECRET$/, /_PASSWORD$/, /TOKEN/, /SECRET/, /PASSW/, /CREDENTIAL/, /AUTH/, /^AWS_/, /^OPENAI_/, /^ANTHROPIC_/, /^GOOGLE_/];
+const SECRET_NAMES = [/_TOKEN$/, /_KEY$/, /_SECRET$/, /_PASSWORD$/, /TOKEN/, /SECRET/, /PASSW/, /CREDENTIAL/, /AUTH/, /PWD/, /APIKEY/, /PASSPHRASE/, /COOKIE/, /^AWS_/, /^OPENAI_/, /^ANTHROPIC_/, /^GOOGLE_/];
 
 export function isSecretName(name: string): boolean {
   const upper = name.toUpperCase();
