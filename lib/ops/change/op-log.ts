@@ -9,7 +9,7 @@ import type { Session } from '../../session/session.js';
 export const LOG_FILE = 'operations.jsonl';
 
 /** Arguments are logged as given, minus where tug ran (workspace, session dir) and with long strings cut. */
-const UNLOGGED = new Set(['workspace', 'session_dir', 'no_wait', 'workspace_path']);
+const UNLOGGED = new Set(['workspace', 'session_dir', 'no_wait', 'wait_s', 'workspace_path']);
 const STRING_LIMIT = 2000;
 
 export function loggedArguments(input: Record<string, unknown>): Record<string, unknown> {
