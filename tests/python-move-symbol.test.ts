@@ -129,3 +129,30 @@ test('a module a move creates gets its imports sorted, and relative when the mod
     await repo.cleanup();
   }
 });
+
+// Found by the sweep on colorama (Debian python3-colorama): reset_all reads orig_stdout, which init() and a reset helper
+// rebind with `global`; the move said ok, and the moved function raised NameError (nothing bound it at import time).
+test('a function that reads a global the module rebinds at run time does not move', async (t) => {
+  const state = [
+    'import sys\n\n\ndef _wipe():\n    global orig_stdout\n    orig_stdout = None\n\n\n',
+    'def reset_all():\n    print("reset", orig_stdout)\n\n\n',
+    'def init():\n    global orig_stdout\n    orig_stdout = sys.stdout\n\n\n_wipe()\n',
+  ].join('');
+  // The same with a top-level binding: importing it would copy the value init() later replaces.
+  const bound = state.replace('import sys\n', 'import sys\n\norig_stdout = None\n');
+  for (const source of [state, bound]) {
+    const repo = await makeRepo({ 'pkg/__init__.py': '', 'pkg/initialise.py': source });
+    const line = source.split('\n').findIndex((l) => l.startsWith('def reset_all')) + 1;
+    const run = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', `pkg/initialise.py:${line}:5`, '--destination', 'pkg.moved', '--json']);
+    t.is(run.exitCode, 4, run.stdout);
+    t.is(run.json.error.code, 'UnsafeRefactor');
+    t.is(run.json.error.details.reason, 'global rebound at run time');
+    t.is(run.json.error.details.name, 'orig_stdout');
+    await repo.cleanup();
+  }
+  // A global nothing rebinds still moves (imported from the old module).
+  const repo = await makeRepo({ 'pkg/__init__.py': '', 'pkg/consts.py': 'LIMIT = 3\n\n\ndef limit():\n    return LIMIT\n' });
+  const run = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'pkg/consts.py:4:5', '--destination', 'pkg.moved', '--json']);
+  t.is(run.exitCode, 0, run.stdout);
+  await repo.cleanup();
+});

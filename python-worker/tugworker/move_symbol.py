@@ -94,6 +94,16 @@ def _free_names(stmt, name):
     return read
 
 
+def _rebound_at_run_time(tree, moved):
+    """Module globals that code outside the moved statement rebinds while the program runs (a `global` declaration), with the first line that declares each."""
+    rebound = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global) and not (moved.lineno <= node.lineno <= (moved.end_lineno or moved.lineno)):
+            for declared in node.names:
+                rebound.setdefault(declared, node.lineno)
+    return rebound
+
+
 SPECIAL = re.compile(r"__\w+__$")
 
 
@@ -161,7 +171,18 @@ def move_symbol(request):
             line, col = node.lineno, node.col_offset + 1
             raise Refused("UnsafeRefactor", "the code declares `global %s`: moved, it would rebind a global of the new module" % ", ".join(node.names), {"line": line, "col": col, "reason": "global statement"})
     needs_old, carried, unknown, globals_read = [], [], [], []
-    for free in _free_names(stmt, name):
+    free_names = _free_names(stmt, name)
+    rebound = _rebound_at_run_time(old.tree, stmt)
+    for free in free_names:
+        if free in rebound and old.import_origin(free) is None:
+            # A copy imported into the destination keeps the value it had at import time, or fails if it was unset then.
+            line = rebound[free]
+            raise Refused(
+                "UnsafeRefactor",
+                "%s reads the global %s, which %s rebinds at run time (`global %s`, line %d): moved, it would read a copy taken at import" % (name, free, old.name, free, line),
+                {"line": line, "col": 1, "reason": "global rebound at run time", "name": free},
+            )
+    for free in free_names:
         origin = old.import_origin(free)
         if origin is not None:
             carried.append(origin)
