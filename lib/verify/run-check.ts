@@ -1,6 +1,7 @@
 // Runs one verification command with a time limit, its own process group, and captured output.
 import { loadExeca } from './execa.js';
 import { killRun, newRunId, RUN_MARKER } from './process-tree.js';
+import { guardGroup } from './signal-guard.js';
 import { wrapArgv, type CheckConfinement } from './check-confinement.js';
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped';
@@ -93,7 +94,11 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
   // Every process of the check goes when its command ends, at the timeout or on cancel, setsid children included: a
   // detached daemon a test suite started would outlive the check, and one holding the output pipe would keep the
   // check waiting until its timeout (the exit event comes before the streams close).
-  child.once('exit', () => void killRun(runId));
+  const release = guardGroup(child.pid);
+  child.once('exit', () => {
+    release();
+    void killRun(runId);
+  });
   const stopProgress = spec.onProgress ? reportProgress(spec, child, started) : () => undefined;
   const cancel = () => void killRun(runId);
   spec.signal?.addEventListener('abort', cancel, { once: true });

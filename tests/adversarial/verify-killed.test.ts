@@ -1,0 +1,52 @@
+// A tug stopped with SIGTERM or SIGINT while `--verify tests` runs takes the test suite with it: checks run in process
+// groups of their own, and without a handler the suite went on after tug was gone (issue: a newcomer's first hour, §6).
+import test from 'ava';
+import { execa } from 'execa';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { TUG_BIN } from '../helpers/cli.js';
+import { makeRepo } from '../helpers/repo.js';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return check();
+}
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  test(`${signal} to tug during --verify tests ends the test command too`, async (t) => {
+    const repo = await makeRepo({ 'calc.py': 'def area(w, h):\n    return w * h\n' });
+    t.teardown(() => repo.cleanup());
+    const pidFile = path.join(repo.root, '..', `${path.basename(repo.root)}-suite.pid`);
+    // The suite records its pid, then runs far longer than the test waits. Unconfined, so the pid is the host's.
+    const suite = JSON.stringify(['sh', '-c', `echo $$ > ${pidFile}; exec sleep 300`]);
+    const run = execa(TUG_BIN, ['run', 'rename-symbol', '--at', 'calc.py:1:5', '--to', 'surface', '--verify', 'tests', '--test-command', suite, '--json'], {
+      cwd: repo.root,
+      reject: false,
+      stdin: 'ignore',
+      env: { TUG_ISOLATION: 'none', TUG_NO_DAEMON: '1' },
+    });
+    // A generous guard for a loaded machine: the suite starts after the analysis and the sandbox.
+    t.true(await until(() => existsSync(pidFile), 120_000), 'the test command started');
+    const pid = Number((await readFile(pidFile, 'utf8')).trim());
+    t.true(alive(pid));
+    run.kill(signal);
+    const result = await run;
+    t.not(result.exitCode, 0);
+    t.true(await until(() => !alive(pid), 20_000), `the test command (pid ${pid}) outlived tug`);
+    t.is(await repo.git('for-each-ref', 'refs/heads/tug'), '', 'nothing was committed');
+  });
+}
