@@ -32,7 +32,9 @@ test('only regular files or stdin under the size limit are read as inputs', asyn
   t.is(JSON.parse(endless.stdout).error.code, 'InvalidArgument');
   t.is(JSON.parse(endless.stdout).error.details.reason, 'too large');
   const args = await execa('node', [TUG_BIN, 'tool', 'write_file', '--args', '-'], { cwd: repo.root, reject: false, inputFile: '/dev/zero', timeout: 60_000 });
-  t.is(JSON.parse(args.stdout).error.code, 'InvalidArgument');
+  // `tug tool` answers in the tool contract (`{error, code, exit_code, …}`), as a tool call would.
+  t.is(JSON.parse(args.stdout).code, 'InvalidArgument');
+  t.is(JSON.parse(args.stdout).details.reason, 'too large');
 });
 
 test('huge, negative and fractional positions are InvalidPosition, never a stack trace', async (t) => {

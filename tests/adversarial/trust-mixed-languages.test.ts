@@ -49,6 +49,6 @@ test('a change touching both languages runs both test suites', async (t) => {
   const run = await tug(repo.root, ['apply-patchset', '-f', '-', '--verify', 'tests'], { env, input: edits });
   t.is(run.exitCode, 5, run.stdout);
   const checks: Check[] = run.json.error.details.verification.checks;
-  t.deepEqual(ran(checks), ['python-syntax:passed:python -c', 'cargo check:passed:cargo check', 'tests:failed:cargo test', 'tests:passed:python -m']);
+  t.deepEqual(ran(checks), ['python-syntax:passed:python -I', 'cargo check:passed:cargo check', 'tests:failed:cargo test', 'tests:passed:python -m']);
   await repo.cleanup();
 });
