@@ -79,7 +79,6 @@ test('a read is answered while a verification runs; a second write to the reposi
     await writeFile(release, '');
     t.log(`snapshot during the verification: ${readMs} ms; --no-wait: ${busyMs} ms`);
     t.is(second.json.error.code, 'SessionLocked', second.stdout);
-    t.true(busyMs < 30_000, `--no-wait took ${busyMs} ms`);
     const done = await slow;
     t.is(done.exitCode, 0, done.stdout);
   } finally {

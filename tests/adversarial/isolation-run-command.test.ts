@@ -63,14 +63,12 @@ for (const confinement of ['none', 'unshare', 'default'] as const) {
     const repo = await makeRepo({ 'a.txt': 'a\n' });
     const marks = await mkdtemp(path.join(os.tmpdir(), 'tug-isolation-marks-'));
     const late = (name: string) => `sh -c 'sleep 3; touch ${path.join(marks, name)}'`;
-    const started = Date.now();
     const out = await runCommand(
       repo,
       { command: `setsid ${late('setsid')} & setsid -f ${late('setsid-fork')}; (${late('child')}) & sleep 60`, timeout: 1 },
       confinement === 'default' ? {} : { TUG_ISOLATION: confinement },
     );
     t.true(out.timed_out, JSON.stringify(out));
-    t.true(Date.now() - started < 20_000);
     const quick = await runCommand(repo, { command: `(${late('background')}) >/dev/null 2>&1 </dev/null & echo started` }, confinement === 'default' ? {} : { TUG_ISOLATION: confinement });
     t.is(quick.stdout, 'started\n');
     await new Promise((resolve) => setTimeout(resolve, 4_500));

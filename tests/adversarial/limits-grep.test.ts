@@ -4,19 +4,18 @@ import { makeRepo } from '../helpers/repo.js';
 import { tug } from '../helpers/cli.js';
 
 async function tool(root: string, name: string, args: Record<string, unknown>, env: Record<string, string> = {}) {
-  const started = Date.now();
   const run = await tug(root, ['tool', name, '--args', JSON.stringify(args)], { env });
-  return { run, ms: Date.now() - started };
+  return { run };
 }
 
 test('a catastrophic-backtracking pattern over a long line returns at once (linear-time engine)', async (t) => {
   const repo = await makeRepo({ 'evil.txt': `${'a'.repeat(100_000)}b\n`, 'ok.py': 'x = 1\nY = 22\n' });
   t.teardown(() => repo.cleanup());
-  const { run, ms } = await tool(repo.root, 'grep_file', { pattern: '(a+)+$' });
+  // A "does not hang" guard only (a backtracking engine takes hours here; a loaded machine took 24 s); timing lives in tests/bench.
+  t.timeout(600_000);
+  const { run } = await tool(repo.root, 'grep_file', { pattern: '(a+)+$' });
   t.is(run.json?.status, 'ok', run.stdout + run.stderr);
   t.is(run.json.total_matches, 0);
-  // A "does not hang" guard only (a backtracking engine takes hours here); a loaded machine took 24 s.
-  t.true(ms < 100_000, `took ${ms} ms`);
   const normal = await tool(repo.root, 'grep_file', { pattern: '^y = (\\d+)$', case_insensitive: true });
   t.deepEqual(
     normal.run.json.matches.map((m: { path: string; line: number; column: number }) => [m.path, m.line, m.column]),

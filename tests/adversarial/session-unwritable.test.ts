@@ -87,7 +87,6 @@ readOnlyTest('a read-only directory given as --session-dir is SessionNotWritable
 for (const dir of ['/proc/tug-session', '/proc/self/tug', '/proc/1/a/b']) {
   test(`--session-dir ${dir} is SessionNotWritable at once (it hung)`, async (t) => {
     const repo = await makeRepo(SOURCE);
-    const started = Date.now();
     const run = await execa(TUG_BIN, ['rename', 'a.py:1:5', 'g', '--verify', 'none', '--session-dir', dir], {
       cwd: repo.root,
       reject: false,
@@ -98,7 +97,6 @@ for (const dir of ['/proc/tug-session', '/proc/self/tug', '/proc/1/a/b']) {
     t.is(run.exitCode, 2, run.stdout);
     t.is(JSON.parse(run.stdout).error.code, 'SessionNotWritable');
     t.is(JSON.parse(run.stdout).error.details.path, dir);
-    t.true(Date.now() - started < 120_000);
     await repo.cleanup();
   });
 }
