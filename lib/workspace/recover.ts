@@ -48,6 +48,9 @@ export async function recoverInterruptedApply(repo: Repo, session: Session): Pro
   const conflicts = journal.files.filter((f) => states.get(f) === 'conflict');
   if (conflicts.length > 0 || refMoved) {
     const saved = await saveIntended(repo, session, journal, refMoved ? journal.files : conflicts);
+    // The index lock goes (only if still tug's own): the user's way out is their own git, which it would block. A later
+    // finish stages the paths afresh instead of installing the prepared index.
+    await releaseIndex(journal);
     const what = [...conflicts.map((f) => f.path), ...(refMoved ? [`${move!.ref} (now ${refNow ?? 'deleted'})`] : [])];
     throw new TugError('RecoveryConflict', `an interrupted change was not finished: changed since: ${what.join(', ')}`, {
       details: {
