@@ -124,6 +124,26 @@ test('CLI: move_module_to_file creates the module file it implies, committed wit
   }
 });
 
+test('CLI: an assist rust-analyzer offers but cannot resolve (destructure_struct_binding of a binding read as p.x) is UnsupportedByAdapter naming it, nothing committed', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  t.timeout(GUARD_MS);
+  const repo = await fixtureRepo('rust', 'catalog');
+  try {
+    const list = await tug(repo.root, ['assists', '--at', 'src/lib.rs:45:13', '--json']);
+    t.is(list.exitCode, 0, list.stdout);
+    t.true((list.json.assists as Array<{ id: string }>).some((a) => a.id === 'destructure_struct_binding'), list.stdout);
+    const run = await tug(repo.root, ['run', 'assist', '--id', 'destructure_struct_binding', '--at', 'src/lib.rs:45:13', '--verify', 'none', '--json']);
+    t.is(run.exitCode, 2, run.stdout);
+    t.is(run.json.error.code, 'UnsupportedByAdapter', run.stdout);
+    t.is(run.json.error.details.assist, 'destructure_struct_binding');
+    t.regex(run.json.error.details.reason as string, /rust-analyzer could not resolve it/);
+    t.is(await repo.git('branch', '--list', 'tug/assist/*'), '');
+    t.is(await repo.git('status', '--porcelain'), '');
+  } finally {
+    await repo.cleanup();
+  }
+});
+
 test('snippet text keeps placeholder defaults and drops tab stops, by parsing (escaped $ and } stay code)', (t) => {
   t.is(snippetText('let $0var_name = 1;'), 'let var_name = 1;');
   t.is(snippetText('Shape::Square(_) => ${1:todo!()},\n$0'), 'Shape::Square(_) => todo!(),\n');

@@ -6,6 +6,7 @@ import { TugError } from '../core/errors.js';
 import { atAssistSite, idOf, type AssistPlan, type SiteInput } from './assists.js';
 import { SnippetNeedsInput } from './snippets.js';
 import type { ConvertedEdit } from './workspace-edit.js';
+import type { RustAnalyzer } from './lsp-client.js';
 
 export interface OfferedAssist {
   /** rust-analyzer's assist id; the second and later offers of one id at a place get `#2`, `#3`, … */
@@ -63,17 +64,17 @@ export async function planCatalogAssist(input: SiteInput & { id: string }): Prom
       });
     }
     const refuse = (why: string) =>
-      new TugError('UnsupportedByAdapter', `${chosen.assist.id} at ${where} needs input tug cannot give: ${why}`, {
+      new TugError('UnsupportedByAdapter', `${chosen.assist.id} at ${where} cannot be applied: ${why}`, {
         details: { operation: 'assist', assist: chosen.assist.id, reason: why, offered: [chosen.assist.id], location: where },
         location,
       });
-    const resolved = chosen.action.edit ? chosen.action : await server.request<CodeAction>('codeAction/resolve', chosen.action);
-    if (!resolved.edit) throw refuse(resolved.command ? `rust-analyzer answers with the command ${resolved.command.command} instead of an edit` : 'rust-analyzer resolves it without an edit');
+    const resolved = chosen.action.edit ? chosen.action : await resolveOrRefuse(server, chosen.action, refuse);
+    if (!resolved.edit) throw refuse(resolved.command ? `it needs input tug cannot give: rust-analyzer answers with the command ${resolved.command.command} instead of an edit` : 'rust-analyzer resolves it without an edit');
     let converted: ConvertedEdit;
     try {
       converted = convert(resolved.edit);
     } catch (error) {
-      if (error instanceof SnippetNeedsInput) throw refuse(error.message);
+      if (error instanceof SnippetNeedsInput) throw refuse(`it needs input tug cannot give: ${error.message}`);
       throw error;
     }
     if (converted.edits.length === 0 && converted.moves.length === 0 && converted.creates.length === 0) {
@@ -81,4 +82,17 @@ export async function planCatalogAssist(input: SiteInput & { id: string }): Prom
     }
     return { id: chosen.assist.id, title: resolved.title, edits: converted.edits, moves: converted.moves, creates: converted.creates, warnings: converted.warnings };
   });
+}
+
+/**
+ * rust-analyzer answers some offers it cannot carry out with an LSP error (a panic while resolving, e.g.
+ * destructure_struct_binding on a binding used as `p.x`): that assist is refused here, by name, not a tug bug.
+ */
+export async function resolveOrRefuse(server: RustAnalyzer, action: CodeAction, refuse: (why: string) => TugError): Promise<CodeAction> {
+  try {
+    return await server.request<CodeAction>('codeAction/resolve', action);
+  } catch (error) {
+    if (error instanceof TugError || typeof (error as { code?: unknown }).code !== 'number') throw error;
+    throw refuse(`rust-analyzer could not resolve it (${String((error as Error).message).split('\n')[0]})`);
+  }
 }
