@@ -13,7 +13,7 @@ test('tug -h and tug help print the command list and exit 0', async (t) => {
     const run = await tug('/', args);
     t.is(run.exitCode, 0, args.join(' '));
     t.regex(run.stdout, /^Commands:$/m);
-    t.regex(run.stdout, /tug rename <at> <to>/);
+    t.regex(run.stdout, /tug rename \[AT\] \[TO\]/);
   }
   const sub = await tug('/', ['rename', '-h']);
   t.is(sub.exitCode, 0);

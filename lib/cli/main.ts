@@ -1,22 +1,23 @@
 // The `tug` / `git tug` command line: yargs parses, the registry executes, output.ts renders.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import yargs, { type Argv } from 'yargs';
+import yargs from 'yargs';
 import { asTugError, ERROR_CODES, TugError } from '../core/errors.js';
 import type { Operation } from '../ops/operation.js';
 import { parseInput, positionFromAt, rangeFromSpec } from '../ops/operation.js';
+import { addRefactorCommands } from './refactor-commands.js';
 import { discoverRepoEarly } from '../git/repo.js';
 import { findOperation, findUserOperation } from '../ops/registry.js';
 import { releaseResources } from '../ops/resources.js';
 import { outputMode, writeError, writeJson, type OutputMode } from './output.js';
-import { HelpInstead, NO_COMMAND, supportedOperation, TOP_COMMANDS, usageError, type FailingParser } from './usage-errors.js';
-import { addOwnFlags, addRefactorFlags, checkRefactorFlags, refactorFields, refactorNames, refactors } from './refactor-flags.js';
+import { HelpInstead, NO_COMMAND, TOP_COMMANDS, usageError, type FailingParser } from './usage-errors.js';
+import { refactors } from './refactor-flags.js';
 import { summarize } from './summary.js';
 import { summarizeDaemon } from './summary-status.js';
 import { sessionFlags } from './session-flags.js';
 import { createLogger, logSettings, type Logger } from './logging.js';
 import { processIO, type AnalysisTarget, type CliIO } from './io.js';
-import { baseDir, changeInputOf, globalOptions, changeOptions, commonInput, joinDashValues, pick, readPatchset, renameOptions, textFlags, verifyOptions, type Args } from './args.js';
+import { baseDir, changeInputOf, globalOptions, changeOptions, commonInput, joinDashValues, pick, readPatchset, verifyOptions, type Args } from './args.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -40,82 +41,16 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     if (name === 'rename-symbol' || (name === 'analyze-impact' && fields['operation'] === 'rename_symbol')) io.analysing?.(analysisTarget(fields));
     exitCode = await execute(findOperation(name)!, input, mode, name, io, createLogger(logSettings(args, io), io));
   };
-  const cli = globalOptions(
+  const cli = addRefactorCommands(globalOptions(
     yargs(joinDashValues(argv))
       .scriptName('tug')
       .usage('tug <command> [options]\n\nVerified, deterministic refactors that land as commits on tug/ branches.'),
   )
     .middleware(sessionFlags(io))
-    .command('snapshot', 'Print the snapshot id (git tree) of the workspace as it is on disk', (y) => y.example('tug snapshot --json', ''), run('snapshot', common))
-    .command(
-      'analyze-impact <operation>',
-      'Show what a refactor would touch, without changing anything',
-      (y) =>
-        addRefactorFlags(
-          y
-            .positional('operation', { type: 'string', describe: `The refactor to analyse: ${refactorNames().join(', ')}` })
-            .option('at', { type: 'string', describe: 'FILE:LINE:COL of the symbol (1-based)' })
-            .option('to', { type: 'string', describe: 'The new name (rename-symbol)' })
-            .option('python', { type: 'string', describe: 'Python interpreter' })
-            .option('rename-strings', { type: 'boolean', describe: 'Also rename string literals equal to the old name' })
-            .option('rename-comments', { type: 'boolean', describe: 'Also rename whole-word mentions in comments' })
-            .option('include-unsure', { type: 'boolean', describe: 'Count occurrences tug cannot prove as edits too' })
-            .option('keep-alias', { type: 'boolean', describe: 'Python: count the deprecated alias of the old name as edits too' })
-            .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets' })
-            .option('safety', { choices: ['strict', 'normal', 'aggressive'] as const, describe: 'Python: how an ambiguous position and strings/comments are treated (see tug rename -h)' })
-            .option('include', { type: 'string', array: true, describe: 'Analyse only files matching this glob (repeatable)' })
-            .option('exclude', { type: 'string', array: true, describe: 'Leave files matching this glob out (repeatable)' }),
-          ['at', 'rust-analyzer'],
-        )
-          .example('tug analyze-impact rename-symbol --at src/app.py:12:5 --to transform_data', '')
-          .example('tug analyze-impact rename-symbol --at src/lib.rs:3:8 --to parse_config', '')
-          .example('tug analyze-impact extract-variable --range src/lib.rs:4:13-4:30 --name total', ''),
-      (args: Args) => {
-        const operation = supportedOperation(args['operation'], 'analyze-impact', refactorNames());
-        checkRefactorFlags(operation, args);
-        const fields = operation === 'rename-symbol' ? { ...renameTarget(args), ...textFlags(args) } : refactorFields(operation, args);
-        return run('analyze-impact', (a) => ({ ...common(a), operation: operation.replace(/-/g, '_'), ...fields, python: a['python'] }))(args);
-      },
-    )
-    .command('run <operation>', 'Run a refactor: verify it in a sandbox and commit it on a tug/ branch', (y) =>
-      changeOptions(
-        addRefactorFlags(
-          renameOptions(y)
-            .positional('operation', { type: 'string', describe: `The refactor to run: ${refactorNames().join(', ')}` })
-            .option('at', { type: 'string', describe: 'FILE:LINE:COL of the target (1-based)' })
-            .option('to', { type: 'string', describe: 'The new name (rename-symbol)' }),
-          ['at', 'rust-analyzer'],
-        ),
-      )
-        .example('tug run rename-symbol --at src/app.py:12:5 --to transform_data --verify tests --apply', '')
-        .example('tug run extract-variable --range src/lib.rs:4:13-4:30 --name total --verify tests', ''),
-      (args: Args) => {
-        const operation = supportedOperation(args['operation'], 'run', refactorNames());
-        checkRefactorFlags(operation, args);
-        if (operation === 'rename-symbol') return run('rename-symbol', (a) => ({ ...changeInput(a), ...renameTarget(a), ...textFlags(a) }))(args);
-        return run(operation, (a) => ({ ...changeInput(a), ...refactorFields(operation, a) }))(args);
-      },
-    )
-    .command(
-      'rename <at> <to>',
-      'Rename the symbol at FILE:LINE:COL everywhere (same as run rename-symbol)',
-      (y) =>
-        changeOptions(renameOptions(y).positional('at', { type: 'string', describe: 'FILE:LINE:COL (1-based)' }).positional('to', { type: 'string', describe: 'The new name' }))
-          .example('tug rename src/utils.py:42:5 transform_data', '')
-          .example('git tug rename src/utils.py:42:5 transform_data --apply', '')
-          .example('tug rename src/lib.rs:1:8 transform_data --verify tests', ''),
-      run('rename-symbol', (a) => ({ ...changeInput(a), ...renameTarget(a), ...textFlags(a) })),
-    )
-    .command(
-      refactors()
-        .filter((op) => op.cli!.shorthand)
-        .map((op) => ({
-          command: op.cli!.shorthand!,
-          describe: `${op.description.split('. ')[0]} (same as run ${op.name})`,
-          builder: (y: Argv) => changeOptions(addOwnFlags(y, op)).example(op.cli!.examples.map((e) => [e.replace(`run ${op.name}`, op.cli!.shorthand!), ''] as [string, string])),
-          handler: (a: Args) => run(op.name, (args) => ({ ...changeInput(args), ...refactorFields(op.name, args) }))(a),
-        })),
-    )
+    .command('snapshot', 'Print the snapshot id (git tree) of the workspace as it is on disk', (y) => y.example('tug snapshot --json', ''), run('snapshot', common)),
+    run,
+    { common, changeInput },
+  )
     .command(
       'apply-patchset',
       'Verify and commit agent-written edits from a patchset file; optionally apply them',
@@ -367,11 +302,6 @@ async function stopHelpers(): Promise<void> {
 function analysisTarget(input: Record<string, unknown>): AnalysisTarget {
   const text = (key: string) => (typeof input[key] === 'string' ? { [key]: input[key] as string } : {});
   return { at: `${String(input['file'])}:${String(input['line'])}:${String(input['column'])}`, to: String(input['new_name']), ...text('python'), ...text('rust_analyzer') };
-}
-
-/** The CLI's `--at FILE:LINE:COL --to NAME` (or `rename AT TO`) as the schema's file, line, column and new_name. */
-function renameTarget(args: Args) {
-  return { ...positionFromAt(String(args['at'])), new_name: args['to'] };
 }
 
 async function execute(operation: Operation, rawInput: unknown, mode: OutputMode, command: string, io: CliIO, logger: Logger): Promise<number> {
