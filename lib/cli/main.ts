@@ -185,8 +185,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     )
     .command(
       'show <id>',
-      'Show one operation log entry by id or unique prefix',
-      (y) => y.positional('id', { type: 'string', describe: 'Entry id (or a unique prefix)' }).example('tug show 3f2a', ''),
+      'Show one operation log entry by id or unique prefix, or the operations recorded on a tug/ branch',
+      (y) => y.positional('id', { type: 'string', describe: 'Entry id (or a unique prefix), or a tug/ branch' }).example('tug show 3f2a', '').example('tug show tug/rename/a-to-b', ''),
       run('show', (a) => ({ ...common(a), id: a['id'] })),
     )
     .command(

@@ -1,4 +1,5 @@
 // What a person reads from the inspecting commands (session status, toolchain, clean, show, daemon): one fact a line.
+import { summarizeBranchShow } from './summary-replay.js';
 
 type Json = Record<string, any>;
 
@@ -54,6 +55,7 @@ export function summarizeClean(result: Json): string {
 }
 
 export function summarizeShow(result: Json): string {
+  if (result['branch']) return summarizeBranchShow(result['branch']);
   const e = result['entry'];
   const lines = [`${e.id}  ${e.time}  ${e.operation}${e.tool ? ` (${e.tool})` : ''}`];
   const args = Object.entries(e.arguments ?? {}).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);

@@ -37,7 +37,7 @@ const SUMMARIES: Record<string, string> = {
   tug_apply_patch: 'Apply a unified diff to one or more files, all or nothing, as a verified change.',
   tug_run_command: "Run a shell command in a throwaway checkout of the snapshot (never the user's files); returns stdout, stderr, exit_code.",
   tug_log: 'The operation log, newest first.',
-  tug_show: 'One operation log entry by id.',
+  tug_show: "One operation log entry by id, or a tug/ branch's recorded operations and staleness.",
   tug_doctor: 'Check what tug needs (git, Python, rust-analyzer, cargo) and report problems.',
   tug_extract_variable: 'Bind the expression in a range to a new variable and use it there.',
   tug_extract_function: 'Move the statements in a range into a new function and call it there.',

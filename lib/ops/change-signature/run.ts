@@ -47,6 +47,7 @@ function planner(input: Input, context: OperationContext): Planner {
       unsure: plan.unsure,
       subject: `${plan.name}(${input.new_params.map((p) => p.name).join(', ')}) (${plan.calls} call${plan.calls === 1 ? '' : 's'})`,
       slug: `signature-${plan.name}`,
+      symbol: { name: plan.name, file, line: input.line, col: input.column },
     };
   };
 }

@@ -9,6 +9,8 @@ import { summarize } from '../../core/patchset.js';
 import { RunResponse, SCHEMA_VERSION, type RunResponseJSON } from '../../core/schemas.js';
 import { slugify } from '../../core/slug.js';
 import { commitTree, userIdentity } from '../../git/objects.js';
+import { writeNote } from '../../git/notes.js';
+import { buildRecord, recordText } from './record.js';
 import { createResultBranch, readRef } from '../../git/refs.js';
 import { assertRefMovable, staleFiles, writeWorkingTree } from '../../workspace/apply.js';
 import { assertCommittable, commitMessage, failedNames, touchedPaths } from './parts.js';
@@ -114,6 +116,18 @@ async function runOnSnapshot(
     time: snapshot.head.time ?? 0,
     author: await userIdentity(ws.repo),
   });
+  // The record travels as a note, not in the message: the commit (and its id) stays what it was without it.
+  const record = buildRecord({
+    operation: kind.operation,
+    input: kind.arguments ?? (options as Record<string, unknown>),
+    symbol: proposal.symbol,
+    tools: proposal.tools,
+    snapshot: snapshot.tree,
+    base,
+    verification,
+    plan: kind.plan,
+  });
+  await writeNote(ws.repo, commit, recordText(record));
   const writes = workingTreeWrites(proposal.patch);
   if (options.apply) {
     // Checked before any ref moves, so a refused apply leaves no branch behind that the working tree lacks.

@@ -4,6 +4,7 @@ import type { PatchSet } from '../../core/patchset.js';
 import type { WarningJSON } from '../../core/schemas.js';
 import type { VerifyMode } from '../../verify/verify.js';
 import type { UnsureJSON } from './unsure.js';
+import type { RecordedSymbolJSON } from './record.js';
 import type { Snapshot } from '../workspace/snapshot.js';
 import type { CommonInput, Workspace } from '../workspace/workspace.js';
 
@@ -34,6 +35,10 @@ export interface Proposal {
   unsure?: UnsureJSON[];
   /** An empty patch is success (`changed: false`), not a refused no-op: the operation is idempotent (organize-imports). */
   nothingToDoIsSuccess?: boolean;
+  /** The symbol the operation acts on, by identity, for the commit's record (replay finds it again by this). */
+  symbol?: RecordedSymbolJSON;
+  /** Versions of the language tools that planned the change (rust-analyzer, Python), for the record. */
+  tools?: Record<string, string>;
 }
 
 export interface ChangeKind {
@@ -47,6 +52,8 @@ export interface ChangeKind {
   arguments?: Record<string, unknown>;
   /** Starts slow preparations (a language worker) before the snapshot; not awaited, must not throw. */
   warmUp?: (ws: Workspace) => void;
+  /** A plan's step: recorded on the commit so replay keeps the steps together. */
+  plan?: { index: number; steps: number };
 }
 
 /** What a change is computed against: the snapshot, or the tip of the `onto` branch. */

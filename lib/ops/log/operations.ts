@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LogEntry, SCHEMA_VERSION } from '../../core/schemas.js';
 import { CommonFields, defineOperation } from '../operation.js';
+import { BranchShow } from '../replay/schema.js';
 
 export const logInput = z
   .object({
@@ -39,23 +40,36 @@ export const logOperation = defineOperation({
 export const showInput = z
   .object({
     ...CommonFields,
-    id: z.string().min(1).describe('A log entry id, or a unique prefix of one.'),
+    id: z.string().min(1).describe('A log entry id (or a unique prefix of one), or a tug/ branch: its recorded operations and whether its base moved.'),
   })
   .strict();
 
-export const ShowResponse = z.object({ status: z.literal('ok'), schema_version: z.literal(SCHEMA_VERSION), entry: LogEntry });
+export const ShowResponse = z.object({
+  status: z.literal('ok'),
+  schema_version: z.literal(SCHEMA_VERSION),
+  entry: LogEntry.optional().describe('The log entry, when id named one.'),
+  branch: BranchShow.optional().describe('The branch, when id named one.'),
+});
 
 export const showOperation = defineOperation({
   name: 'show',
   tool: 'tug_show',
   lockFree: true,
-  description: 'One operation log entry, found by its id or a unique prefix of it (LogEntryNotFound when none matches).',
+  description:
+    'One operation log entry, found by its id or a unique prefix of it (LogEntryNotFound when none matches); or, given a branch, the operations recorded on its commits (refs/notes/tug) and whether its base moved.',
   input: showInput,
   output: ShowResponse,
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute(input) {
     const { withWorkspace } = await import('../workspace/workspace.js');
     const { findLogEntry, readLog } = await import('../change/op-log.js');
-    return withWorkspace(input, { lock: false }, async (ws) => ShowResponse.parse({ status: 'ok', schema_version: SCHEMA_VERSION, entry: findLogEntry(await readLog(ws.session), input.id) }));
+    const { readRef } = await import('../../git/refs.js');
+    return withWorkspace(input, { lock: false }, async (ws) => {
+      if (/[/]/.test(input.id) && (await readRef(ws.repo, `refs/heads/${input.id.replace(/^refs\/heads\//, '')}`))) {
+        const { showBranch } = await import('../replay/show.js');
+        return ShowResponse.parse({ status: 'ok', schema_version: SCHEMA_VERSION, branch: await showBranch(ws, input.id) });
+      }
+      return ShowResponse.parse({ status: 'ok', schema_version: SCHEMA_VERSION, entry: findLogEntry(await readLog(ws.session), input.id) });
+    });
   },
 });

@@ -48,7 +48,8 @@ function planner(input: Input, context: OperationContext): Planner {
     const encoder = new TextEncoder();
     const patch = withFileOperations(buildPatchSet(edits, sources), creates.map((c) => ({ path: c.path, bytes: encoder.encode(c.content) })), []);
     const warnings = mentions.length > 0 && plan.unsure.length === 0 ? [...plan.warnings, { code: 'UnsureReferences', message: `${mentions.length} place(s) in the docs may still name ${plan.oldModule}.${plan.name}; tug left them as they are (see unsure)` }] : plan.warnings;
-    return { patch, warnings, subject: plan.subject, slug: plan.slug, unsure };
+    const symbol = { name: plan.name, qualified_name: `${plan.oldModule}.${plan.name}`, file, line: input.line, col: input.column };
+    return { patch, warnings, subject: plan.subject, slug: plan.slug, unsure, symbol };
   };
 }
 

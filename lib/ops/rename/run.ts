@@ -112,7 +112,10 @@ export async function runRename(input: z.infer<typeof renameInput>, context: Ope
     const proposal = await plan(ws, snapshot, at, input, true);
     const files = await loadSourceFiles(ws.repo, snapshot.tree, [...proposal.edits.map((e) => e.file), ...proposal.moves.map((m) => m.from)]);
     const patch = buildPatchSet(proposal.edits, files, proposal.moves);
-    return { patch, warnings: proposal.warnings, unsure: proposal.unsure ?? [], subject: `${proposal.oldName} -> ${input.new_name}`, slug: `${proposal.oldName}-to-${input.new_name}` };
+    const { location, id, kind } = proposal.symbol;
+    // Python ids name the module and qualified path, so they hold on another tree; rust-analyzer's are positions.
+    const symbol = { name: proposal.oldName, ...(at.language === 'python' ? { id } : {}), kind, file: location.file, line: location.line, col: location.col };
+    return { patch, warnings: proposal.warnings, unsure: proposal.unsure ?? [], subject: `${proposal.oldName} -> ${input.new_name}`, slug: `${proposal.oldName}-to-${input.new_name}`, symbol };
   }, context);
 }
 
