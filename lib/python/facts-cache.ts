@@ -1,6 +1,6 @@
 // Facts are cached by git blob id in packs, one per set of Python files: a run over files seen together before reads one file.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Bump when the worker's facts schema (or this layout) changes; old entries are then ignored. */
@@ -11,6 +11,16 @@ const KEEP_PACKS = 16;
 
 /** Bytes of packs kept besides the newest (unless it alone is larger: then twice its size). */
 export const PACK_BUDGET = 64 * 1024 * 1024;
+
+/**
+ * Facts text of one file above this many bytes is kept once, in `big/<blob id>.json`, and its pack line says only `@`:
+ * one huge file (4 MB, 300k references: 123 MB of facts) was copied into every new pack and read through on every
+ * lookup, so it made every later rename slow, also renames that never looked at it.
+ */
+export const FILE_BUDGET = 1024 * 1024;
+
+/** The pack line body of an entry kept in `big/`: not JSON, so an old reader takes it for damage and parses again. */
+const BIG = '@';
 
 /** One pack line: the blob id, a space, the facts as JSON. Kept as text so reused entries are never re-serialised. */
 type Lines = Map<string, string>;
@@ -56,10 +66,12 @@ export class FactsCache {
   async store(key: string, lines: Lines): Promise<void> {
     const packs = path.join(this.root, 'packs');
     await mkdir(packs, { recursive: true });
-    const text = [...lines].map(([oid, json]) => `${oid} ${json}\n`).join('');
+    const big = new Set<string>();
+    let text = '';
+    for (const [oid, json] of lines) text += `${oid} ${await this.body(oid, json, big)}\n`;
     await atomicWrite(path.join(packs, `${key}.jsonl`), text);
     await atomicWrite(this.latestFile(), `${key}\n`);
-    await this.prune(packs, key);
+    await this.prune(packs, key, big);
   }
 
   /**
@@ -73,7 +85,8 @@ export class FactsCache {
     const temp = tempName(file);
     const handle = await open(temp, 'w');
     let written: Promise<unknown> = Promise.resolve();
-    const write = (oid: string, json: string) => (written = written.then(() => handle.write(`${oid} ${json}\n`)));
+    const big = new Set<string>();
+    const write = (oid: string, json: string) => (written = written.then(async () => handle.write(`${oid} ${await this.body(oid, json, big)}\n`)));
     return {
       append: (oid, json) => void write(oid, json),
       publish: async (rest) => {
@@ -82,7 +95,7 @@ export class FactsCache {
         await handle.close();
         await rename(temp, file);
         await atomicWrite(this.latestFile(), `${key}\n`);
-        await this.prune(packs, key);
+        await this.prune(packs, key, big);
       },
       discard: async () => {
         await written.catch(() => undefined);
@@ -90,6 +103,25 @@ export class FactsCache {
         await rm(temp, { force: true });
       },
     };
+  }
+
+  /** A pack line's body: the facts text, or BIG once the text is in `big/` (written once, touched on reuse). */
+  private async body(oid: string, json: string, big: Set<string>): Promise<string> {
+    if (json.length <= FILE_BUDGET) return json;
+    const file = this.bigFile(oid);
+    // Same size: the same text (a blob's facts do not change), so it is only marked as used; else (damaged) rewritten.
+    const same = (await stat(file).catch(() => undefined))?.size === Buffer.byteLength(json);
+    if (same) await utimes(file, new Date(), new Date());
+    else {
+      await mkdir(path.dirname(file), { recursive: true });
+      await atomicWrite(file, json);
+    }
+    big.add(oid);
+    return BIG;
+  }
+
+  private bigFile(oid: string): string {
+    return path.join(this.root, 'big', `${oid}.json`);
   }
 
   private latestFile(): string {
@@ -107,8 +139,11 @@ export class FactsCache {
       if (line.length < 41 || line[40] !== 0x20) return;
       const oid = line.toString('latin1', 0, 40);
       if (!/^[0-9a-f]{40}$/.test(oid)) return;
-      if (!wanted || wanted(oid)) lines.set(oid, line.toString('utf8', 41));
+      if (wanted && !wanted(oid)) return;
+      if (line.length === 42 && line[41] === 0x40) big.push(oid);
+      else lines.set(oid, line.toString('utf8', 41));
     };
+    const big: string[] = [];
     try {
       const chunk = Buffer.alloc(1 << 20);
       let rest = Buffer.alloc(0);
@@ -130,15 +165,21 @@ export class FactsCache {
     } finally {
       await handle.close();
     }
+    // An entry whose big file was pruned is a miss: the file is parsed again.
+    for (const oid of big) {
+      const text = await readFile(this.bigFile(oid), 'utf8').catch(() => undefined);
+      if (text !== undefined) lines.set(oid, text);
+    }
     return lines;
   }
 
   /**
    * Keeps the newest KEEP_PACKS packs besides `keep`, and of those only as many, newest first, as fit the byte budget
    * (PACK_BUDGET, or twice `keep`'s own size when that is larger): the facts of a huge file that is gone (123 MB of
-   * them made every later run slow) leave with the packs that held it.
+   * them made every later run slow) leave with the packs that held it. Big entries the new pack uses stay; the others
+   * are kept, newest first, within the same byte budget.
    */
-  private async prune(packs: string, keep: string): Promise<void> {
+  private async prune(packs: string, keep: string, bigUsed: ReadonlySet<string>): Promise<void> {
     const names = (await readdir(packs)).filter((n) => n.endsWith('.jsonl'));
     const dated = await Promise.all(
       names.map(async (n) => {
@@ -160,7 +201,24 @@ export class FactsCache {
       } else old.push(d.n);
     }
     await Promise.all(old.map((n) => rm(path.join(packs, n), { force: true })));
+    await pruneBig(path.join(this.root, 'big'), bigUsed);
   }
+}
+
+async function pruneBig(dir: string, used: ReadonlySet<string>): Promise<void> {
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
+  if (names.length === 0) return;
+  const dated = await Promise.all(names.map(async (n) => ({ n, info: await stat(path.join(dir, n)).catch(() => undefined) })));
+  dated.sort((a, b) => (b.info?.mtimeMs ?? 0) - (a.info?.mtimeMs ?? 0) || (a.n < b.n ? -1 : 1));
+  let room = PACK_BUDGET;
+  const old: string[] = [];
+  for (const { n, info } of dated) {
+    if (used.has(n.slice(0, -'.json'.length))) continue;
+    const size = info?.size ?? 0;
+    if (size <= room) room -= size;
+    else old.push(n);
+  }
+  await Promise.all(old.map((n) => rm(path.join(dir, n), { force: true })));
 }
 
 /** A pack being written; see FactsCache.draft. */
