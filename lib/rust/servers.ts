@@ -97,6 +97,23 @@ async function locked<T>(request: ServerRequest, body: (server: RustAnalyzer, ro
   }
 }
 
+/**
+ * Runs `body` on the analysis worktree moved to `commit`, under the same lock as rust-analyzer's requests, without
+ * starting a server: organize-imports asks `cargo check` there. A warm server catches up on its next request.
+ */
+export async function withAnalysisTree<T>(request: Pick<ServerRequest, 'repo' | 'session' | 'commit' | 'noWait'>, body: (tree: string) => Promise<T>): Promise<T> {
+  const lockDir = path.join(request.session.dir, 'rust');
+  await mkdir(lockDir, { recursive: true });
+  const lock = await acquireLock(lockDir, { waitMs: request.noWait ? 0 : Number(process.env['TUG_LOCK_TIMEOUT_MS'] ?? 30_000) });
+  try {
+    const tree = await openAnalysisTree(request.repo, request.session.dir, request.commit);
+    if (tree.previous === null) await dropSession(request.session.dir);
+    return await body(tree.path);
+  } finally {
+    await lock.release();
+  }
+}
+
 /** Cargo manifests, lock files, build scripts and cargo config change the crate graph: a restart is simpler and safe. */
 function reshapesWorkspace(file: string): boolean {
   const base = path.posix.basename(file);

@@ -1,5 +1,5 @@
 // organize-imports' work: Python files through ruff's import rules (the worker's engine first, where it proves the
-// same result), a Rust file through rust-analyzer, run through the change road or shown by analyze-impact.
+// same result), a Rust file through rustc's unused_imports and rustfmt, run through the change road or shown by analyze-impact.
 import type { z } from 'zod';
 import { TugError } from '../../core/errors.js';
 import { resolveUserPath } from '../../workspace/paths.js';
@@ -9,15 +9,18 @@ import type { Planner, Proposal } from '../change/types.js';
 import { buildPatchSet } from '../../core/patchset.js';
 import type { Snapshot } from '../workspace/snapshot.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { languageOf, planRustAssistChange, unsupportedLanguage, type AssistKind } from '../assists/rust.js';
+import { languageOf, unsupportedLanguage } from '../assists/rust.js';
+import { loadSourceFiles } from '../change/source-files.js';
+import { snapshotCommit } from '../workspace/snapshot.js';
+import { DEFAULT_CHECK_TIMEOUT_MS } from '../../verify/verify.js';
 import { planPythonImports } from './python.js';
 import { warmPythonFor } from '../assists/python.js';
 import { configFor, configuredPython } from '../workspace/config.js';
 import type { organizeImportsFields, organizeImportsInput } from './schema.js';
 
-const KIND: AssistKind = { operation: 'organize-imports', assists: ['remove_unused_imports'], slug: 'imports' };
+const KIND = { operation: 'organize-imports', slug: 'imports' };
 
-type Target = z.infer<z.ZodObject<typeof organizeImportsFields>> & { no_wait?: boolean | undefined; python?: string | undefined };
+type Target = z.infer<z.ZodObject<typeof organizeImportsFields>> & { no_wait?: boolean | undefined; python?: string | undefined; timeout?: number | undefined };
 
 function planner(input: Target, context: OperationContext): Planner {
   const given = [input.file !== undefined, input.files !== undefined, Boolean(input.all)].filter(Boolean).length;
@@ -41,16 +44,30 @@ function planner(input: Target, context: OperationContext): Planner {
 }
 
 /**
- * rust-analyzer offers remove_unused_imports only where a `use` is unused: over a whole file, no offer means nothing to
- * do, which for an idempotent operation is success (an empty patch), not UnsupportedByAdapter.
+ * A Rust file: rustc's unused imports removed and the result formatted as rustfmt would (lib/rust/organize-imports.ts);
+ * nothing unused is success with an empty patch, as organize-imports is idempotent.
  */
 async function planRustImports(ws: Workspace, snapshot: Snapshot, file: string, input: Target, context: OperationContext): Promise<Proposal> {
-  try {
-    return { ...(await planRustAssistChange(ws, snapshot, KIND, file, input, context)), nothingToDoIsSuccess: true };
-  } catch (error) {
-    if (!(error instanceof TugError) || error.code !== 'UnsupportedByAdapter' || error.details?.['operation'] !== KIND.operation) throw error;
-    return { patch: buildPatchSet([], new Map()), warnings: [], subject: `organize imports in ${file}`, slug: `${KIND.slug}-${file.replace(/\.rs$/, '').replaceAll('/', '-')}`, nothingToDoIsSuccess: true };
-  }
+  context.progress?.('asking cargo check which imports are unused');
+  const { planRustImports: plan } = await import('../../rust/organize-imports.js');
+  const result = await plan({
+    repo: ws.repo,
+    session: ws.session,
+    tree: snapshot.tree,
+    commit: await snapshotCommit(ws, snapshot),
+    file,
+    timeoutMs: (input.timeout ?? DEFAULT_CHECK_TIMEOUT_MS / 1000) * 1000,
+    noWait: input.no_wait,
+  });
+  const files = await loadSourceFiles(ws.repo, snapshot.tree, result.edits.map((e) => e.file));
+  const formatted = result.mode ? `, rustfmt on the ${result.mode}` : '';
+  return {
+    patch: buildPatchSet(result.edits, files),
+    warnings: [],
+    subject: `organize imports in ${file} (${result.removed} unused removed${formatted})`,
+    slug: `${KIND.slug}-${file.replace(/\.rs$/, '').replaceAll('/', '-')}`,
+    nothingToDoIsSuccess: true,
+  };
 }
 
 /** Named Python files: the worker starts while git takes the snapshot (--all starts ruff's compile instead). */

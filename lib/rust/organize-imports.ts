@@ -1,0 +1,76 @@
+// organize-imports for one Rust file: rustc's unused imports removed (lib/rust/unused-imports.ts), then rustfmt over
+// the whole file if it was rustfmt-clean, else over the changed `use` blocks only (lib/rust/rustfmt-imports.ts).
+import type { EditRequest } from '../core/patchset.js';
+import type { Repo } from '../git/repo.js';
+import { readBlobs } from '../git/objects.js';
+import { listTreePaths } from '../git/snapshot.js';
+import { TugError } from '../core/errors.js';
+import { withAnalysisTree } from './servers.js';
+import { formatImports, rustfmtSettings, type FormatMode } from './rustfmt-imports.js';
+import { unusedImports } from './unused-imports.js';
+
+export interface ImportsInput {
+  repo: Repo;
+  session: { dir: string; paths: { workers: string } };
+  tree: string;
+  commit: string;
+  file: string;
+  timeoutMs: number;
+  noWait?: boolean | undefined;
+}
+
+export interface ImportsPlan {
+  edits: EditRequest[];
+  removed: number;
+  /** Unused in every build, but inside a `use` another build reads differently: left alone. */
+  kept: number;
+  mode: FormatMode | null;
+}
+
+const decoder = new TextDecoder();
+
+export async function planRustImports(input: ImportsInput): Promise<ImportsPlan> {
+  const entry = (await listTreePaths(input.repo, input.tree)).find((e) => e.path === input.file && e.type === 'blob');
+  if (!entry) throw new TugError('FileNotFound', `${input.file} is not a file of the workspace`, { details: { path: input.file } });
+  const original = Buffer.from((await readBlobs(input.repo, [entry.oid])).get(entry.oid)!);
+  return withAnalysisTree(input, async (tree) => {
+    const found = await unusedImports(tree, input.session.dir, input.file, input.timeoutMs);
+    if (found.removals.length === 0) return { edits: [], removed: 0, kept: found.kept, mode: null };
+    const parts: Buffer[] = [];
+    const changedLines: number[] = [];
+    let at = 0;
+    for (const r of found.removals) {
+      parts.push(original.subarray(at, r.start));
+      changedLines.push(lineCount(parts) - 1);
+      const text = Buffer.from(r.text);
+      parts.push(text);
+      at = r.end;
+    }
+    parts.push(original.subarray(at));
+    const before = decoder.decode(original);
+    const after = decoder.decode(Buffer.concat(parts));
+    const { text, mode } = await formatImports(before, after, changedLines, await rustfmtSettings(tree, input.file));
+    return { edits: minimalEdit(input.file, before, text), removed: found.removed, kept: found.kept, mode };
+  });
+}
+
+function lineCount(parts: readonly Buffer[]): number {
+  let n = 1;
+  for (const p of parts) for (const b of p) if (b === 10) n++;
+  return n;
+}
+
+/** One edit spanning from the first to the last byte that differs. */
+function minimalEdit(file: string, before: string, after: string): EditRequest[] {
+  if (before === after) return [];
+  const a = Buffer.from(before);
+  const b = Buffer.from(after);
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  // Back to a line start, so the edit never splits a UTF-8 character.
+  while (start > 0 && a[start - 1] !== 10) start--;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  while (end > 0 && a[a.length - end - 1] !== 10) end--;
+  return [{ file, span: { start, end: a.length - end }, old_text: decoder.decode(a.subarray(start, a.length - end)), new_text: decoder.decode(b.subarray(start, b.length - end)) }];
+}

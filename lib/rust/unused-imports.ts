@@ -1,0 +1,122 @@
+// Which `use` items of a file are unused, as rustc says (its unused_imports lint through `cargo check`), not as
+// rust-analyzer guesses: rust-analyzer's remove_unused_imports removed `use core::str;` that `str::Utf8Error` needs.
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { TugError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import { cargoManifests } from '../verify/cargo.js';
+import { confinementFor } from '../verify/check-confinement.js';
+import { runCheck } from '../verify/run-check.js';
+import { callerEnvironment, sandboxEnv } from '../verify/sandbox-env.js';
+import { userRepositoryOf } from '../verify/user-checkout.js';
+
+/** A byte span of the file and what rustc suggests in its place ('' to remove). */
+export interface Removal {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface UnusedImports {
+  removals: Removal[];
+  /** How many imported names the removals take out. */
+  removed: number;
+  /** Items unused in every build of the file but inside a `use` that is used differently by another build. */
+  kept: number;
+  /** How many compilations (lib, lib under cfg(test), bins, tests, …) build the file. */
+  builds: number;
+}
+
+interface Span { file_name: string; byte_start: number; byte_end: number; is_primary: boolean; suggested_replacement?: string | null }
+interface Diagnostic { level: string; message: string; code?: { code: string } | null; spans: Span[]; children: Diagnostic[] }
+
+/**
+ * Runs `cargo check --all-targets` (confined, like verification) in `tree`, a checkout of the snapshot. An import
+ * counts as unused only when every compilation that builds the file flags it: one used only under `#[cfg(test)]`
+ * stays. Compilations are counted from cargo's dep-info files.
+ */
+export async function unusedImports(tree: string, sessionDir: string, file: string, timeoutMs: number): Promise<UnusedImports> {
+  const [manifest] = await cargoManifests(tree, [file]);
+  if (!manifest) throw new TugError('NotCargoProject', `no Cargo.toml above ${file}`, { details: { path: file } });
+  const workspace = path.join(tree, path.posix.dirname(manifest));
+  // Not verification's target dir: cargo names a workspace member's units alike in the sandbox and here, and would
+  // replay the warnings the sandbox's (changed) sources gave when this checkout's files look older.
+  const targetDir = path.join(sessionDir, 'cargo-target', `${sha256(manifest).slice(0, 12)}-imports`);
+  const out = path.join(targetDir, 'tug-unused-imports.jsonl');
+  const callerEnv = callerEnvironment();
+  const confine = await confinementFor(await userRepositoryOf(tree), callerEnv);
+  const argv = ['sh', '-c', 'exec "$@" > "$0"', out, 'cargo', 'check', '--manifest-path', path.join(tree, manifest), '--workspace', '--all-targets', '--message-format=json'];
+  const run = await runCheck({
+    name: 'cargo check', argv, cwd: workspace, timeoutMs, baseEnv: sandboxEnv(callerEnv, []).env,
+    env: { CARGO_TARGET_DIR: targetDir, CARGO_TERM_COLOR: 'never' }, confine: { ...confine, mounts: { ...confine.mounts, writable: [tree] } }, writable: [targetDir],
+  });
+  const text = await readFile(out, 'utf8').catch(() => '');
+  await rm(out, { force: true });
+  const absolute = path.join(tree, file);
+  const messages = text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { reason: string; message?: Diagnostic; filenames?: string[] });
+  const errors = messages.filter((m) => m.reason === 'compiler-message' && m.message?.level === 'error').map((m) => m.message!.message);
+  if (run.status !== 'passed' || errors.length > 0) {
+    throw new TugError('UnsupportedByAdapter', `cargo check fails before any change, so rustc cannot say which imports of ${file} are unused`, {
+      details: { operation: 'organize-imports', reason: 'cargo check fails before the change', errors: errors.slice(0, 5), offered: [], ...(errors.length === 0 ? { output: (run.output ?? '').slice(-2000) } : {}) },
+    });
+  }
+  let builds = 0;
+  for (const m of messages) {
+    if (m.reason !== 'compiler-artifact') continue;
+    for (const f of m.filenames ?? []) if (f.endsWith('.rmeta') && (await depInfoNames(f, workspace, absolute))) builds++;
+  }
+  const inFile = (s: Span) => path.resolve(workspace, s.file_name) === absolute;
+  const lints = messages.filter((m) => m.reason === 'compiler-message' && m.message?.code?.code === 'unused_imports').map((m) => m.message!);
+  const key = (s: Span) => `${s.byte_start}:${s.byte_end}`;
+  const flagged = new Map<string, number>();
+  for (const d of lints) for (const s of d.spans) if (s.is_primary && inFile(s)) flagged.set(key(s), (flagged.get(key(s)) ?? 0) + 1);
+  const unused = new Set([...flagged].filter(([, n]) => builds > 0 && n >= builds).map(([k]) => k));
+  // rustc's own suggestion of a diagnostic whose every flagged item is unused everywhere: it knows the commas and braces.
+  const removals: Removal[] = [];
+  let source: Buffer | undefined;
+  const covered = new Set<string>();
+  for (const d of lints) {
+    const primary = d.spans.filter((s) => s.is_primary && inFile(s));
+    if (primary.length === 0 || !primary.every((s) => unused.has(key(s))) || primary.every((s) => covered.has(key(s)))) continue;
+    const edits = d.children.flatMap((c) => c.spans).filter((s) => typeof s.suggested_replacement === 'string' && inFile(s));
+    let proposed = edits.map((s) => ({ start: s.byte_start, end: s.byte_end, text: s.suggested_replacement! }));
+    // rustc suggests nothing for a name in a group that also holds `self` (`use std::fmt::{self, Display, Write};`).
+    if (proposed.length === 0 && primary.length === 1) proposed = groupItemRemoval(source ??= await readFile(absolute), primary[0]!.byte_start, primary[0]!.byte_end);
+    if (proposed.length === 0 || proposed.some((p) => removals.some((r) => p.start < r.end && r.start < p.end))) continue;
+    removals.push(...proposed);
+    for (const s of primary) covered.add(key(s));
+  }
+  removals.sort((a, b) => a.start - b.start);
+  return { removals, removed: covered.size, kept: [...unused].filter((k) => !covered.has(k)).length, builds };
+}
+
+/** Whether the dep-info file beside an .rmeta (deps/libfoo-HASH.rmeta → deps/foo-HASH.d) lists `file`. */
+async function depInfoNames(rmeta: string, workspace: string, file: string): Promise<boolean> {
+  const stem = path.basename(rmeta, '.rmeta').replace(/^lib/, '');
+  const text = await readFile(path.join(path.dirname(rmeta), `${stem}.d`), 'utf8').catch(() => '');
+  for (const line of text.split('\n')) {
+    const colon = line.indexOf(': ');
+    if (colon < 0) continue;
+    const names = line.slice(colon + 2).split(/(?<!\\) /).map((n) => n.replaceAll('\\ ', ' ')).filter((n) => n !== '');
+    if (names.some((n) => path.resolve(workspace, n) === file)) return true;
+  }
+  return false;
+}
+
+const COMMA = 0x2c;
+const isSpace = (b: number | undefined) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+
+/** `, Write` (or `Write, ` when it comes first) out of a braced group; nothing when the name is not between commas. */
+function groupItemRemoval(bytes: Buffer, start: number, end: number): Removal[] {
+  let before = start;
+  while (isSpace(bytes[before - 1])) before--;
+  if (bytes[before - 1] === COMMA) return [{ start: before - 1, end, text: '' }];
+  let after = end;
+  while (isSpace(bytes[after])) after++;
+  if (bytes[after] === COMMA) {
+    after++;
+    while (isSpace(bytes[after])) after++;
+    return [{ start, end: after, text: '' }];
+  }
+  return [];
+}
