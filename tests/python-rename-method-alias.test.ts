@@ -28,3 +28,37 @@ test('keywords through a class-body alias and a stored bound method are renamed;
   );
   await repo.cleanup();
 });
+
+// simplejson's dumps: `if cls is None: cls = JSONEncoder` then `cls(skipkeys=…)` was unsure and left as it was, so a
+// rename of JSONEncoder.__init__'s skipkeys could not pass (found by the sweep, issue 28 §3).
+const ENCODER: Record<string, string> = {
+  'sj/__init__.py': 'from .encoder import JSONEncoder\n\n\ndef dumps(obj, skipkeys=False, cls=None):\n    if cls is None:\n        cls = JSONEncoder\n    return cls(skipkeys=skipkeys).encode(obj)\n\n\ndef plain(obj):\n    make = JSONEncoder\n    return make(skipkeys=True).encode(obj)\n\n\ndef unknown(obj, factory):\n    return factory(skipkeys=True).encode(obj)\n',
+  'sj/encoder.py': 'class JSONEncoder:\n    def __init__(self, skipkeys=False):\n        self.skipkeys = skipkeys\n\n    def encode(self, obj):\n        return repr(obj)\n',
+  'sj/popen.py': 'class FakePopen:\n    def __call__(self, args, stdin=None, stdout=None):\n        local = locals()\n        return {name: local[name] for name in ["stdin", "stdout"]}\n\n\ndef run():\n    proc = FakePopen()\n    return proc(["ls"], stdin=1)\n\n\ndef other(thing):\n    return thing(["ls"], stdin=2)\n',
+};
+
+test('keywords of a call through a local that holds a class (assigned once, or a parameter defaulting to it) are renamed', async (t) => {
+  const repo = await makeRepo(ENCODER);
+  const run = await tug(repo.root, ['run', 'rename-symbol', '--at', 'sj/encoder.py:2:24', '--to', 'skip_keys', '--verify', 'syntax'], { env: { TUG_NO_DAEMON: '1' } });
+  t.is(run.exitCode, 0, run.stdout);
+  const init = await repo.git('show', `${run.json.git.branch}:sj/__init__.py`);
+  t.true(init.includes('return cls(skip_keys=skipkeys).encode(obj)'), init);
+  t.true(init.includes('return make(skip_keys=True).encode(obj)'), init);
+  t.true(init.includes('return factory(skipkeys=True).encode(obj)'), 'a call of a parameter tug knows nothing of is not a JSONEncoder call');
+  t.deepEqual(run.json.unsure ?? [], []);
+  await repo.cleanup();
+});
+
+test('a __call__ parameter: an instance of the class called with it is renamed, unknown callees and locals() strings are unsure', async (t) => {
+  const repo = await makeRepo(ENCODER);
+  const run = await tug(repo.root, ['run', 'rename-symbol', '--at', 'sj/popen.py:2:30', '--to', 'stdin_', '--verify', 'syntax'], { env: { TUG_NO_DAEMON: '1' } });
+  t.is(run.exitCode, 0, run.stdout);
+  const popen = await repo.git('show', `${run.json.git.branch}:sj/popen.py`);
+  t.true(popen.includes('return proc(["ls"], stdin_=1)'), popen);
+  t.true(popen.includes('for name in ["stdin", "stdout"]'), 'a string is only listed');
+  t.deepEqual(
+    run.json.unsure.map((u: any) => `${u.file}:${u.line}:${u.col} ${u.text} ${u.reason}`),
+    ['sj/popen.py:4:49 locals()["stdin"] dynamic_getattr', 'sj/popen.py:13:26 thing(stdin=…) untyped_receiver'],
+  );
+  await repo.cleanup();
+});

@@ -190,6 +190,7 @@ export class Project {
     if (this.followDepth > 16) return entity;
     this.followDepth++;
     try {
+      if (entity?.kind === 'local') entity = this.localAliasTarget(entity) ?? entity;
       for (let step = 0; step < 8 && entity?.kind === 'module-attr'; step++) {
         const next = this.aliasTarget(entity);
         if (!next || entityKey(next) === entityKey(entity)) return entity;
@@ -212,6 +213,26 @@ export class Project {
     if (canonical.kind !== 'variable' || !value || (value.k !== 'name' && value.k !== 'attr')) return null;
     const rebound = info.facts.bindings.some((b) => b.id !== canonical.id && b.scope === canonical.scope && b.name === canonical.name);
     return rebound ? null : this.entityOfExpr(info, value);
+  }
+
+  /**
+   * A local that only ever holds one known name: assigned from it (`cls = JSONEncoder`, once or on several paths), or a
+   * parameter that the function replaces by it when not given (`if cls is None: cls = JSONEncoder`), where what a caller
+   * passes stands in for that name. Anything else bound to it (a loop, an import, a call's result) keeps it unknown.
+   */
+  private localAliasTarget(entity: Extract<Entity, { kind: 'local' }>): Entity | null {
+    const info = this.files.get(entity.file);
+    if (!info) return null;
+    let target: Entity | null = null;
+    for (const b of info.facts.bindings) {
+      if ((b.symbol ?? b.id) !== entity.binding || b.kind === 'parameter') continue;
+      const value = b.value;
+      if (b.kind !== 'variable' || !value || (value.k !== 'name' && value.k !== 'attr')) return null;
+      const next = this.follow(this.entityOfExpr(info, value));
+      if (!next || next.kind === 'local' || (target && entityKey(target) !== entityKey(next))) return null;
+      target = next;
+    }
+    return target;
   }
 
   isPackage(module: string): boolean {

@@ -87,7 +87,7 @@ export class Resolver {
     let target = this.calleeEntity(info, call.callee, call.scope);
     const first = call.args?.[0];
     if (first && lastName(call.callee) === 'partial' && (!target || target.kind === 'external')) target = this.calleeEntity(info, first, call.scope);
-    const fn = target && this.callableOf(target);
+    const fn = (target && this.callableOf(target)) ?? this.instanceCall(info, call.callee, target);
     if (!fn) return null;
     const param = fn.info.facts.params.find((p) => p.scope === fn.scope && p.name === name);
     return param ? this.project.entityOfBinding(fn.info, fn.info.bindings.get(param.binding)!) : null;
@@ -132,6 +132,15 @@ export class Resolver {
     const found = values.map((v) => this.callableOf(v.entity!, depth + 1));
     const first = found[0];
     return first && found.every((f) => f && f.info === first.info && f.scope === first.scope) ? first : null;
+  }
+
+  /** Calling an instance of a known class runs the class's `__call__` (`proc = FakePopen(); proc(stdin=…)`). */
+  private instanceCall(info: FileInfo, callee: import('./facts.js').Expr, target: Entity | null): { info: FileInfo; scope: number; binding: number } | null {
+    if (target && (this.classes.classOfEntity(target) || this.functionOf(target))) return null;
+    const instance = this.types.inferClass(info, callee);
+    if (!instance) return null;
+    const owner = this.classes.definingClass(instance, '__call__');
+    return this.functionOf({ kind: 'class-member', module: owner.module, owner: owner.owner, name: '__call__' });
   }
 
   /** Whether the call goes to a member that stores a method tug cannot type under the name `fn` (`self.f = other.f`). */

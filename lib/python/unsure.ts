@@ -91,6 +91,8 @@ const CONSTRUCTORS = new Set(['__init__', '__new__']);
  */
 function unknownCallee(resolver: Resolver, info: FileInfo, callee: Expr, owner: string): 'known' | UnsureReason {
   if (callee.k === 'attr' && callee.attr === owner) return receiverKnowledge(resolver, info, callee.value);
+  // Any value of unknown type may be an instance whose class's `__call__` this is.
+  if (owner === '__call__' && callee.k !== 'attr') return receiverKnowledge(resolver, info, callee);
   if (!CONSTRUCTORS.has(owner)) return 'known';
   const classOfInstance =
     (callee.k === 'attr' && callee.attr === '__class__') ||
@@ -163,7 +165,31 @@ export function findUnsure(resolver: Resolver, target: Entity, name: string, occ
       }
     }
   }
+  out.push(...namesReadThroughLocals(resolver, target, name));
   return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.span[0] - b.span[0]));
+}
+
+/**
+ * A function that reads its own variables by name (`locals()["stdin"]`): every string in it spelled like
+ * the renamed local may be such a lookup, and the name may be data the function hands on (fixtures' FakePopen).
+ */
+function namesReadThroughLocals(resolver: Resolver, target: Entity, name: string): UnsureSite[] {
+  if (target.kind !== 'local') return [];
+  const info = resolver.project.files.get(target.file);
+  const scope = info?.bindings.get(target.binding)?.scope;
+  if (!info || scope === undefined) return [];
+  const readsLocals = info.facts.calls.some(
+    (c) => c.scope === scope && c.callee.k === 'name' && c.callee.name === 'locals' && isBuiltin(info, c.callee),
+  );
+  const span = info.scopes.get(scope)?.span;
+  if (!readsLocals || !span) return [];
+  return info.facts.strings
+    .filter((s) => s.value === name && s.span[0] >= span[0] && s.span[1] <= span[1])
+    .map((s) => ({ file: info.file, span: s.span, text: `locals()[${JSON.stringify(name)}]`, reason: 'dynamic_getattr' as const }));
+}
+
+function isBuiltin(info: FileInfo, expr: Expr): boolean {
+  return expr.k === 'name' && expr.ref !== undefined && 'builtin' in (info.facts.references[expr.ref]?.resolved ?? {});
 }
 
 export function unsureJSON(sites: readonly UnsureSite[], bytesOf: ReadonlyMap<string, Uint8Array>, renamed: boolean): UnsureJSON[] {
