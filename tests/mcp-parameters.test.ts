@@ -31,7 +31,7 @@ interface Effect {
   /** Runs before each call, on its own fresh repository. */
   setup?: (repo: TestRepo) => Promise<void>;
   /** What is compared (default: the whole result). */
-  probe?: (result: Args, ms: number) => unknown;
+  probe?: (result: Args) => unknown;
 }
 
 const dirtyFile = async (repo: TestRepo) => repo.write('app.py', 'changed = 1\n');
@@ -125,7 +125,7 @@ const CHANGE: Record<string, Effect> = {
   timeout: { tool: 'tug_apply_patchset', a: { ...EDIT, verify: 'tests', test_command: PY('import time; time.sleep(3)'), timeout: 1 }, b: { ...EDIT, verify: 'tests', test_command: PY('import time; time.sleep(3)') }, probe: (r) => r['code'] ?? 'ok' },
   onto: { tool: 'tug_edit_file', a: { path: 'notes.txt', old_text: 'beta', new_text: 'gamma', onto: 'tug/edit/task' }, b: { path: 'notes.txt', old_text: 'beta', new_text: 'gamma' }, probe: (r) => (r['git'] as Args)['branch'] },
   workspace_path: { tool: 'read_file', a: { path: 'b.py', workspace_path: 'sub' }, b: { path: 'b.py' }, probe: (r) => r['code'] ?? 'ok' },
-  no_wait: { tool: 'tug_apply_patchset', a: { ...EDIT, no_wait: true }, b: EDIT, setup: holdLock, probe: (_r, ms) => ms < 1500 },
+  no_wait: { tool: 'tug_apply_patchset', a: { ...EDIT, no_wait: true }, b: EDIT, setup: holdLock, probe: (r) => r['code'] ?? 'ok' },
   wait_s: { tool: 'tug_apply_patchset', a: { ...EDIT, wait_s: 0.2 }, b: EDIT, setup: holdLock, probe: (r) => r['code'] ?? 'ok' },
 };
 
@@ -233,9 +233,18 @@ function PATCH(): string {
 const BACKGROUND = new Map<string, Promise<unknown>>();
 
 async function holdLock(repo: TestRepo): Promise<void> {
-  // A change that waits on a slow test holds the session lock while the measured call runs.
-  BACKGROUND.set(repo.root, executeTool('tug_apply_patchset', { ...EDIT, verify: 'tests', test_command: PY('import time; time.sleep(4)') }, { workspace: repo.root }));
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // A change that waits on a slow test holds the session lock while the measured call runs: no_wait answers
+  // SessionLocked at once, the default waits for it and succeeds.
+  let done = false;
+  const holder = executeTool('tug_apply_patchset', { ...EDIT, verify: 'tests', test_command: PY('import time; time.sleep(4)') }, { workspace: repo.root });
+  BACKGROUND.set(repo.root, holder.finally(() => (done = true)));
+  // The measured call starts once the holder has the lock (seen in the session), however long a busy machine takes.
+  for (;;) {
+    const status = await executeTool('tug_session_status', {}, { workspace: repo.root });
+    if ((status['lock'] as Args | undefined)?.['held']) return;
+    if (done) throw new Error(`the change meant to hold the lock ended first: ${JSON.stringify(await holder)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 async function call(repo: TestRepo, tool: string, args: Args): Promise<Args> {
@@ -247,10 +256,9 @@ async function outcome(effect: Effect, args: Args): Promise<unknown> {
   const repo = await makeRepo(FILES);
   try {
     await effect.setup?.(repo);
-    const started = Date.now();
     const result = await call(repo, effect.tool, args);
     const probe = effect.probe ?? ((r: Args) => r);
-    return JSON.stringify(probe(result, Date.now() - started));
+    return JSON.stringify(probe(result));
   } finally {
     await BACKGROUND.get(repo.root);
     await releaseResources(); // warm Python workers write into the session dir
