@@ -1,10 +1,11 @@
 // Applies the pyflakes part of the independent check (names a change leaves undefined) to results stored before the
 // check had it: each such ok result's commit is still in the corpus repository. Rewrites the results files in place.
+// Batched: one scratch checkout per corpus, reused for every result, and each base file checked once.
 // Usage: node tests/sweep/recheck.mjs [--seed 1]
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CORPORA, corpusRepo, git, WORK } from './corpora.mjs';
-import { dropScratch, scratch, undefinedNames } from './run.mjs';
+import { addedUndefined, dropScratch, scratch } from './check.mjs';
 
 const seed = process.argv.includes('--seed') ? process.argv[process.argv.indexOf('--seed') + 1] : '1';
 const dir = path.join(WORK, 'results');
@@ -18,12 +19,10 @@ for (const f of readdirSync(dir).filter((x) => x.endsWith(`.s${seed}.jsonl`) && 
     if (t.class !== 'ok-green' || t.pyflakes || !t.commit || CORPORA[line.corpus].rust) continue;
     const info = corpusRepo(line.corpus);
     const files = git(info.repo, ['diff', '--name-only', info.commit, t.commit]).split('\n').filter((x) => x.endsWith('.py'));
-    const after = scratch(info.repo, t.commit, 'recheck-after');
-    const before = scratch(info.repo, info.commit, 'recheck-before');
-    const old = undefinedNames(before, files);
-    const added = [...undefinedNames(after, files)].filter((m) => !old.has(m));
-    dropScratch(info.repo, after);
-    dropScratch(info.repo, before);
+    const after = scratch(info.repo, t.commit, 'recheck');
+    // The base side is read from the corpus repository, which holds main between tries.
+    const { syntax, added } = addedUndefined(line.corpus, info.repo, after, files);
+    if (syntax) added.push(syntax);
     t.pyflakes = true;
     changed++;
     if (added.length) {
@@ -34,4 +33,5 @@ for (const f of readdirSync(dir).filter((x) => x.endsWith(`.s${seed}.jsonl`) && 
     }
   }
   if (changed) writeFileSync(path.join(dir, f), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  if (changed) dropScratch(corpusRepo(lines[0].corpus).repo, path.join(path.dirname(corpusRepo(lines[0].corpus).repo), 'recheck'));
 }

@@ -32,8 +32,14 @@ function classes(list, side) {
 }
 
 const corpora = [...new Set(rows.map((r) => r.corpus))].sort(order);
-out.push('| corpus | operation | tried | ok, tests green | ok, nothing to do | **broken** | caught by tug\'s verification | refused | ok with unsure listed | **crash** | rope: ok green | rope: broken | rope: refused | rope: crash |');
-out.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
+/** How many positions an operation has in a corpus (run.mjs caches the list), or '?' when not listed yet. */
+function eligible(corpus, op) {
+  const cache = path.join(WORK, 'corpora', corpus, 'positions.json');
+  if (!existsSync(cache)) return '?';
+  return JSON.parse(readFileSync(cache, 'utf8')).list.filter((p) => p.op === op).length;
+}
+out.push('| corpus | operation | positions | tried | ok, tests green | ok, nothing to do | **broken** | caught by tug\'s verification | refused | ok with unsure listed | **crash** | rope: ok green | rope: broken | rope: refused | rope: crash |');
+out.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
 const total = {};
 for (const corpus of corpora) {
   for (const op of OPS) {
@@ -43,7 +49,7 @@ for (const corpus of corpora) {
     const rp = classes(list, 'rope');
     total[op] ??= [];
     total[op].push(...list);
-    row([corpus, op, t.tried, t.green, t.nochange, t.broken, t.caught, t.refused, t.unsure, t.crash,
+    row([corpus, op, eligible(corpus, op), t.tried, t.green, t.nochange, t.broken, t.caught, t.refused, t.unsure, t.crash,
       rp.tried ? rp.green + rp.nochange : '–', rp.tried ? rp.broken : '–', rp.tried ? rp.refused : '–', rp.tried ? rp.crash : '–']);
   }
 }
@@ -51,8 +57,17 @@ for (const op of OPS) {
   if (!total[op]) continue;
   const t = classes(total[op], 'tug');
   const rp = classes(total[op], 'rope');
-  row(['**all**', `**${op}**`, t.tried, t.green, t.nochange, t.broken, t.caught, t.refused, t.unsure, t.crash,
+  row(['**all**', `**${op}**`, '', t.tried, t.green, t.nochange, t.broken, t.caught, t.refused, t.unsure, t.crash,
     rp.tried ? rp.green + rp.nochange : '–', rp.tried ? rp.broken : '–', rp.tried ? rp.refused : '–', rp.tried ? rp.crash : '–']);
+}
+
+// Issue 28's target: at least 150 tries per operation per project, or every position where there are fewer.
+out.push('', '| operation | corpora swept | at the target (150 tries, or every position) | fewest tries | total tries |', '|---|--:|--:|--:|--:|');
+for (const op of OPS) {
+  if (!total[op]) continue;
+  const per = corpora.map((c) => [c, total[op].filter((r) => r.corpus === c).length]).filter(([, n]) => n);
+  const atTarget = per.filter(([c, n]) => n >= Math.min(150, Number(eligible(c, op)) || 150));
+  row([op, per.length, `${atTarget.length}${atTarget.length ? ` (${atTarget.map(([c]) => c).join(', ')})` : ''}`, Math.min(...per.map(([, n]) => n)), total[op].length]);
 }
 
 // Where both ran: tug's ok rate against rope's on the same positions.
@@ -63,6 +78,22 @@ for (const op of OPS) {
   const okT = (x) => x.class === 'ok-green' || x.class === 'ok-nochange';
   row([op, both.length, count(both, (r) => okT(r.tug)), count(both, (r) => okT(r.rope)), count(both, (r) => r.tug.class === 'refused' && okT(r.rope))]);
 }
+
+// What the results cost and which tug made them: seconds per try (the whole try: tug, the independent check, rope
+// where it ran), and the tug builds (commits) the lines came from.
+const timed = rows.filter((r) => r.wall_ms);
+if (timed.length) {
+  const mean = (xs) => (xs.length ? (xs.reduce((a, b) => a + b, 0) / xs.length / 1000).toFixed(1) : '–');
+  out.push('', '| corpus | tries timed | s per try | tug s | check s (tug ok) | rope s (where run) |', '|---|--:|--:|--:|--:|--:|');
+  for (const corpus of corpora) {
+    const t = timed.filter((r) => r.corpus === corpus);
+    if (!t.length) continue;
+    row([corpus, t.length, mean(t.map((r) => r.wall_ms)), mean(t.map((r) => r.tug.ms)), mean(t.filter((r) => r.tug.check_ms).map((r) => r.tug.check_ms)), mean(t.filter((r) => r.rope?.ms).map((r) => r.rope.ms))]);
+  }
+}
+const builds = new Map();
+for (const r of rows) builds.set(r.tug_build ?? 'unrecorded', (builds.get(r.tug_build ?? 'unrecorded') ?? 0) + 1);
+out.push('', `tug builds: ${[...builds].sort((a, b) => b[1] - a[1]).map(([b, n]) => `${b} (${n} tries)`).join(', ')}`);
 
 out.push('', '### Refusals where rope gave a green result, by reason', '');
 for (const op of OPS) {

@@ -1,13 +1,18 @@
 // The sweep: runs tug's refactors at seeded random positions of real projects and checks every result it calls ok
 // by running the project's own tests on the result branch, independently of tug's verification (issue 28 §3).
-// Usage: node tests/sweep/run.mjs --corpus toolz,bs4|all --op rename-symbol,…|all --seed 1 --per-op 30 [--rope] [--only N]
+// Usage: node tests/sweep/run.mjs --corpus toolz,bs4|all --op rename-symbol,…|all --seed 1 --per-op 30 [--rope]
+//          [--rope-per-op N] [--jobs N] [--warm] [--only N]
 // Results go to $SWEEP_DIR/results/<corpus>.<op>.s<seed>.jsonl (one line per sample, resumable); report.mjs tabulates.
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+// --rope-per-op runs rope on the first N picks only (the comparison needs a sample, not every try); --jobs runs that
+// many corpora at once, each in its own process (corpora share nothing: own repository, scratch and tug session).
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CORPORA, corpusRepo, git, PYTHON, runTests, sourceFiles, testArgv, WORK } from './corpora.mjs';
+import { CORPORA, corpusRepo, git, PYTHON, sourceFiles, testArgv, WORK } from './corpora.mjs';
 import { classifyTug, normalizeReason } from './classify.mjs';
+import { check, scratch } from './check.mjs';
+import { daemon, tugEnv } from './warm.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 // SWEEP_TUG: a frozen copy of a build, so that rebuilding the worktree does not change tug in the middle of a sweep.
@@ -16,7 +21,7 @@ export const PYTHON_OPS = ['rename-symbol', 'move-symbol', 'change-signature', '
 export const RUST_OPS = ['rename-symbol', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
 
 function parseArgs(argv) {
-  const out = { corpus: 'all', op: 'all', seed: 1, perOp: 20, rope: false, only: null };
+  const out = { corpus: 'all', op: 'all', seed: 1, perOp: 20, rope: false, ropePerOp: Infinity, jobs: 1, warm: false, only: null };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i], argv[i + 1]];
     if (k === '--corpus') (out.corpus = v), i++;
@@ -24,7 +29,10 @@ function parseArgs(argv) {
     else if (k === '--seed') (out.seed = Number(v)), i++;
     else if (k === '--per-op') (out.perOp = Number(v)), i++;
     else if (k === '--only') (out.only = Number(v)), i++;
+    else if (k === '--rope-per-op') (out.ropePerOp = Number(v)), i++;
+    else if (k === '--jobs') (out.jobs = Number(v)), i++;
     else if (k === '--rope') out.rope = true;
+    else if (k === '--warm') out.warm = true;
     else throw new Error(`unknown argument ${k}`);
   }
   return out;
@@ -42,11 +50,19 @@ function rng(seed) {
   };
 }
 
-function positions(repo, op, rust) {
+/** Every eligible position of a corpus, listed once per corpus commit and position script (then read from a cache). */
+function positions(info, op, rust) {
   const script = path.join(HERE, rust ? 'rust_positions.py' : 'positions.py');
-  const run = spawnSync(PYTHON, [script, repo, ...sourceFiles(repo, rust)], { encoding: 'utf8', maxBuffer: 256 << 20 });
-  if (run.status !== 0) throw new Error(run.stderr);
-  return run.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((p) => p.op === op);
+  const stamp = `${info.commit}\n${readFileSync(script, 'utf8')}`;
+  const cache = path.join(path.dirname(info.repo), 'positions.json');
+  let all = existsSync(cache) ? JSON.parse(readFileSync(cache, 'utf8')) : null;
+  if (all?.stamp !== stamp) {
+    const run = spawnSync(PYTHON, [script, info.repo, ...sourceFiles(info.repo, rust)], { encoding: 'utf8', maxBuffer: 256 << 20 });
+    if (run.status !== 0) throw new Error(run.stderr);
+    all = { stamp, list: run.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+    writeFileSync(cache, JSON.stringify(all));
+  }
+  return all.list.filter((p) => p.op === op);
 }
 
 /** A seeded shuffle of the positions (sorted first, so the order does not depend on the listing's). */
@@ -86,62 +102,23 @@ export function tugArgs(p, corpus) {
 
 const quote = (a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
 
-/** A scratch checkout of `commit` next to the corpus (removed by the caller with dropScratch). */
-export function scratch(repo, commit, name = 'scratch') {
-  const dir = path.join(path.dirname(repo), name);
-  git(repo, ['worktree', 'remove', '--force', dir], { allowFailure: true });
-  rmSync(dir, { recursive: true, force: true });
-  git(repo, ['worktree', 'prune']);
-  git(repo, ['worktree', 'add', '-q', '--detach', dir, commit]);
-  return dir;
-}
-export function dropScratch(repo, dir) {
-  git(repo, ['worktree', 'remove', '--force', dir], { allowFailure: true });
-  rmSync(dir, { recursive: true, force: true });
-}
-
-/** pyflakes' "undefined name" findings in `files` under `dir`, without line numbers (so that moved code compares). */
-export function undefinedNames(dir, files) {
-  const present = files.filter((f) => existsSync(path.join(dir, f)));
-  if (!present.length) return new Set();
-  // Run from elsewhere, so that the pyflakes corpus's own (changed) copy is not the pyflakes that runs.
-  const run = spawnSync(PYTHON, ['-I', '-m', 'pyflakes', ...present.map((f) => path.join(dir, f))], { cwd: '/', encoding: 'utf8', maxBuffer: 64 << 20 });
-  return new Set(run.stdout.split('\n').filter((l) => / undefined name /.test(l)).map((l) => l.slice(dir.length + 1).replace(/^([^:]+):\d+:(\d+:)? /, '$1: ')));
-}
-
-/**
- * Compile every changed Python file, look for names the change left undefined (pyflakes, against the same files
- * before it, in `baseDir`), and run the tests in `dir`: the independent check of a result.
- */
-function check(corpus, dir, files, baseDir) {
-  const py = files.filter((f) => f.endsWith('.py') && existsSync(path.join(dir, f)));
-  const compile = spawnSync(PYTHON, ['-c', 'import sys\nfor f in sys.argv[1:]:\n    compile(open(f,"rb").read(), f, "exec")', ...py], { cwd: dir, encoding: 'utf8' });
-  if (compile.status !== 0) return { compiles: false, green: false, output: compile.stderr.slice(-1500) };
-  if (py.length && !CORPORA[corpus].rust) {
-    const before = undefinedNames(baseDir, py);
-    const added = [...undefinedNames(dir, py)].filter((m) => !before.has(m));
-    if (added.length) return { compiles: true, green: false, output: `pyflakes: the change leaves names undefined:\nE   ${added.join('\nE   ')}` };
-  }
-  const tests = runTests(corpus, dir);
-  return { compiles: true, green: tests.green, output: tests.green ? '' : tests.output.slice(-1500) };
-}
-
-function runTug(repo, corpus, p) {
+function runTug(repo, corpus, p, warm) {
   const args = tugArgs(p, corpus);
   const started = Date.now();
   const run = spawnSync('nice', ['-n', '15', TUG, ...args], {
     cwd: repo, encoding: 'utf8', timeout: 900_000, maxBuffer: 256 << 20,
-    env: { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0' },
+    env: tugEnv(corpus, warm),
   });
   const result = classifyTug(run);
   result.ms = Date.now() - started;
-  result.command = `cd ${repo} && TUG_NO_DAEMON=1 tug ${args.map(quote).join(' ')}`;
+  result.mode = warm ? 'warm' : 'cold';
+  result.command = `cd ${repo} && ${warm ? `XDG_RUNTIME_DIR=${tugEnv(corpus, true).XDG_RUNTIME_DIR}` : 'TUG_NO_DAEMON=1'} tug ${args.map(quote).join(' ')}`;
   if (result.class === 'ok' && result.commit) {
     const base = git(repo, ['rev-parse', 'main']);
     const files = git(repo, ['diff', '--name-only', base, result.commit]).split('\n').filter(Boolean);
-    const dir = scratch(repo, result.commit);
-    const c = check(corpus, dir, files, repo);
-    dropScratch(repo, dir);
+    const checked = Date.now();
+    const c = check(corpus, repo, scratch(repo, result.commit), files);
+    result.check_ms = Date.now() - checked;
     result.pyflakes = !CORPORA[corpus].rust;
     result.class = c.green ? 'ok-green' : 'broken';
     if (!c.green) result.evidence = c.output;
@@ -152,6 +129,7 @@ function runTug(repo, corpus, p) {
 }
 
 function runRope(repo, corpus, p, base) {
+  const started = Date.now();
   const dir = scratch(repo, base);
   const run = spawnSync('nice', ['-n', '15', PYTHON, path.join(HERE, 'rope_op.py'), dir, JSON.stringify(p)], { encoding: 'utf8', timeout: 600_000, maxBuffer: 64 << 20 });
   let r;
@@ -163,12 +141,12 @@ function runRope(repo, corpus, p, base) {
   if (r.status === 'ok') {
     git(dir, ['add', '-A']);
     const files = git(dir, ['diff', '--cached', '--name-only']).split('\n').filter(Boolean);
-    const c = check(corpus, dir, files, repo);
+    const c = check(corpus, repo, dir, files);
     r.class = c.green ? 'ok-green' : 'broken';
     if (!c.green) r.evidence = c.output;
   } else r.class = r.status === 'nochange' ? 'ok-nochange' : r.status;
   if (r.reason) r.group = normalizeReason(r.code ?? '', r.reason);
-  dropScratch(repo, dir);
+  r.ms = Date.now() - started;
   return r;
 }
 
@@ -177,43 +155,77 @@ export function picks(corpus, op, seed, perOp) {
   const info = corpusRepo(corpus);
   if (!info) return { info, skipped: 'package not installable' };
   if (!info.green) return { info, skipped: 'tests not green before any change' };
-  return { info, positions: sample(positions(info.repo, op, Boolean(CORPORA[corpus].rust)), seed, perOp).map(withNames) };
+  return { info, positions: sample(positions(info, op, Boolean(CORPORA[corpus].rust)), seed, perOp).map(withNames) };
 }
 
 /** Run tug (and rope, when asked and the corpus is Python) at one picked position; the record run.mjs stores. */
-export function sweepOne(info, corpus, p, { rope = false } = {}) {
+export function sweepOne(info, corpus, p, { rope = false, warm = false } = {}) {
   git(info.repo, ['checkout', '-q', '-f', 'main']);
   git(info.repo, ['clean', '-fdxq', '-e', '.git', '-e', 'target']);
-  const tug = runTug(info.repo, corpus, p);
+  const tug = runTug(info.repo, corpus, p, warm);
   return { tug, rope: rope && !CORPORA[corpus].rust ? runRope(info.repo, corpus, p, info.commit) : null };
 }
 
+/** Sweeps one corpus, operation by operation; with --warm, through a daemon started for it and stopped after. */
+function sweepCorpus(corpus, args) {
+  const rust = Boolean(CORPORA[corpus].rust);
+  const ops = args.op === 'all' ? (rust ? RUST_OPS : PYTHON_OPS) : args.op.split(',').filter((o) => (rust ? RUST_OPS : PYTHON_OPS).includes(o));
+  let warmRepo = null; // the repository whose daemon this run started (--warm), stopped when the corpus is done
+  try {
+    for (const op of ops) sweepOp(corpus, op, args, () => warmRepo, (repo) => (warmRepo = repo));
+  } finally {
+    if (warmRepo) daemon(TUG, warmRepo, corpus, true, 'stop');
+  }
+}
+
+/** Sweeps one operation of a corpus: its picks in order, skipping those already in the results file. */
+function sweepOp(corpus, op, args, warmed, setWarmed) {
+  const rust = Boolean(CORPORA[corpus].rust);
+  const { info, skipped, positions: picked } = picks(corpus, op, args.seed, args.perOp);
+  if (skipped) {
+    process.stderr.write(`sweep: ${corpus}: ${skipped}, skipped\n`);
+    return;
+  }
+  const out = path.join(WORK, 'results', `${corpus}.${op}.s${args.seed}.jsonl`);
+  const done = new Set(existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).index) : []);
+  picked.forEach((p, index) => {
+    if (args.only !== null ? index !== args.only : done.has(index)) return;
+    if (args.warm && !warmed()) daemon(TUG, info.repo, corpus, true, 'start'), setWarmed(info.repo);
+    const started = Date.now();
+    const withRope = args.rope && !rust && index < args.ropePerOp;
+    const { tug, rope } = sweepOne(info, corpus, p, { rope: withRope, warm: args.warm });
+    const repro = `node tests/sweep/run.mjs --corpus ${corpus} --op ${op} --seed ${args.seed} --per-op ${args.perOp} --only ${index}${withRope ? ' --rope' : ''}${args.warm ? ' --warm' : ''}`;
+    const line = { corpus, op, seed: args.seed, index, position: p, tug, rope, repro, tug_build: process.env.SWEEP_TUG_COMMIT ?? null, wall_ms: Date.now() - started, at: new Date().toISOString() };
+    if (args.only === null) appendFileSync(out, `${JSON.stringify(line)}\n`);
+    process.stdout.write(`${corpus} ${op} #${index} ${p.file}:${p.line ?? ''}:${p.col ?? ''} tug=${tug.class}${tug.group ? ` (${tug.group})` : ''}${rope ? ` rope=${rope.class}` : ''} ${tug.ms}ms (${line.wall_ms}ms in all)\n`);
+    if (args.only !== null) process.stdout.write(`${JSON.stringify(line, null, 2)}\n`);
+  });
+}
+
+/** --jobs N: the corpora split over N child processes (one corpus per child at a time), each one niced like tug. */
+async function sweepParallel(corpora, args, argv) {
+  const rest = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--corpus' || argv[i] === '--jobs') i++;
+    else rest.push(argv[i]);
+  }
+  const queue = [...corpora];
+  const worker = async () => {
+    for (let corpus = queue.shift(); corpus; corpus = queue.shift()) {
+      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--corpus', corpus, ...rest], { stdio: 'inherit' });
+      await new Promise((resolve) => child.on('exit', resolve));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(args.jobs, corpora.length) }, worker));
+}
+
 function main() {
-  const args = parseArgs(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const args = parseArgs(argv);
   const corpora = args.corpus === 'all' ? Object.keys(CORPORA) : args.corpus.split(',');
   mkdirSync(path.join(WORK, 'results'), { recursive: true });
-  for (const corpus of corpora) {
-    const rust = Boolean(CORPORA[corpus].rust);
-    const ops = args.op === 'all' ? (rust ? RUST_OPS : PYTHON_OPS) : args.op.split(',').filter((o) => (rust ? RUST_OPS : PYTHON_OPS).includes(o));
-    for (const op of ops) {
-      const { info, skipped, positions: picked } = picks(corpus, op, args.seed, args.perOp);
-      if (skipped) {
-        process.stderr.write(`sweep: ${corpus}: ${skipped}, skipped\n`);
-        break;
-      }
-      const out = path.join(WORK, 'results', `${corpus}.${op}.s${args.seed}.jsonl`);
-      const done = new Set(existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).index) : []);
-      picked.forEach((p, index) => {
-        if (args.only !== null ? index !== args.only : done.has(index)) return;
-        const { tug, rope } = sweepOne(info, corpus, p, { rope: args.rope });
-        const repro = `node tests/sweep/run.mjs --corpus ${corpus} --op ${op} --seed ${args.seed} --per-op ${args.perOp} --only ${index}${args.rope && !rust ? ' --rope' : ''}`;
-        const line = { corpus, op, seed: args.seed, index, position: p, tug, rope, repro, tug_build: process.env.SWEEP_TUG_COMMIT ?? null };
-        if (args.only === null) appendFileSync(out, `${JSON.stringify(line)}\n`);
-        process.stdout.write(`${corpus} ${op} #${index} ${p.file}:${p.line ?? ''}:${p.col ?? ''} tug=${tug.class}${tug.group ? ` (${tug.group})` : ''}${rope ? ` rope=${rope.class}` : ''} ${tug.ms}ms\n`);
-        if (args.only !== null) process.stdout.write(`${JSON.stringify(line, null, 2)}\n`);
-      });
-    }
-  }
+  if (args.jobs > 1 && corpora.length > 1 && args.only === null) return sweepParallel(corpora, args, argv);
+  for (const corpus of corpora) sweepCorpus(corpus, args);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) main();

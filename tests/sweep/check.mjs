@@ -1,0 +1,76 @@
+// The sweep's independent check of a result (issue 28 §3), kept cheap so that many tries fit: one scratch checkout
+// per corpus, reused from try to try (a checkout and a clean instead of a new worktree; Rust keeps its target/ so
+// cargo builds incrementally), one interpreter for compile + pyflakes, and the base side of the pyflakes comparison
+// computed once per corpus and file (the base commit never changes).
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CORPORA, git, PYTHON, runTests } from './corpora.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** The reusable scratch checkout `name` next to the corpus repository, holding `commit` and nothing else. */
+export function scratch(repo, commit, name = 'scratch') {
+  const dir = path.join(path.dirname(repo), name);
+  const fresh = () => {
+    git(repo, ['worktree', 'remove', '--force', dir], { allowFailure: true });
+    rmSync(dir, { recursive: true, force: true });
+    git(repo, ['worktree', 'prune']);
+    git(repo, ['worktree', 'add', '-q', '--detach', dir, commit]);
+  };
+  if (!existsSync(path.join(dir, '.git'))) fresh();
+  else {
+    const checkout = spawnSync('git', ['checkout', '-q', '-f', '--detach', commit], { cwd: dir, encoding: 'utf8' });
+    if (checkout.status !== 0) fresh();
+  }
+  // target/ stays: it is ignored, holds only build output, and makes the next cargo run incremental.
+  git(dir, ['clean', '-fdxq', '-e', 'target']);
+  return dir;
+}
+
+/** Removes a scratch checkout (recheck.mjs's one-off ones; run.mjs keeps its own for the next try). */
+export function dropScratch(repo, dir) {
+  git(repo, ['worktree', 'remove', '--force', dir], { allowFailure: true });
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Compile `files` under `dir` and list the names pyflakes finds undefined: { syntax, undefined: Set }. */
+export function staticCheck(dir, files) {
+  const present = files.filter((f) => f.endsWith('.py') && existsSync(path.join(dir, f)));
+  if (!present.length) return { syntax: null, undefined: new Set() };
+  const run = spawnSync(PYTHON, ['-I', path.join(HERE, 'static_check.py'), dir, ...present], { cwd: '/', encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (run.status !== 0) throw new Error(`static_check.py: ${run.stderr}`);
+  const out = JSON.parse(run.stdout);
+  return { syntax: out.syntax, undefined: new Set(out.undefined) };
+}
+
+const baseFindings = new Map();
+/** pyflakes' undefined names of one file at the corpus's base commit (in `repo`, which the sweep keeps on main). */
+function baseUndefined(corpus, repo, file) {
+  const key = `${corpus}\0${file}`;
+  if (!baseFindings.has(key)) baseFindings.set(key, staticCheck(repo, [file]).undefined);
+  return baseFindings.get(key);
+}
+
+/** pyflakes findings the change adds: those in `dir` that the same file at the base did not have. */
+export function addedUndefined(corpus, repo, dir, files) {
+  const after = staticCheck(dir, files);
+  if (after.syntax) return { syntax: after.syntax, added: [] };
+  const added = [...after.undefined].filter((m) => !baseUndefined(corpus, repo, m.slice(0, m.indexOf(': '))).has(m));
+  return { syntax: null, added };
+}
+
+/**
+ * The independent check: every changed Python file compiles, the change leaves no name undefined that the base did
+ * not (pyflakes), and the project's tests pass in `dir`. `repo` holds the base (main) while this runs.
+ */
+export function check(corpus, repo, dir, files) {
+  if (!CORPORA[corpus].rust) {
+    const s = addedUndefined(corpus, repo, dir, files);
+    if (s.syntax) return { compiles: false, green: false, output: s.syntax.slice(-1500) };
+    if (s.added.length) return { compiles: true, green: false, output: `pyflakes: the change leaves names undefined:\nE   ${s.added.join('\nE   ')}` };
+  }
+  const tests = runTests(corpus, dir);
+  return { compiles: true, green: tests.green, output: tests.green ? '' : tests.output.slice(-1500) };
+}
