@@ -31,7 +31,7 @@ export function registryWith(providers: readonly ToolProvider[] = []): Operation
         }
         seen.set(name, provider.name);
       }
-      all.push(op);
+      all.push(checked(provider.name, op));
     }
   }
   return all;
@@ -39,4 +39,25 @@ export function registryWith(providers: readonly ToolProvider[] = []): Operation
 
 export function findIn(registry: readonly Operation[], name: string): Operation | undefined {
   return registry.find((op) => op.name === name || op.tool === name || op.agentName === name);
+}
+
+/**
+ * A provider's operation whose results are checked against its own output schema: a result the schema refuses is
+ * ProviderContractViolation naming the provider and the tool (the MCP client would otherwise refuse the result with a
+ * protocol error, and agentTools would pass it on unchecked).
+ */
+function checked(provider: string, op: Operation): Operation {
+  return {
+    ...op,
+    async execute(input, context) {
+      const result: unknown = await op.execute(input, context);
+      const parsed = op.output.safeParse(result);
+      if (parsed.success) return result;
+      const issues = parsed.error.issues.slice(0, 20).map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+      const first = issues[0];
+      throw new TugError('ProviderContractViolation', `tool provider ${provider}: ${op.tool} returned a result its output schema refuses${first ? ` (${first.path || 'result'}: ${first.message})` : ''}`, {
+        details: { provider, tool: op.tool, issues },
+      });
+    },
+  };
 }

@@ -77,6 +77,8 @@ export const ERROR_CODES = {
   IndexingTimeout: { exit: 10, title: 'rust-analyzer did not finish indexing in time', hint: 'Large workspaces take a while the first time; raise TUG_RA_INDEX_TIMEOUT_MS or keep one warm with `tug daemon start`.' },
   InternalError: { exit: 10, title: 'Internal error', hint: 'This is a bug in tug; please report it with the command line.' },
   UnsupportedByAdapter: { exit: 2, title: 'The language server offers no such refactoring here', hint: 'details.offered lists what rust-analyzer offers at that position; adjust --range/--at.' },
+  DiskFull: { exit: 4, title: 'The disk is full', hint: 'details.reason says which (ENOSPC: no space, EDQUOT: over quota) and details.path or details.command where; nothing of yours was changed (an interrupted write is finished or rolled back by the next call). Free some space and re-run.' },
+  ProviderContractViolation: { exit: 10, title: "A host's tool broke its own output schema", hint: 'details.provider names the tool provider and details.tool its tool, whose result its own output schema refuses (details.issues); this is a bug in that provider, not in tug: report it there.' },
 } as const satisfies Record<string, { exit: number; title: string; hint: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -128,8 +130,32 @@ export class TugError extends Error {
 /** Turns anything thrown into a TugError; unknown throwables are bugs. */
 export function asTugError(error: unknown): TugError {
   if (error instanceof TugError) return error;
+  const full = diskFullError(error);
+  if (full) return full;
   const message = error instanceof Error ? error.message : String(error);
   const details: Record<string, unknown> = {};
   if (process.env['TUG_DEBUG'] && error instanceof Error && error.stack) details['backtrace'] = error.stack;
   return new TugError('InternalError', message, { details, cause: error });
+}
+
+/** errno codes and git's messages for them that mean the file system is out of space or over quota. */
+const DISK_FULL: ReadonlyArray<[string, RegExp]> = [
+  ['ENOSPC', /No space left on device/i],
+  ['EDQUOT', /Disk quota exceeded/i],
+];
+
+/**
+ * DiskFull when `error` (an errno error, or the stderr of a git or other process) says the disk is full, else undefined:
+ * a full disk used to surface as InternalError (git could not write an object) or as a misleading RefUpdateConflict.
+ */
+export function diskFullError(error: unknown, where: { path?: string; command?: string } = {}): TugError | undefined {
+  const errno = (error as NodeJS.ErrnoException | undefined)?.code;
+  const text = typeof error === 'string' ? error : '';
+  const reason = DISK_FULL.find(([code, pattern]) => errno === code || pattern.test(text))?.[0];
+  if (!reason) return undefined;
+  const detail = (typeof error === 'string' ? error.trim().split('\n').pop() : (error as Error).message) ?? reason;
+  return new TugError('DiskFull', `the disk is full (${reason}): ${detail}`, {
+    details: { reason, ...where, ...((error as NodeJS.ErrnoException).path ? { path: (error as NodeJS.ErrnoException).path } : {}) },
+    ...(typeof error === 'string' ? {} : { cause: error }),
+  });
 }

@@ -1,5 +1,5 @@
 // Ref updates are always compare-and-swap: tug never moves a ref it did not see where it expected.
-import { TugError } from '../core/errors.js';
+import { diskFullError, TugError } from '../core/errors.js';
 import type { Repo } from './repo.js';
 import { git, ZERO_OID } from './run-git.js';
 
@@ -10,7 +10,8 @@ export async function updateRef(repo: Repo, ref: string, next: string, expected:
     allowFailure: true,
   });
   if (result.exitCode !== 0) {
-    throw new TugError('RefUpdateConflict', `could not move ${ref}: ${result.stderr.trim()}`, {
+    // A full disk is not a ref that moved: git could not write the ref or its log.
+    throw diskFullError(result.stderr, { command: `git update-ref ${ref}` }) ?? new TugError('RefUpdateConflict', `could not move ${ref}: ${result.stderr.trim()}`, {
       details: { ref, expected, next },
     });
   }

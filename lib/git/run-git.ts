@@ -1,6 +1,6 @@
 // The single place tug spawns git: a clean environment, no hooks, no pager, and failures turned into TugErrors.
 import { spawn } from 'node:child_process';
-import { TugError } from '../core/errors.js';
+import { diskFullError, TugError } from '../core/errors.js';
 
 export interface GitOptions {
   cwd: string;
@@ -81,7 +81,7 @@ export async function git(args: readonly string[], options: GitOptions): Promise
   const result = await runGit(args, options);
   const out: GitResult = { exitCode: result.exitCode, stdout: result.stdout.toString('utf8'), stderr: result.stderr.toString('utf8') };
   if (out.exitCode !== 0 && !options.allowFailure) {
-    throw new TugError('InternalError', `git ${args[0]} failed: ${out.stderr.trim() || `exit ${out.exitCode}`}`, {
+    throw diskFullError(out.stderr, { command: ['git', ...args].join(' ') }) ?? new TugError('InternalError', `git ${args[0]} failed: ${out.stderr.trim() || `exit ${out.exitCode}`}`, {
       details: { command: ['git', ...args].join(' '), exit_code: out.exitCode, stderr: out.stderr.slice(-4000) },
     });
   }
@@ -97,7 +97,7 @@ export async function gitText(args: readonly string[], options: GitOptions): Pro
 export async function gitBytes(args: readonly string[], options: GitOptions): Promise<Uint8Array> {
   const result = await runGit(args, options);
   if (result.exitCode !== 0) {
-    throw new TugError('InternalError', `git ${args[0]} failed: ${result.stderr.toString().trim()}`, {
+    throw diskFullError(result.stderr.toString(), { command: ['git', ...args].join(' ') }) ?? new TugError('InternalError', `git ${args[0]} failed: ${result.stderr.toString().trim()}`, {
       details: { command: ['git', ...args].join(' '), exit_code: result.exitCode },
     });
   }
