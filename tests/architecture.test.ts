@@ -150,3 +150,16 @@ test('lib/ops holds the shared parts and one folder per operation, no loose oper
   const loose = (await sources('lib/ops')).filter((file) => path.dirname(file) === 'lib/ops').map((file) => path.basename(file));
   t.deepEqual(loose, ['operation.ts', 'registry.ts', 'resources.ts']);
 });
+
+test('only lib/typescript/ loads the TypeScript compiler, and only lib/typescript/load.ts does so at run time', async (t) => {
+  for (const file of await sources('lib')) {
+    const text = await readFile(path.join(ROOT, file), 'utf8');
+    // Type-only imports vanish at compile time; a value import would load the compiler with the module that holds it.
+    const valueImport = /^import (?!type )[^'\n]*'typescript'/m.test(text);
+    t.false(valueImport, `${file} imports typescript as a value (load it through lib/typescript/load.ts)`);
+    if (/require\([^)]*'typescript'/.test(text)) t.is(file, 'lib/typescript/load.ts', `${file} requires typescript`);
+    if (/from '(\.\.\/)+typescript\/(?!files\.js)/.test(text) && !file.startsWith('lib/typescript/')) {
+      t.regex(text, /await import\('(\.\.\/)+typescript\//, `${file} reaches lib/typescript/ other than files.ts without a lazy import`);
+    }
+  }
+});

@@ -18,7 +18,7 @@ export const UNLISTED = new Set([
 const SUMMARIES: Record<string, string> = {
   tug_snapshot: 'Record the workspace as a git tree; its snapshot_id pins later calls.',
   tug_analyze_impact: 'Preview what a refactor (operation + its parameters) would change, without writing anything.',
-  tug_rename_symbol: 'Rename the Python or Rust symbol at file:line:column everywhere; verified, committed on a tug/ branch, applied with apply:true.',
+  tug_rename_symbol: 'Rename the Python, Rust or TypeScript/JavaScript symbol at file:line:column everywhere; verified, committed on a tug/ branch, applied with apply:true.',
   tug_apply_patchset: 'Apply edits (file, old_text, new_text, with line/col or span) as one verified change on a tug/ branch.',
   tug_verify: 'Run syntax checks, tests (mode:"tests") or a type checker on the workspace in a sandbox; writes nothing.',
   tug_undo: 'Undo a change by its undo_token (revert:true makes a revert commit).',

@@ -2,6 +2,7 @@
 // change road verifies and commits like any refactor.
 import { z } from 'zod';
 import { TugError } from '../../core/errors.js';
+import { isScriptFile } from '../../typescript/files.js';
 import { buildPatchSet } from '../../core/patchset.js';
 import type { OperationContext } from '../operation.js';
 import { loadSourceFiles } from '../change/source-files.js';
@@ -38,6 +39,12 @@ export function languageOf(file: string): 'python' | 'rust' | null {
 }
 
 export function unsupportedLanguage(operation: string, file: string, supported: string): TugError {
+  // TypeScript/JavaScript has an adapter (rename-symbol), which does not offer this refactor yet.
+  if (isScriptFile(file)) {
+    return new TugError('UnsupportedByAdapter', `${operation} is not available for TypeScript/JavaScript yet; ${file} is one (the TypeScript adapter offers rename-symbol)`, {
+      details: { operation, language: 'typescript', offered: ['rename-symbol'] },
+    });
+  }
   return new TugError('UnsupportedOperation', `${operation} supports ${supported} files; ${file} is not one`, { details: { operation, reason: 'unsupported language' } });
 }
 

@@ -1,4 +1,6 @@
 // change-signature's work: the Python plan on the snapshot, run through the change road or shown by analyze-impact.
+import { isScriptFile } from '../../typescript/files.js';
+import { unsupportedLanguage } from '../assists/rust.js';
 import type { z } from 'zod';
 import { TugError } from '../../core/errors.js';
 import { buildPatchSet } from '../../core/patchset.js';
@@ -20,6 +22,7 @@ type Input = z.infer<typeof changeSignatureInput>;
 function planner(input: Input, context: OperationContext): Planner {
   return async (ws, snapshot) => {
     const file = await resolveUserPath(ws.repo, input.file, 'file');
+    if (isScriptFile(file)) throw unsupportedLanguage('change-signature', file, 'Python');
     if (!/\.pyi?$/.test(file)) throw new TugError('UnsupportedOperation', `change-signature supports Python files; ${file} is not one`, { details: { operation: 'change-signature', reason: 'unsupported language' } });
     if (!(input.line >= 1 && input.column >= 1 && input.line <= MAX_POSITION && input.column <= MAX_POSITION)) {
       throw new TugError('InvalidPosition', `${file}:${input.line}:${input.column} is not a position (lines and columns start at 1)`, { details: { path: file, line: input.line, col: input.column } });

@@ -11,6 +11,8 @@ import { resolveUserPath, resolveWritePath } from '../../workspace/paths.js';
 import type { OperationContext } from '../operation.js';
 import { refactorDoors } from '../change/doors.js';
 import { loadSourceFiles } from '../change/source-files.js';
+import { isScriptFile } from '../../typescript/files.js';
+import { unsupportedLanguage } from '../assists/rust.js';
 import type { Planner } from '../change/types.js';
 import { warmPythonFor } from '../assists/python.js';
 import { configFor, configuredPython } from '../workspace/config.js';
@@ -26,6 +28,7 @@ const EXCLUDED = /(^|\/)(\.venv|venv|\.tox|node_modules|site-packages|__pycache_
 function planner(input: Input, context: OperationContext): Planner {
   return async (ws, snapshot) => {
     const file = await resolveUserPath(ws.repo, input.file, 'file');
+    if (isScriptFile(file)) throw unsupportedLanguage('move-symbol', file, 'Python');
     const destination = input.destination.endsWith('.py') ? await resolveWritePath(ws.repo, input.destination, 'destination') : input.destination;
     const entries = await listTreePaths(ws.repo, snapshot.tree);
     const python = entries.filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path));

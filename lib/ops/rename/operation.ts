@@ -1,4 +1,4 @@
-// `rename-symbol` and `analyze-impact rename-symbol`: Python and Rust symbols renamed across the workspace, verified and committed.
+// `rename-symbol` and `analyze-impact rename-symbol`: Python, Rust and TypeScript/JavaScript symbols renamed across the workspace, verified and committed.
 import { RunResponse } from '../../core/schemas.js';
 import { defineOperation } from '../operation.js';
 import { renameInput } from './schema.js';
@@ -7,7 +7,7 @@ export const renameOperation = defineOperation({
   name: 'rename-symbol',
   tool: 'tug_rename_symbol',
   description:
-    'Rename a Python or Rust symbol everywhere in the workspace. Python: functions, classes, methods, attributes, variables, parameters with their keyword arguments, import aliases, modules. Rust (through rust-analyzer): any item, field, method, local, module. Verified in a sandbox checkout (Rust: cargo check), committed on tug/rename/<old>-to-<new>; optionally applied.',
+    'Rename a Python, Rust or TypeScript/JavaScript symbol everywhere in the workspace. Python: functions, classes, methods, attributes, variables, parameters with their keyword arguments, import aliases, modules. Rust (through rust-analyzer): any item, field, method, local, module. TypeScript/JavaScript (through the TypeScript language service): any declaration, across re-exports, JSX and project references. Verified in a sandbox checkout (Rust: cargo check), committed on tug/rename/<old>-to-<new>; optionally applied.',
   input: renameInput,
   output: RunResponse,
   annotations: { readOnly: false, destructive: true, idempotent: true },

@@ -16,14 +16,15 @@ import { loadSourceFiles } from '../change/source-files.js';
 import { withWorkspace, type Workspace } from '../workspace/workspace.js';
 import { configFor, configuredPython, configuredRustAnalyzer } from '../workspace/config.js';
 import { mark } from '../../core/timing.js';
+import { isScriptFile } from '../../typescript/files.js';
 
-type Language = 'python' | 'rust';
+type Language = 'python' | 'rust' | 'typescript';
 
 async function target(ws: Workspace, at: Position): Promise<RenameTarget & { language: Language }> {
   const file = await resolveUserPath(ws.repo, at.file, 'file');
-  const language: Language | null = /\.pyi?$/.test(file) ? 'python' : file.endsWith('.rs') ? 'rust' : null;
+  const language: Language | null = /\.pyi?$/.test(file) ? 'python' : file.endsWith('.rs') ? 'rust' : isScriptFile(file) ? 'typescript' : null;
   if (!language) {
-    throw new TugError('UnsupportedOperation', `rename-symbol supports Python and Rust files; ${file} is neither`, { details: { operation: 'rename-symbol', reason: 'unsupported language' } });
+    throw new TugError('UnsupportedOperation', `rename-symbol supports Python, Rust, TypeScript and JavaScript files; ${file} is none of them`, { details: { operation: 'rename-symbol', reason: 'unsupported language' } });
   }
   // Files have far fewer lines than this; a bigger number would also not survive the JSON error's location.
   if (!(at.line >= 1 && at.column >= 1 && at.line <= MAX_POSITION && at.column <= MAX_POSITION)) {
@@ -55,6 +56,7 @@ type RenameOptions = {
 async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { language: Language }, input: RenameOptions, check = false, configWarnings?: WarningJSON[]): Promise<LanguagePlan> {
   const config = await configFor(ws.repo, { python: input.python, include: input.include, exclude: input.exclude, safety: input.safety }, configWarnings);
   const aggressive = config.safety_mode === 'aggressive';
+  if (at.language === 'typescript') return planTypeScript(ws, snapshot, at, input, check, config);
   if (at.language === 'rust') {
     if (config.include.length > 0 || config.exclude.length > 0) {
       // rust-analyzer renames every reference the compiler sees; leaving some out would break the build.
@@ -94,6 +96,20 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
   });
 }
 
+/** The TypeScript language service decides what a position means and finds every place; Python's options do not apply. */
+async function planTypeScript(ws: Workspace, snapshot: Snapshot, at: RenameTarget, input: RenameOptions, check: boolean, config: Awaited<ReturnType<typeof configFor>>): Promise<LanguagePlan> {
+  const pythonOnly = input.rename_strings ? 'rename_strings' : input.rename_comments ? 'rename_comments' : input.keep_alias ? 'keep_alias' : input.safety && input.safety !== 'strict' ? 'safety' : null;
+  if (pythonOnly) throw new TugError('InvalidArgument', `${pythonOnly} applies to Python renames only`, { details: { argument: pythonOnly, reason: 'Python only' } });
+  if (config.include.length > 0 || config.exclude.length > 0) {
+    // The language service renames every reference its programs see; leaving some out would break the build.
+    throw new TugError('InvalidArgument', 'include/exclude globs apply to Python analysis; a TypeScript rename changes every reference the language service finds', {
+      details: { argument: input.include?.length ? 'include' : input.exclude?.length ? 'exclude' : config.sources['include'] ?? config.sources['exclude'] ?? 'include', reason: 'Python only' },
+    });
+  }
+  const { planTsRename } = await import('../../typescript/rename-plan.js');
+  return planTsRename({ repo: ws.repo, tree: snapshot.tree, target: at, newName: input.new_name, includeUnsure: input.include_unsure, check });
+}
+
 /**
  * A Python rename on an empty facts cache parses every file, and the interpreter takes longer to start than
  * the snapshot takes: start it first. Fire and forget; the plan reports any problem with the interpreter.
@@ -107,7 +123,7 @@ function warmUp(ws: Workspace, input: RenameOptions & Position): void {
 export async function runRename(input: z.infer<typeof renameInput>, context: OperationContext): Promise<RunResponseJSON> {
   return runChange(input, { operation: 'rename-symbol', scope: 'rename', warmUp: (ws) => warmUp(ws, input) }, async (ws, snapshot) => {
     const at = await target(ws, input);
-    context.progress?.(at.language === 'rust' ? 'asking rust-analyzer' : 'analysing Python files');
+    context.progress?.(at.language === 'rust' ? 'asking rust-analyzer' : at.language === 'typescript' ? 'asking the TypeScript language service' : 'analysing Python files');
     // A rename that is committed is first proven complete on the renamed code (IncompleteRename otherwise).
     const proposal = await plan(ws, snapshot, at, input, true);
     const files = await loadSourceFiles(ws.repo, snapshot.tree, [...proposal.edits.map((e) => e.file), ...proposal.moves.map((m) => m.from)]);

@@ -1,0 +1,152 @@
+// The TypeScript projects of a snapshot: one per tsconfig.json/jsconfig.json (project references followed to their sources), and inferred ones for the script files no config covers, each a language service over the snapshot's files.
+import path from 'node:path';
+import type * as TS from 'typescript';
+import type { TypeScriptModule } from './load.js';
+import type { SnapshotFileSystem } from './file-system.js';
+import { inNodeModules, isScriptFile } from './files.js';
+
+export interface TsProject {
+  /** Repository path of the config, or null for an inferred project. */
+  config: string | null;
+  service: TS.LanguageService;
+  /** Absolute root files. */
+  fileNames: string[];
+  options: TS.CompilerOptions;
+  references: readonly TS.ProjectReference[];
+}
+
+const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
+
+/** Text the caller put in place of a file's snapshot text (the completeness check's renamed files). */
+export type Overlay = Map<string, { text: string; version: number }>;
+
+export class TsProjects {
+  private readonly registry: TS.DocumentRegistry;
+  readonly overlay: Overlay = new Map();
+  private built: TsProject[] | undefined;
+  /** Config problems, reported as warnings (a config that does not parse still leaves its files to an inferred project). */
+  readonly problems: Array<{ config: string; message: string }> = [];
+
+  constructor(private readonly ts: TypeScriptModule, private readonly fs: SnapshotFileSystem) {
+    this.registry = ts.createDocumentRegistry(true, fs.root);
+  }
+
+  /** Config files of the snapshot, outside installed packages, nearest the root first. */
+  configs(paths: Iterable<string>): string[] {
+    return [...paths].filter((p) => CONFIG_NAMES.has(path.posix.basename(p)) && !inNodeModules(p)).sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  }
+
+  all(scriptPaths: readonly string[], configPaths: readonly string[]): TsProject[] {
+    if (this.built) return this.built;
+    const { ts, fs } = this;
+    const projects: TsProject[] = [];
+    const covered = new Set<string>();
+    const parsedByDir = new Map<string, TS.ParsedCommandLine>();
+    for (const config of configPaths) {
+      const parsed = this.parseConfig(config);
+      if (!parsed) continue;
+      parsedByDir.set(path.posix.dirname(config), parsed);
+      for (const f of parsed.fileNames) covered.add(path.resolve(f));
+      projects.push(this.project(config, parsed.fileNames.map((f) => path.resolve(f)), parsed.options, parsed.projectReferences ?? []));
+    }
+    // Files no config lists (tests a build config excludes, plain JavaScript) get the options of the nearest config above them.
+    const groups = new Map<string, string[]>();
+    for (const file of scriptPaths.map((f) => fs.absolute(f))) {
+      if (covered.has(file)) continue;
+      const rel = fs.relative(file)!;
+      let owner = '\0';
+      for (let dir = path.posix.dirname(rel); ; dir = path.posix.dirname(dir)) {
+        if (parsedByDir.has(dir)) {
+          owner = dir;
+          break;
+        }
+        if (dir === '.' || dir === '') break;
+      }
+      const list = groups.get(owner) ?? [];
+      if (!list.includes(file)) list.push(file);
+      groups.set(owner, list);
+    }
+    for (const [owner, files] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const base = parsedByDir.get(owner)?.options ?? this.defaultOptions();
+      projects.push(this.project(null, files.sort(), { ...base, allowJs: true, noEmit: true, composite: false }, []));
+    }
+    this.built = projects;
+    return projects;
+  }
+
+  /** What tsserver's inferred projects assume for loose JavaScript: modern syntax, JSX kept, any module form resolved. */
+  private defaultOptions(): TS.CompilerOptions {
+    const { ts } = this;
+    const bundler = (ts.ModuleResolutionKind as unknown as Record<string, number>)['Bundler'];
+    return {
+      allowJs: true,
+      checkJs: false,
+      noEmit: true,
+      target: ts.ScriptTarget.ESNext,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: bundler ?? ts.ModuleResolutionKind.NodeJs,
+      jsx: ts.JsxEmit.Preserve,
+      resolveJsonModule: true,
+      esModuleInterop: true,
+      allowSyntheticDefaultImports: true,
+      maxNodeModuleJsDepth: 0,
+    };
+  }
+
+  private parseConfig(config: string): TS.ParsedCommandLine | null {
+    const { ts, fs } = this;
+    const absolute = fs.absolute(config);
+    const read = ts.readConfigFile(absolute, (p) => fs.readFile(p));
+    if (read.error) {
+      this.problems.push({ config, message: ts.flattenDiagnosticMessageText(read.error.messageText, '\n') });
+      return null;
+    }
+    const host: TS.ParseConfigHost = {
+      useCaseSensitiveFileNames: true,
+      readDirectory: (root, extensions, excludes, includes, depth) => this.readDirectory(root, extensions, excludes, includes, depth),
+      fileExists: (p) => fs.fileExists(p),
+      readFile: (p) => fs.readFile(p),
+    };
+    return ts.parseJsonConfigFileContent(read.config, host, path.dirname(absolute), undefined, absolute);
+  }
+
+  readDirectory(root: string, extensions?: readonly string[], excludes?: readonly string[], includes?: readonly string[], depth?: number): string[] {
+    const { fs } = this;
+    // matchFiles is the compiler's own glob walk (what ts.sys uses), driven here by the snapshot's directory listing.
+    const matchFiles = (this.ts as unknown as { matchFiles: (...args: unknown[]) => string[] }).matchFiles;
+    return matchFiles(root, extensions, excludes, includes, true, fs.root, depth, (p: string) => fs.entries(p), (p: string) => fs.realpath(p));
+  }
+
+  private project(config: string | null, fileNames: string[], options: TS.CompilerOptions, references: readonly TS.ProjectReference[]): TsProject {
+    const { ts, fs, overlay } = this;
+    const directory = config ? path.dirname(fs.absolute(config)) : fs.root;
+    const host: TS.LanguageServiceHost & { useSourceOfProjectReferenceRedirect(): boolean } = {
+      getCompilationSettings: () => options,
+      getScriptFileNames: () => fileNames,
+      getScriptVersion: (f) => String(overlay.get(f)?.version ?? 0),
+      getScriptSnapshot: (f) => {
+        const text = overlay.get(f)?.text ?? fs.readFile(f);
+        return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+      },
+      getCurrentDirectory: () => directory,
+      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+      fileExists: (p) => overlay.has(p) || fs.fileExists(p),
+      readFile: (p) => overlay.get(p)?.text ?? fs.readFile(p),
+      readDirectory: (root, extensions, excludes, includes, depth) => this.readDirectory(root, extensions, excludes, includes, depth),
+      directoryExists: (p) => fs.directoryExists(p),
+      getDirectories: (p) => fs.getDirectories(p),
+      realpath: (p) => fs.realpath(p),
+      useCaseSensitiveFileNames: () => true,
+      getProjectReferences: () => references,
+      // As tsserver does: a referenced project is read from its sources, not its built .d.ts, so a rename reaches it.
+      useSourceOfProjectReferenceRedirect: () => true,
+    };
+    return { config, service: ts.createLanguageService(host, this.registry), fileNames, options, references };
+  }
+}
+
+/** Whether a file is one tug may edit: a script of the snapshot, outside installed packages. */
+export function editable(fs: SnapshotFileSystem, absolute: string, paths: ReadonlySet<string>): string | null {
+  const rel = fs.relative(absolute);
+  return rel !== null && !inNodeModules(rel) && paths.has(rel) && isScriptFile(rel) ? rel : null;
+}

@@ -1,0 +1,89 @@
+// The completeness check of a TypeScript rename: the renamed text is given to the same language service, which must find exactly the renamed places as the symbol's and no new duplicate declaration.
+import { TugError } from '../core/errors.js';
+import { lineStarts, positionOf } from '../core/text.js';
+import { OffsetMap } from './files.js';
+import type { TsProject } from './projects.js';
+import { searchEverywhere, type Place } from './search.js';
+import type { TsWorkspace } from './workspace.js';
+
+/** Diagnostics that say two declarations now share a name. */
+const DUPLICATES = new Set([2300, 2451, 2393, 2392, 2323, 2528]);
+
+type Spot = { file: string; line: number; col: number; reason: string };
+
+export function assertRenamedSame(ws: TsWorkspace, projects: readonly TsProject[], places: readonly Place[], oldName: string, newName: string, definition: { file: string; byte_start: number }): void {
+  if (places.length === 0) return;
+  const { fs } = ws;
+  const byFile = new Map<string, Place[]>();
+  for (const place of places) byFile.set(place.file, [...(byFile.get(place.file) ?? []), place]);
+  const duplicatesBefore = duplicateCount(ws, projects, [...byFile.keys()]);
+  /** Where the new name starts in the renamed text, per place. */
+  const expected = new Map<string, Place>();
+  const newTexts = new Map<string, string>();
+  for (const [file, list] of byFile) {
+    const text = fs.readFile(fs.absolute(file))!;
+    let out = '';
+    let last = 0;
+    for (const place of list) {
+      out += text.slice(last, place.start) + place.prefix;
+      expected.set(`${file}\0${out.length}`, place);
+      out += newName + place.suffix;
+      last = place.start + place.length;
+    }
+    newTexts.set(file, out + text.slice(last));
+  }
+  const defMap = new OffsetMap(fs.readFile(fs.absolute(definition.file)) ?? '');
+  const defPlace = places.find((p) => p.file === definition.file && defMap.byteOf(p.start) === definition.byte_start) ?? places[0]!;
+  const anchor = [...expected].find(([, p]) => p === defPlace)![0].split('\0');
+  for (const [file, text] of newTexts) ws.projects.overlay.set(fs.absolute(file), { text, version: 1 });
+  try {
+    const found = new Set<string>();
+    const extra: Spot[] = [];
+    const after = searchEverywhere(ws, ws.containing(anchor[0]!), fs.absolute(anchor[0]!), Number(anchor[1]), false);
+    for (const place of after.places) {
+      const key = `${place.file}\0${place.start}`;
+      found.add(key);
+      if (!expected.has(key)) extra.push(spot(ws, place.file, newTexts.get(place.file) ?? fs.readFile(fs.absolute(place.file)) ?? '', place.start, 'captured'));
+    }
+    const left = [...expected].filter(([key]) => !found.has(key)).map(([key, place]) => {
+      const at = Number(key.split('\0')[1]);
+      return spot(ws, place.file, newTexts.get(place.file)!, at, 'resolves_elsewhere');
+    });
+    const duplicatesAfter = duplicateCount(ws, projects, [...byFile.keys()]);
+    if (extra.length > 0 || duplicatesAfter.count > duplicatesBefore.count) {
+      const conflicts = extra.length > 0 ? extra : duplicatesAfter.spots;
+      const first = conflicts[0]!;
+      throw new TugError('NameConflict', `renaming ${oldName} to ${newName} would change what names refer to: ${newName} is ${extra.length > 0 ? 'already used' : 'declared twice'} at ${first.file}:${first.line}:${first.col}`, {
+        details: { conflicts },
+        location: { file: first.file, line: first.line, col: first.col },
+      });
+    }
+    if (left.length > 0) {
+      const first = left[0]!;
+      throw new TugError('IncompleteRename', `renaming ${oldName} to ${newName} would leave ${left.length} place(s) that no longer resolve as before, first ${first.file}:${first.line}:${first.col}`, {
+        details: { old_name: oldName, new_name: newName, left },
+        location: { file: first.file, line: first.line, col: first.col },
+      });
+    }
+  } finally {
+    for (const file of newTexts.keys()) ws.projects.overlay.delete(fs.absolute(file));
+  }
+}
+
+/** The position of a UTF-16 offset of `text` (a file's old or new text) as tug reports it. */
+function spot(ws: TsWorkspace, file: string, text: string, at: number, reason: string): Spot {
+  const bytes = new TextEncoder().encode(text);
+  return { file, ...positionOf(lineStarts(bytes), new OffsetMap(text).byteOf(at)), reason };
+}
+
+function duplicateCount(ws: TsWorkspace, projects: readonly TsProject[], files: readonly string[]): { count: number; spots: Spot[] } {
+  const spots: Spot[] = [];
+  for (const file of files) {
+    const absolute = ws.fs.absolute(file);
+    const project = projects.find((p) => p.service.getProgram()?.getSourceFile(absolute)) ?? projects[0]!;
+    for (const d of project.service.getSemanticDiagnostics(absolute)) {
+      if (DUPLICATES.has(d.code) && d.start !== undefined) spots.push(spot(ws, file, d.file?.text ?? '', d.start, 'duplicate'));
+    }
+  }
+  return { count: spots.length, spots };
+}

@@ -1,0 +1,180 @@
+// Plans a TypeScript/JavaScript rename with the language service: getRenameInfo, findRenameLocations in every project holding the file, the unsure places, then a check on the renamed text that every place still means what it meant.
+import type * as TS from 'typescript';
+import { TugError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import type { EditRequest, FileMove } from '../core/patchset.js';
+import type { WarningJSON } from '../core/schemas.js';
+import { lineStarts, offsetOf, positionOf } from '../core/text.js';
+import type { Repo } from '../git/repo.js';
+import { OffsetMap } from './files.js';
+import { assertTsName } from './identifiers.js';
+import { referenceKind, symbolKind, type ReferenceKind } from './occurrences.js';
+import { editable, type TsProject } from './projects.js';
+import { findTsUnsure, type TsUnsure } from './unsure.js';
+import { openTsWorkspace, requireScript, type TsWorkspace } from './workspace.js';
+import { assertRenamedSame } from './rename-check.js';
+import { searchEverywhere, type Place } from './search.js';
+
+type LocationJSON = { file: string; line: number; col: number; byte_start: number; byte_end: number };
+
+export interface TsRenamePlan {
+  symbol: { id: string; name: string; kind: string; location: LocationJSON };
+  references: Array<{ location: LocationJSON; kind: ReferenceKind }>;
+  edits: EditRequest[];
+  moves: FileMove[];
+  warnings: WarningJSON[];
+  unsure: TsUnsure[];
+  oldName: string;
+}
+
+export interface TsPlanInput {
+  repo: Repo;
+  tree: string;
+  target: { file: string; line: number; col: number };
+  newName: string;
+  includeUnsure?: boolean | undefined;
+  /** Re-analyse the renamed text (a run that commits); analyze-impact skips it. */
+  check?: boolean | undefined;
+}
+
+export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
+  const { target } = input;
+  const ws = await openTsWorkspace(input.repo, input.tree, target.file);
+  const { ts } = ws.compiler;
+  const bytes = requireScript(ws, target.file);
+  const where = `${target.file}:${target.line}:${target.col}`;
+  const offset = offsetOf(bytes, lineStarts(bytes), target.line, target.col);
+  if (offset === null) throw new TugError('InvalidPosition', `${where} is outside the file`, { details: { location: where, file_lines: lineStarts(bytes).length }, location: target });
+  const absolute = ws.fs.absolute(target.file);
+  const text = ws.fs.readFile(absolute)!;
+  const position = new OffsetMap(text).utf16Of(offset);
+  const projects = ws.containing(target.file);
+  const primary = projects[0];
+  if (!primary) throw new TugError('InternalError', `no TypeScript project holds ${target.file}`, { details: { path: target.file } });
+  const parseErrors = primary.service.getSyntacticDiagnostics(absolute);
+  if (parseErrors.length > 0) throw syntaxError(ts, target.file, bytes, parseErrors[0]!);
+  const info = primary.service.getRenameInfo(absolute, position, { allowRenameOfImportPath: false });
+  const span = info.canRename ? info.triggerSpan : undefined;
+  if (span && !(span.start <= position && position <= span.start + span.length)) {
+    // The service answers for the declaration around a keyword (`export`, `function`); tug renames only the name pointed at.
+    throw new TugError('SymbolNotFound', `no renamable symbol at ${where}: the position is not on a name`, { details: { location: where, reason: 'not on a name' }, location: target });
+  }
+  if (!info.canRename) {
+    const reason = info.localizedErrorMessage;
+    const outside = /node_modules|standard TypeScript library|library/i.test(reason);
+    throw new TugError(outside ? 'UnsafeRefactor' : 'SymbolNotFound', outside ? `the symbol at ${where} is defined outside the workspace: ${reason}` : `no renamable symbol at ${where}: ${reason}`, {
+      details: outside ? { reason, line: target.line, col: target.col } : { location: where, reason },
+      location: target,
+    });
+  }
+  const oldName = text.slice(info.triggerSpan.start, info.triggerSpan.start + info.triggerSpan.length);
+  assertTsName(ts, input.newName, oldName);
+  if (oldName === input.newName) throw new TugError('InvalidArgument', `the symbol at ${where} is already called ${oldName}`, { details: { argument: 'to', reason: 'same name' } });
+
+  const warnings: WarningJSON[] = ws.projects.problems.map((p) => ({ code: 'ConfigNotRead', message: `${p.config} could not be read: ${p.message}; its files were analysed with default options` }));
+  const places = placesOf(ws, projects, target.file, position, oldName, warnings);
+  const edits: EditRequest[] = [];
+  const references: TsRenamePlan['references'] = [];
+  const sourceOf = sourceFinder(ws, projects);
+  for (const place of places) {
+    const map = new OffsetMap(ws.fs.readFile(ws.fs.absolute(place.file))!);
+    const start = map.byteOf(place.start);
+    const end = map.byteOf(place.start + place.length);
+    edits.push({ file: place.file, span: { start, end }, old_text: decoded(ws, place.file, start, end), new_text: `${place.prefix}${input.newName}${place.suffix}` });
+    references.push({ location: locationOf(ws, place.file, start, end), kind: referenceKind(ts, sourceOf(place.file)?.source, place.start) });
+  }
+  const definition = definitionOf(ws, primary, absolute, position) ?? references.find((r) => r.kind === 'definition')?.location ?? locationOf(ws, target.file, offset, offset + oldName.length);
+  for (const ref of references) if (ref.location.file === definition.file && ref.location.byte_start === definition.byte_start) ref.kind = 'definition';
+
+  const member = ['property', 'method', 'getter', 'setter', 'JSX attribute', 'enum member'].includes(info.kind) || (info.kind === 'alias' ? false : /member|property|method/.test(info.kindModifiers ?? ''));
+  const renamedSet = new Set(places.map((p) => `${p.file}\0${p.start}`));
+  const files = ws.scripts.flatMap((file) => {
+    const found = sourceOf(file);
+    return found ? [{ file, source: found.source, checker: found.checker, bytes: ws.bytes.get(file)! }] : [];
+  });
+  const check = findTsUnsure({ ts, files, oldName, newName: input.newName, member, renamed: renamedSet, includeUnsure: input.includeUnsure ?? false });
+  if (input.check) assertRenamedSame(ws, projects, places, oldName, input.newName, definition);
+  return {
+    symbol: { id: `sym_${sha256(`typescript\0${definition.file}\0${definition.byte_start}\0${oldName}`).slice(0, 12)}`, name: oldName, kind: symbolKind(info.kind), location: definition },
+    references,
+    edits: [...edits, ...check.edits],
+    moves: [],
+    warnings,
+    unsure: check.unsure,
+    oldName,
+  };
+}
+
+/**
+ * Asked at a use, a program stops at a project boundary and renames only the local binding (`import { a as b }`); asked
+ * at the symbol's declaration, every program that holds it answers for all its users. So the search starts at the
+ * declaration when it is in the workspace under the same name (not an alias), and at the position otherwise.
+ */
+function placesOf(ws: TsWorkspace, projects: readonly TsProject[], file: string, position: number, oldName: string, warnings: WarningJSON[]): Place[] {
+  const absolute = ws.fs.absolute(file);
+  for (const def of projects[0]!.service.getDefinitionAtPosition(absolute, position) ?? []) {
+    const defFile = editable(ws.fs, def.fileName, ws.paths);
+    if (defFile === null || (defFile === file && def.textSpan.start <= position && position <= def.textSpan.start + def.textSpan.length)) break;
+    if (ws.fs.readFile(def.fileName)?.slice(def.textSpan.start, def.textSpan.start + def.textSpan.length) !== oldName) break;
+    const places = renamePlaces(ws, ws.containing(defFile), def.fileName, def.textSpan.start, []);
+    if (places.some((p) => p.file === file && p.start <= position && position <= p.start + p.length)) {
+      return renamePlaces(ws, ws.containing(defFile), def.fileName, def.textSpan.start, warnings);
+    }
+    break;
+  }
+  return renamePlaces(ws, projects, absolute, position, warnings);
+}
+
+function renamePlaces(ws: TsWorkspace, projects: readonly TsProject[], absolute: string, position: number, warnings: WarningJSON[]): Place[] {
+  const { places, outside } = searchEverywhere(ws, projects, absolute, position);
+  for (const where of outside) {
+    warnings.push({ code: 'OutsideWorkspace', message: `${where} uses the symbol but is not a file of the workspace (an installed package or a generated file); it was left as it is` });
+  }
+  return places;
+}
+
+/** Each script's syntax tree and type checker, from the first project whose program holds it. */
+function sourceFinder(ws: TsWorkspace, projects: readonly TsProject[]): (file: string) => { source: TS.SourceFile; checker: TS.TypeChecker } | undefined {
+  const all = [...projects, ...ws.projects.all(ws.scripts, ws.configs).filter((p) => !projects.includes(p))];
+  const programs = all.map((p) => p.service.getProgram()).filter((p): p is TS.Program => p !== undefined);
+  const checkers = new Map<TS.Program, TS.TypeChecker>();
+  return (file) => {
+    const absolute = ws.fs.absolute(file);
+    for (const program of programs) {
+      const source = program.getSourceFile(absolute);
+      if (!source) continue;
+      let checker = checkers.get(program);
+      if (!checker) checkers.set(program, (checker = program.getTypeChecker()));
+      return { source, checker };
+    }
+    return undefined;
+  };
+}
+
+function definitionOf(ws: TsWorkspace, project: TsProject, absolute: string, position: number): LocationJSON | null {
+  const definitions = project.service.getDefinitionAtPosition(absolute, position) ?? [];
+  for (const def of definitions) {
+    const file = editable(ws.fs, def.fileName, ws.paths);
+    if (file === null) continue;
+    const map = new OffsetMap(ws.fs.readFile(def.fileName)!);
+    return locationOf(ws, file, map.byteOf(def.textSpan.start), map.byteOf(def.textSpan.start + def.textSpan.length));
+  }
+  return null;
+}
+
+export function locationOf(ws: TsWorkspace, file: string, start: number, end: number): LocationJSON {
+  return { file, ...positionOf(lineStarts(ws.bytes.get(file)!), start), byte_start: start, byte_end: end };
+}
+
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+function decoded(ws: TsWorkspace, file: string, start: number, end: number): string {
+  return decoder.decode(ws.bytes.get(file)!.subarray(start, end));
+}
+
+export function syntaxError(ts: typeof TS, file: string, bytes: Uint8Array, diagnostic: TS.Diagnostic): TugError {
+  const map = new OffsetMap(diagnostic.file?.text ?? '');
+  const at = positionOf(lineStarts(bytes), map.byteOf(diagnostic.start ?? 0));
+  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
+  return new TugError('SourceSyntaxError', `${file}:${at.line}:${at.col} does not parse: ${message}`, { details: { file, line: at.line, col: at.col, message }, location: { file, ...at } });
+}

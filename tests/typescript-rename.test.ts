@@ -1,0 +1,126 @@
+// TypeScript/JavaScript renames through the real CLI and the real language service on the fixture packages: re-exports, default exports, JSX, shorthand properties, project references, workspaces, plain JavaScript, unsure places and refusals.
+import test from 'ava';
+import { tug } from './helpers/cli.js';
+import { TS_ENV as ENV, tsFixture } from './helpers/typescript.js';
+
+type Ref = { location: { file: string; line: number }; kind: string };
+const files = (run: { json: { patch: { edits: Array<{ file: string }> } } }) => [...new Set(run.json.patch.edits.map((e) => e.file))].sort();
+const where = (refs: Ref[]) => refs.map((r) => `${r.location.file}:${r.location.line}:${r.kind}`);
+
+test('a function renamed through a re-export keeps the exported alias, commits on tug/rename and undoes', async (t) => {
+  const repo = await tsFixture('shapes');
+  const impact = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'src/geometry.ts:8:17', '--to', 'span'], { env: ENV });
+  t.is(impact.exitCode, 0, impact.stdout);
+  t.like(impact.json.symbol, { name: 'distance', kind: 'function' });
+  t.deepEqual(where(impact.json.references), ['src/geometry.ts:8:definition', 'src/geometry.ts:20:call', 'src/index.ts:1:import']);
+  const run = await tug(repo.root, ['rename', 'src/geometry.ts:8:17', 'span'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.git.branch, 'tug/rename/distance-to-span');
+  t.is(run.json.summary.edits_count, 3);
+  t.is(await repo.git('show', `${run.json.git.commit}:src/index.ts`).then((s) => s.split('\n')[0]), "export { span as dist, ORIGIN } from './geometry.js';");
+  t.regex(await repo.git('log', '-1', '--format=%s', run.json.git.branch), /^refactor\(rename\): distance -> span$/);
+  const applied = await tug(repo.root, ['rename', 'src/geometry.ts:8:17', 'span', '--apply'], { env: ENV });
+  t.is(applied.exitCode, 0, applied.stdout);
+  t.regex(await repo.readText('src/geometry.ts'), /export function span\(/);
+  const undo = await tug(repo.root, ['undo', applied.json.undo_token], { env: ENV });
+  t.is(undo.exitCode, 0, undo.stdout);
+  t.regex(await repo.readText('src/geometry.ts'), /export function distance\(/);
+  await repo.cleanup();
+});
+
+test('shorthand properties keep their key, JSX tags and default-exported classes follow their symbol', async (t) => {
+  const repo = await tsFixture('shapes');
+  const shorthand = await tug(repo.root, ['rename', 'src/labels.ts:5:9', 'text'], { env: ENV });
+  t.is(shorthand.exitCode, 0, shorthand.stdout);
+  t.regex(await repo.git('show', `${shorthand.json.git.commit}:src/labels.ts`), /return \{ label: text, offset \};/);
+  const jsx = await tug(repo.root, ['rename', 'src/view.tsx:3:17', 'Tag'], { env: ENV });
+  t.is(jsx.exitCode, 0, jsx.stdout);
+  t.regex(await repo.git('show', `${jsx.json.git.commit}:src/view.tsx`), /<Tag label="origin" \/>/);
+  const klass = await tug(repo.root, ['rename', 'src/geometry.ts:12:22', 'Ring'], { env: ENV });
+  t.is(klass.exitCode, 0, klass.stdout);
+  t.deepEqual(files(klass), ['src/geometry.ts'], 'importers use the default export, not the class name');
+  await repo.cleanup();
+});
+
+test('a property is renamed in every object literal of its type; strings naming it are unsure and renamed only on request', async (t) => {
+  const repo = await tsFixture('shapes');
+  const run = await tug(repo.root, ['rename', 'src/labels.ts:10:3', 'brief'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(
+    run.json.unsure.map((u: { file: string; line: number; reason: string; renamed: boolean }) => `${u.file}:${u.line}:${u.reason}:${u.renamed}`),
+    ['src/labels.ts:17:string_mention:false', 'src/labels.ts:20:string_mention:false', 'test/geometry.test.ts:19:string_mention:false'],
+  );
+  const all = await tug(repo.root, ['rename', 'src/labels.ts:10:3', 'brief', '--include-unsure'], { env: ENV });
+  t.is(all.exitCode, 0, all.stdout);
+  t.true(all.json.unsure.every((u: { renamed: boolean }) => u.renamed));
+  t.regex(await repo.git('show', `${all.json.git.commit}:src/labels.ts`), /DEFAULT_FORMAT = 'brief'/);
+  await repo.cleanup();
+});
+
+test('members reached through an untyped receiver or a computed key are unsure', async (t) => {
+  const repo = await tsFixture('shapes');
+  await repo.write('src/loose.ts', [
+    'import { Counter } from "./counter.js";',
+    'export function bump(anything: any, c: Counter, key: "step" | "reset") {',
+    '  anything.step();',
+    '  c[key]();',
+    '  return c.step();',
+    '}',
+    '',
+  ].join('\n'));
+  await repo.write('src/counter.ts', 'export class Counter {\n  n = 0;\n  step() {\n    this.n++;\n  }\n  reset() {\n    this.n = 0;\n  }\n}\n');
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'counter');
+  const run = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'src/counter.ts:3:3', '--to', 'advance'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(where(run.json.references), ['src/counter.ts:3:definition', 'src/loose.ts:5:call']);
+  t.deepEqual(run.json.unsure.map((u: { line: number; reason: string }) => `${u.line}:${u.reason}`), ['2:string_mention', '3:untyped_receiver', '4:dynamic_getattr']);
+  await repo.cleanup();
+});
+
+test('a name that would capture or be captured is a NameConflict; bad names and positions are usage errors', async (t) => {
+  const repo = await tsFixture('shapes');
+  const capture = await tug(repo.root, ['rename', 'src/labels.ts:4:9', 'label'], { env: ENV });
+  t.is(capture.exitCode, 4, capture.stdout);
+  t.is(capture.json.error.code, 'NameConflict');
+  t.like(capture.json.error.details.conflicts[0], { file: 'src/labels.ts', line: 6 });
+  const reserved = await tug(repo.root, ['rename', 'src/labels.ts:4:9', 'delete'], { env: ENV });
+  t.is(reserved.json.error.code, 'InvalidArgument');
+  const keyword = await tug(repo.root, ['rename', 'src/labels.ts:3:1', 'x'], { env: ENV });
+  t.is(keyword.json.error.code, 'SymbolNotFound');
+  const library = await tug(repo.root, ['rename', 'src/geometry.ts:9:15', 'hyp'], { env: ENV });
+  t.is(library.json.error.code, 'UnsafeRefactor', library.stdout);
+  await repo.write('src/broken.ts', 'export const x = ;\n');
+  const broken = await tug(repo.root, ['rename', 'src/broken.ts:1:14', 'y'], { env: ENV });
+  t.is(broken.json.error.code, 'SourceSyntaxError');
+  t.is(await repo.git('branch', '--list', 'tug/*'), '');
+  await repo.cleanup();
+});
+
+test('project references and paths: renamed from a use in another project, the declaration and every user change', async (t) => {
+  const repo = await tsFixture('refs');
+  const run = await tug(repo.root, ['rename', 'packages/app/src/volume.ts:4:10', 'limit'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(files(run), ['packages/app/src/volume.ts', 'packages/util/src/index.ts']);
+  t.regex(await repo.git('show', `${run.json.git.commit}:packages/app/src/volume.ts`), /import \{ limit \} from '@refs\/util';/);
+  await repo.cleanup();
+});
+
+test('npm workspaces: a package imported by name through its node_modules link is renamed in both packages', async (t) => {
+  const repo = await tsFixture('monorepo', { '': ['@mono/core=packages/core', '@mono/app=packages/app'] });
+  const run = await tug(repo.root, ['rename', 'packages/app/src/cart.js:5:13', 'addTax'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(files(run), ['packages/app/src/cart.js', 'packages/core/src/index.js', 'packages/core/test/core.test.js']);
+  await repo.cleanup();
+});
+
+test('plain CommonJS without a config: module.exports keeps its key, string mentions are unsure', async (t) => {
+  const repo = await tsFixture('plain-js');
+  const run = await tug(repo.root, ['rename', 'lib/util.js:3:10', 'toSlug'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  const util = await repo.git('show', `${run.json.git.commit}:lib/util.js`);
+  t.regex(util, /function toSlug\(text\)/);
+  t.regex(util, /module\.exports = \{ slugify: toSlug, titleCase \};/);
+  t.deepEqual(run.json.unsure.map((u: { file: string; line: number }) => `${u.file}:${u.line}`), ['lib/index.js:14', 'test/util.test.js:7']);
+  await repo.cleanup();
+});
