@@ -6,7 +6,7 @@ import type { RustAnalyzer } from './lsp-client.js';
 import { scanRust, type MacroCall } from './macro-calls.js';
 import { lspPositionOfOffset } from './positions.js';
 
-export type RustUnsureReason = 'macro_unexpanded' | 'macro_definition' | 'cfg_inactive' | 'unresolved';
+export type RustUnsureReason = 'macro_unexpanded' | 'macro_definition' | 'cfg_inactive' | 'unresolved' | 'value_use';
 
 export interface RustUnsure {
   file: string;
@@ -92,6 +92,7 @@ export const UNSURE_REASONS: Record<RustUnsureReason, string> = {
   macro_definition: 'inside a macro_rules! body, where a name means nothing until the macro is called',
   cfg_inactive: 'in code a #[cfg(…)] switches off, which rust-analyzer does not analyse',
   unresolved: 'rust-analyzer resolves nothing here',
+  value_use: 'the fn is named but not called here (a fn pointer, a path passed on): calls through it keep the old signature',
 };
 
 async function ask<T>(server: RustAnalyzer, method: string, params: unknown): Promise<T | null> {

@@ -1,4 +1,4 @@
-// `change-signature`: reorder, rename, add and remove a Python function's parameters, with every resolved call.
+// `change-signature`: reorder, rename, add and remove a Python function's or a Rust fn's parameters, with every resolved call.
 import { TugError } from '../../core/errors.js';
 import { RunResponse } from '../../core/schemas.js';
 import { defineOperation } from '../operation.js';
@@ -19,7 +19,7 @@ export const changeSignatureOperation = defineOperation({
   name: 'change-signature',
   tool: 'tug_change_signature',
   description:
-    'Python: give a function or method a new parameter list (reorder, rename, add with a default or a call-site value, remove, `/` `*` `*args` `**kwargs`) and rewrite its definitions (overrides and bases too) and every resolved call, partial(f, …) and super() call. Refused (UnsafeRefactor) when a removed argument is not a literal or a name, a reorder would change the evaluation order of arguments with effects, or a decorator may replace the function, unless force; special methods are refused (UnsupportedOperation). Calls in doctest examples and docs code blocks are rewritten too. Calls that unpack *args/**kwargs are left with a warning; untyped receivers (in code and examples) are listed in unsure. Verified in a sandbox, committed on tug/change-signature/<name>.',
+    'Python: give a function or method a new parameter list (reorder, rename, add with a default or a call-site value, remove, `/` `*` `*args` `**kwargs`) and rewrite its definitions (overrides and bases too) and every resolved call, partial(f, …) and super() call. Refused (UnsafeRefactor) when a removed argument is not a literal or a name, a reorder would change the evaluation order of arguments with effects, or a decorator may replace the function, unless force; special methods are refused (UnsupportedOperation). Calls in doctest examples and docs code blocks are rewritten too. Calls that unpack *args/**kwargs are left with a warning; untyped receivers (in code and examples) are listed in unsure. Rust: the same for a fn or method (new parameters need type and value; no defaults), on rust-analyzer\'s references: the trait declaration and every impl, method, path and UFCS calls; fn pointers listed in unsure. Verified in a sandbox, committed on tug/change-signature/<name>.',
   input: changeSignatureInput,
   output: RunResponse,
   annotations: { readOnly: false, destructive: true, idempotent: true },

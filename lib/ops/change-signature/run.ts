@@ -12,9 +12,12 @@ import { resolveUserPath } from '../../workspace/paths.js';
 import { MAX_POSITION, type OperationContext } from '../operation.js';
 import { refactorDoors } from '../change/doors.js';
 import { loadSourceFiles } from '../change/source-files.js';
-import type { Planner } from '../change/types.js';
+import type { Planner, Proposal } from '../change/types.js';
+import { orderUnsure } from '../change/unsure.js';
+import { snapshotCommit, type Snapshot } from '../workspace/snapshot.js';
+import type { Workspace } from '../workspace/workspace.js';
 import { warmPythonFor } from '../assists/python.js';
-import { configFor, configuredPython } from '../workspace/config.js';
+import { configFor, configuredPython, configuredRustAnalyzer } from '../workspace/config.js';
 import type { changeSignatureInput } from './schema.js';
 
 type Input = z.infer<typeof changeSignatureInput>;
@@ -22,11 +25,12 @@ type Input = z.infer<typeof changeSignatureInput>;
 function planner(input: Input, context: OperationContext): Planner {
   return async (ws, snapshot) => {
     const file = await resolveUserPath(ws.repo, input.file, 'file');
-    if (isScriptFile(file)) throw unsupportedLanguage('change-signature', file, 'Python');
-    if (!/\.pyi?$/.test(file)) throw new TugError('UnsupportedOperation', `change-signature supports Python files; ${file} is not one`, { details: { operation: 'change-signature', reason: 'unsupported language' } });
+    if (isScriptFile(file)) throw unsupportedLanguage('change-signature', file, 'Python and Rust');
+    if (!/\.pyi?$/.test(file) && !file.endsWith('.rs')) throw new TugError('UnsupportedOperation', `change-signature supports Python and Rust files; ${file} is not one`, { details: { operation: 'change-signature', reason: 'unsupported language' } });
     if (!(input.line >= 1 && input.column >= 1 && input.line <= MAX_POSITION && input.column <= MAX_POSITION)) {
       throw new TugError('InvalidPosition', `${file}:${input.line}:${input.column} is not a position (lines and columns start at 1)`, { details: { path: file, line: input.line, col: input.column } });
     }
+    if (file.endsWith('.rs')) return planRust(ws, snapshot, file, input, context);
     const config = await configFor(ws.repo, { python: input.python });
     const python = configuredPython(config);
     const target = await targetPython(ws.repo, snapshot.tree);
@@ -52,6 +56,31 @@ function planner(input: Input, context: OperationContext): Planner {
       slug: `signature-${plan.name}`,
       symbol: { name: plan.name, file, line: input.line, col: input.column },
     };
+  };
+}
+
+/** A Rust fn or method: lib/rust/change-signature.ts on rust-analyzer's references. */
+async function planRust(ws: Workspace, snapshot: Snapshot, file: string, input: Input, context: OperationContext): Promise<Proposal> {
+  context.progress?.('asking rust-analyzer');
+  const { planRustSignature } = await import('../../rust/change-signature.js');
+  const config = await configFor(ws.repo, {});
+  const plan = await planRustSignature({
+    repo: ws.repo,
+    session: ws.session,
+    tree: snapshot.tree,
+    commit: await snapshotCommit(ws, snapshot),
+    target: { file, line: input.line, col: input.column },
+    rustAnalyzer: configuredRustAnalyzer(config, undefined),
+    params: input.new_params,
+    force: input.force ?? false,
+  });
+  const files = await loadSourceFiles(ws.repo, snapshot.tree, [...new Set(plan.edits.map((e) => e.file))]);
+  return {
+    patch: buildPatchSet(plan.edits, files),
+    warnings: [],
+    unsure: orderUnsure(plan.unsure),
+    subject: `${plan.name}(${input.new_params.map((p) => p.name).join(', ')}) (${plan.calls} call${plan.calls === 1 ? '' : 's'})`,
+    slug: `signature-${plan.name}`,
   };
 }
 
