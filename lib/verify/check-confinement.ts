@@ -3,6 +3,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { availableConfinement, confineArgv, type Confinement, type Isolation, type Mounts } from './isolation.js';
 import type { UserRepository } from './user-checkout.js';
+import { userAllowsNetwork } from '../trust/user-only.js';
 
 /**
  * tug's config dirs as the caller's tug and a tug started inside the sandbox would find them (`$XDG_CONFIG_HOME/tug`,
@@ -40,8 +41,8 @@ export async function confinementFor(user: UserRepository | null, callerEnv: Nod
   const present = await Promise.all(wanted.map((dir) => stat(dir).then((s) => s.isDirectory(), () => false)));
   const readOnly = wanted.filter((_, i) => present[i]);
   const hidden = confinement === 'bwrap' ? await existingDirs(tugConfigDirs(callerEnv)) : [];
-  // Only the user opens the network (their environment, never a repository's file): builds that fetch need it.
-  const network = callerEnv['TUG_VERIFY_NETWORK'] === '1';
+  // Only the user opens the network (their environment or their own config, never a repository's file): builds that fetch need it.
+  const network = await userAllowsNetwork(callerEnv);
   return { confinement, mounts: { readOnly, hidden, network } };
 }
 

@@ -6,6 +6,7 @@ import { TugError } from '../../core/errors.js';
 import type { WarningJSON } from '../../core/schemas.js';
 import { gatedSettings, settingsHash, withoutGated, type GatedSetting } from '../../trust/settings.js';
 import { trustState, userConfigDir, type TrustState } from '../../trust/store.js';
+import { USER_ONLY_KEYS } from '../../trust/user-only.js';
 import { callerEnvironment } from '../../verify/sandbox-env.js';
 import { didYouMean } from '../../core/did-you-mean.js';
 import { globProblem, globToRegExp } from '../../core/glob.js';
@@ -172,8 +173,8 @@ async function repositoryLayers(root: string, warnings: WarningJSON[] = []): Pro
   const pyproject = await readToml(path.join(root, 'pyproject.toml'));
   const tool = (pyproject?.['tool'] as Record<string, unknown> | undefined)?.['tug'];
   return [
-    ['pyproject.toml [tool.tug]', validate(dropUnknown(tool, 'pyproject.toml [tool.tug]', warnings), 'pyproject.toml [tool.tug]')],
-    ['tug.toml', validate(dropUnknown(await readToml(path.join(root, 'tug.toml')), 'tug.toml', warnings), 'tug.toml')],
+    ['pyproject.toml [tool.tug]', validate(dropUnknown(withoutUserOnly(tool, 'pyproject.toml [tool.tug]', warnings), 'pyproject.toml [tool.tug]', warnings), 'pyproject.toml [tool.tug]')],
+    ['tug.toml', validate(dropUnknown(withoutUserOnly(await readToml(path.join(root, 'tug.toml')), 'tug.toml', warnings), 'tug.toml', warnings), 'tug.toml')],
   ];
 }
 
@@ -304,9 +305,26 @@ export async function configFor(
   return config;
 }
 
-/** The user config's `[daemon]` table is the daemon's own (lib/daemon/settings.ts), not a project setting. */
+/** The user config's `[daemon]` table is the daemon's own (lib/daemon/settings.ts), not a project setting; nor are USER_ONLY_KEYS (lib/trust/user-only.ts). */
 function withoutDaemonTable(table: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (!table || !('daemon' in table)) return table;
+  if (!table) return table;
   const { daemon: _daemon, ...rest } = table;
+  for (const key of USER_ONLY_KEYS) delete rest[key];
+  return rest;
+}
+
+/** A repository's file naming a user-only key: ignored, trusted or not, with a warning saying where it belongs. */
+function withoutUserOnly(table: unknown, source: string, warnings: WarningJSON[]): unknown {
+  if (typeof table !== 'object' || table === null || Array.isArray(table)) return table;
+  const rest = { ...(table as Record<string, unknown>) };
+  for (const key of USER_ONLY_KEYS) {
+    if (!(key in rest)) continue;
+    delete rest[key];
+    warnings.push({
+      code: 'UntrustedSetting',
+      message: `${source} ${key} is ignored: only your own config (${path.join(userConfigDir(), 'config.toml')}) or TUG_VERIFY_NETWORK=1 can open the network, never a repository`,
+      details: { source, key, trust: 'user config only' },
+    });
+  }
   return rest;
 }
