@@ -80,19 +80,20 @@ export const Check = z.object({
   duration_ms: z.number().int().optional(),
 });
 
+/** How a project's command was confined: one shape for a verification's checks and for run_command. */
+export const IsolationSchema = z.object({
+  checkout: z.literal('separate-git-dir'),
+  confinement: z.enum(['bwrap', 'unshare', 'none']),
+  repository_read_only: z.boolean(),
+  network: z.boolean(),
+  process_tree: z.enum(['pid-namespace', 'process-walk']),
+});
+
 export const VerificationSchema = z.object({
   status: z.enum(['passed', 'failed', 'skipped']),
   mode: z.enum(['none', 'syntax', 'tests', 'typecheck']),
   checks: z.array(Check),
-  isolation: z
-    .object({
-      checkout: z.literal('separate-git-dir'),
-      confinement: z.enum(['bwrap', 'unshare', 'none']),
-      repository_read_only: z.boolean(),
-      network: z.boolean(),
-      process_tree: z.enum(['pid-namespace', 'process-walk']),
-    })
-    .optional()
+  isolation: IsolationSchema.optional()
     .describe("How the project's commands (tests, test command, type checker, cargo) were confined; absent when only tug's syntax check ran."),
 });
 

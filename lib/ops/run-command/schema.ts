@@ -1,6 +1,6 @@
 // The fields and response of run_command, shared by its registry entry and its run.
 import { z } from 'zod';
-import { Oid, SCHEMA_VERSION, Warning } from '../../core/schemas.js';
+import { IsolationSchema, Oid, SCHEMA_VERSION, Warning } from '../../core/schemas.js';
 import { CommonFields } from '../operation.js';
 
 export const runCommandInput = z
@@ -24,15 +24,7 @@ export const RunCommandResponse = z.object({
   stderr: z.string(),
   timed_out: z.boolean(),
   truncated: z.boolean(),
-  isolation: z
-    .object({
-      checkout: z.literal('separate-git-dir'),
-      confinement: z.enum(['bwrap', 'unshare', 'none']),
-      repository_read_only: z.boolean(),
-      network: z.boolean(),
-      process_tree: z.enum(['pid-namespace', 'process-walk']),
-    })
-    .describe('How the command was isolated: its own git dir always; bwrap adds a read-only repository and no network.'),
+  isolation: IsolationSchema.describe('How the command was isolated: its own git dir always; bwrap adds a read-only repository and no network.'),
   error: z.string().optional().describe('Present when the command failed or timed out, so "no error and exit_code 0" means success.'),
   warnings: z
     .array(Warning)
