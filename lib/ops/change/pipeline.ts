@@ -23,7 +23,7 @@ import { orderWarnings, presentPatch, presentVerification } from './present.js';
 import { saveUndoRecord } from './undo-records.js';
 import { orderUnsure } from './unsure.js';
 import type { Workspace } from '../workspace/workspace.js';
-import type { ChangeKind, ChangeOptions, Planner, Reporter } from './types.js';
+import type { ChangeKind, ChangeOptions, Planner, Proposal, Reporter } from './types.js';
 import { withWorkspace } from '../workspace/workspace.js';
 
 export async function runChange(
@@ -75,18 +75,7 @@ async function runOnSnapshot(
   throwIfCancelled(reporter.signal, 'after analysis');
   if (proposal.patch.files.length === 0 && proposal.nothingToDoIsSuccess) {
     // An idempotent operation with nothing to do succeeded: no sandbox, no commit, no branch, no undo point.
-    return RunResponse.parse({
-      status: 'ok',
-      schema_version: SCHEMA_VERSION,
-      snapshot_id: snapshot.tree,
-      operation: kind.operation,
-      patch: presentPatch(proposal.patch),
-      summary: summarize(proposal.patch),
-      verification: { status: 'skipped', mode: config.verify, checks: [] },
-      warnings: orderWarnings([...ws.warnings, ...proposal.warnings]),
-      changed: false,
-      applied: false,
-    });
+    return RunResponse.parse({ ...okHead(ws, snapshot, kind, proposal, { status: 'skipped', mode: config.verify, checks: [] }), changed: false, applied: false });
   }
   if (proposal.patch.files.length === 0) {
     throw new TugError('InvalidArgument', 'the change leaves every file as it was', { details: { argument: 'edits', reason: 'no-op patch' } });
@@ -160,14 +149,7 @@ async function runOnSnapshot(
   const token = await registerUndoPoint(ws, { ...undoPoint, mode: 'branch' });
 
   const response: RunResponseJSON = {
-    status: 'ok',
-    schema_version: SCHEMA_VERSION,
-    snapshot_id: snapshot.tree,
-    operation: kind.operation,
-    patch: presentPatch(proposal.patch),
-    summary: summarize(proposal.patch),
-    verification: presentVerification(verification),
-    warnings: orderWarnings([...ws.warnings, ...proposal.warnings]),
+    ...okHead(ws, snapshot, kind, proposal, presentVerification(verification)),
     ...(proposal.unsure && proposal.unsure.length > 0 ? { unsure: orderUnsure(proposal.unsure) } : {}),
     git: { head: snapshot.head.oid, snapshot_commit: base, branch, commit, dirty: snapshot.dirty },
     undo_token: token,
@@ -218,4 +200,18 @@ async function runOnSnapshot(
 function written(paths: readonly string[], writes: readonly { path: string; bytes: Uint8Array | null }[]): string[] {
   const removed = new Set(writes.filter((w) => w.bytes === null).map((w) => w.path));
   return paths.filter((p) => !removed.has(p));
+}
+
+/** What every ok answer of a change starts with, whether it committed something or found nothing to do. */
+function okHead(ws: Workspace, snapshot: Snapshot, kind: ChangeKind, proposal: Proposal, verification: RunResponseJSON['verification']): Pick<RunResponseJSON, 'status' | 'schema_version' | 'snapshot_id' | 'operation' | 'patch' | 'summary' | 'verification' | 'warnings'> {
+  return {
+    status: 'ok',
+    schema_version: SCHEMA_VERSION,
+    snapshot_id: snapshot.tree,
+    operation: kind.operation,
+    patch: presentPatch(proposal.patch),
+    summary: summarize(proposal.patch),
+    verification,
+    warnings: orderWarnings([...ws.warnings, ...proposal.warnings]),
+  };
 }
