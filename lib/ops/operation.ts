@@ -22,6 +22,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   /** Name in seed-style agent registries (`read_file`, `edit_file`), when it differs from `tool`. */
   agentName?: string;
   description: string;
+  /** One or two sentences for a model choosing a tool (MCP tools/list); `description` says the rest. */
+  summary?: string;
   input: I;
   output: O;
   /** openWorld: may reach beyond the repository (runs a program or downloads); default: the input takes a test_command. */

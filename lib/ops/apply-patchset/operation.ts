@@ -6,6 +6,7 @@ import { applyPatchsetInput } from './schema.js';
 export const applyPatchsetOperation = defineOperation({
   name: 'apply-patchset',
   tool: 'tug_apply_patchset',
+  summary: 'Apply edits (file, old_text, new_text, with line/col or span) as one verified change on a tug/ branch.',
   description:
     'Apply agent-written edits anchored by span or line/col plus the exact old text: checked against the snapshot, verified in a sandbox checkout, committed on a tug/patch/… branch, and optionally applied to the working tree.',
   input: applyPatchsetInput,

@@ -10,6 +10,7 @@ const placeFlag: CliFlag = { type: 'string', describe: 'FILE:LINE:COL or FILE:L1
 export const assistsOperation = defineOperation({
   name: 'assists',
   tool: 'tug_assists',
+  summary: 'List the rust-analyzer assists (id, label) offered at a Rust position or range.',
   description:
     "List the assists rust-analyzer offers at a position or range of a Rust file (id, label, LSP kind, group), sorted by id; a second offer of one id is listed as id#2. Reads a snapshot, writes nothing; apply one with tug_assist.",
   input: assistsInput,
@@ -24,6 +25,7 @@ export const assistsOperation = defineOperation({
 export const assistOperation = defineOperation({
   name: 'assist',
   tool: 'tug_assist',
+  summary: 'Apply one rust-analyzer assist by id at a Rust position or range, verified and committed on a tug/ branch.',
   description:
     "Apply one rust-analyzer assist by the id tug_assists lists at that position or range: its resolved edit (snippet placeholders keep their default text, cursor marks go; files it creates or moves included), verified in a sandbox (cargo check or tests), committed on tug/assist/<id>-<place>. An id not offered there is InvalidArgument listing the ids offered; an assist whose edit needs input tug cannot give (a command, a choice) is UnsupportedByAdapter.",
   input: assistInput,

@@ -18,6 +18,7 @@ function paramsField(args: Record<string, unknown>): Record<string, unknown> {
 export const changeSignatureOperation = defineOperation({
   name: 'change-signature',
   tool: 'tug_change_signature',
+  summary: "Give a Python function a new parameter list (new_params) and rewrite its calls.",
   description:
     'Python: give a function or method a new parameter list (reorder, rename, add with a default or a call-site value, remove, `/` `*` `*args` `**kwargs`) and rewrite its definitions (overrides and bases too) and every resolved call, partial(f, …) and super() call. Refused (UnsafeRefactor) when a removed argument is not a literal or a name, a reorder would change the evaluation order of arguments with effects, or a decorator may replace the function, unless force; special methods are refused (UnsupportedOperation). Calls in doctest examples and docs code blocks are rewritten too. Calls that unpack *args/**kwargs are left with a warning; untyped receivers (in code and examples) are listed in unsure. Rust: the same for a fn or method (new parameters need type and value; no defaults), on rust-analyzer\'s references: the trait declaration and every impl, method, path and UFCS calls; fn pointers listed in unsure. Verified in a sandbox, committed on tug/change-signature/<name>.',
   input: changeSignatureInput,

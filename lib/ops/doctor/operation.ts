@@ -28,6 +28,7 @@ const MIN_NODE = [20, 19];
 export const doctorOperation = defineOperation({
   name: 'doctor',
   tool: 'tug_doctor',
+  summary: 'Check what tug needs (git, Python, rust-analyzer, cargo) and report problems.',
   description:
     'Check what tug needs: git, Node, Python (and which Python features: analysis with the standard library, pytest, LibCST), rust-analyzer, cargo and clippy, the session dir and the daemon. Each check says what it is needed for and, when missing, the command that fixes it. Reports; never fails because something is missing.',
   input: z.object({

@@ -7,6 +7,7 @@ import { extractVariableInput } from './schema.js';
 export const extractVariableOperation = defineOperation({
   name: 'extract-variable',
   tool: 'tug_extract_variable',
+  summary: 'Bind the expression in a range to a new variable and use it there.',
   description:
     "Bind the expression in a range to a new variable on a line before its statement and use it there. Python: tug's own analysis, refused (UnsafeRefactor) where moving the evaluation could change what the code does (a lambda or comprehension, the right of and/or, a while or elif condition, a name a := before it assigns); where the expression calls something and the statement calls something before it, extracted with an EvaluationOrderChanged warning naming those calls (strict refuses instead); `all` also replaces identical copies later in the block. Rust: rust-analyzer's extract_variable assist. Verified in a sandbox (syntax, cargo check or tests), committed on tug/extract-variable/<name>.",
   input: extractVariableInput,

@@ -14,6 +14,7 @@ export const applyPatchInput = z
 export const applyPatchOperation = defineOperation({
   name: 'apply-patch',
   tool: 'tug_apply_patch',
+  summary: 'Apply a unified diff to one or more files, all or nothing, as a verified change.',
   agentName: 'apply_patch',
   description:
     "Apply a unified diff to one or more files, all or nothing. Every hunk's context and removed lines must match the file exactly (at the stated line or an offset; no fuzz), else the error names the file and hunk. Verified, committed on a tug/edit/… branch and applied unless apply:false; returns an undo_token.",

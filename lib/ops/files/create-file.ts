@@ -14,6 +14,7 @@ export const createFileInput = z
 export const createFileOperation = defineOperation({
   name: 'create-file',
   tool: 'tug_create_file',
+  summary: 'Create a new file, as a verified change; fails if it exists.',
   agentName: 'create_file',
   description:
     'Create a new file; fails with FileExists if the path exists (use write_file or edit_file then), and refuses paths .gitignore excludes. Verified, committed on a tug/edit/… branch and applied to the working tree unless apply:false; returns an undo_token.',

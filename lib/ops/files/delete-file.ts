@@ -17,6 +17,7 @@ export const deleteFileInput = z
 export const deleteFileOperation = defineOperation({
   name: 'delete-file',
   tool: 'tug_delete_file',
+  summary: 'Delete a file, as a verified change.',
   agentName: 'delete_file',
   description:
     'Delete a file (not a directory). Verified, committed on a tug/edit/… branch and applied to the working tree unless apply:false; the undo_token restores the file with its content and mode.',

@@ -16,6 +16,7 @@ export const editFileInput = z
 export const editFileOperation = defineOperation({
   name: 'edit-file',
   tool: 'tug_edit_file',
+  summary: 'Replace old_text with new_text in a file, as a verified change on a tug/ branch (apply:true writes it).',
   agentName: 'edit_file',
   description:
     'Edit a file by replacing text. old_text must occur exactly once (else the error lists where it occurs, or similar lines). The edit is verified in a sandbox, committed on a tug/edit/… branch and applied to the working tree (apply:false keeps it on the branch); returns the diff and an undo_token.',

@@ -35,6 +35,7 @@ export const GrepFileResponse = z.object({
 export const grepFileOperation = defineOperation({
   name: 'grep-file',
   tool: 'tug_grep_file',
+  summary: 'Search file contents with a regular expression.',
   lockFree: true,
   agentName: 'grep_file',
   description:

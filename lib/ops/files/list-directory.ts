@@ -32,6 +32,7 @@ export const ListDirectoryResponse = z.object({
 export const listDirectoryOperation = defineOperation({
   name: 'list-directory',
   tool: 'tug_list_directory',
+  summary: 'List one directory: names, types, sizes.',
   lockFree: true,
   agentName: 'list_directory',
   description: 'List the contents of one directory: name, type (file, directory, symlink, submodule), size and modification time; .gitignore-excluded entries are left out.',

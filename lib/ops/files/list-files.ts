@@ -28,6 +28,7 @@ export const ListFilesResponse = z.object({
 export const listFilesOperation = defineOperation({
   name: 'list-files',
   tool: 'tug_list_files',
+  summary: 'List files under a directory, optionally matching a glob (.gitignore honoured).',
   lockFree: true,
   agentName: 'list_files',
   description:

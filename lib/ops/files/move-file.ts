@@ -14,6 +14,7 @@ export const moveFileInput = z
 export const moveFileOperation = defineOperation({
   name: 'move-file',
   tool: 'tug_move_file',
+  summary: 'Move or rename a file (imports are not updated: use tug_move_symbol or tug_rename_symbol).',
   agentName: 'move_file',
   description:
     "Move or rename a file (content and mode unchanged; imports are not updated — use tug_rename_symbol for Python modules). Verified, committed on a tug/edit/… branch and applied unless apply:false; returns an undo_token.",

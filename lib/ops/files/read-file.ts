@@ -38,6 +38,7 @@ export const ReadFileResponse = z.object({
 export const readFileOperation = defineOperation({
   name: 'read-file',
   tool: 'tug_read_file',
+  summary: 'Read a text file as numbered lines, optionally a line range or another ref.',
   lockFree: true,
   agentName: 'read_file',
   description:

@@ -15,6 +15,7 @@ export const writeFileInput = z
 export const writeFileOperation = defineOperation({
   name: 'write-file',
   tool: 'tug_write_file',
+  summary: 'Replace a whole file (or create it), as a verified change.',
   agentName: 'write_file',
   description:
     "Write content to a file, replacing what it holds (or creating it and its parent directories). Line endings, BOM and file mode are preserved. Verified in a sandbox, committed on a tug/edit/… branch and applied to the working tree unless apply:false; returns the diff and an undo_token.",

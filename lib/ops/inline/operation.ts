@@ -7,6 +7,7 @@ import { inlineInput } from './schema.js';
 export const inlineOperation = defineOperation({
   name: 'inline',
   tool: 'tug_inline',
+  summary: 'Replace the variable or function at a position by its value or body.',
   description:
     "Replace the variable (or, in Rust, the call) at a position by its value or body. Python: a function's local variable assigned once with `name = value` (the position on the assignment or any use); every use gets the value, parenthesized where needed, and the assignment goes; refused (UnsafeRefactor) when the value could mean or do something else at a use. Python: a module-level function (the position on its def or a call): every resolved call in the project gets its body with the arguments bound (substituted into a single returned expression, else assigned to the parameters before the body where the call is a whole statement, assignment or return); the names the body reads are imported where a caller needs them; the def, its __all__ entry and imports of it go unless keep_definition or something refers to it without calling it (DefinitionKept warning). Refused as a whole (UnsafeRefactor, NameConflict) for recursion, generators, async or decorated functions, several returns, *args at a call, or a name the caller binds otherwise. Rust: rust-analyzer's inline_local_variable, else inline_call. Verified in a sandbox, committed on tug/inline/<name>.",
   input: inlineInput,

@@ -21,6 +21,7 @@ export const LogResponse = z.object({
 export const logOperation = defineOperation({
   name: 'log',
   tool: 'tug_log',
+  summary: 'The operation log, newest first.',
   lockFree: true,
   description:
     'The operation log, newest first: every change tug committed or wrote (edits, renames, patchsets, undos) and every command it ran, with arguments, snapshot, branch, commit, verification, applied and undo token.',
@@ -54,6 +55,7 @@ export const ShowResponse = z.object({
 export const showOperation = defineOperation({
   name: 'show',
   tool: 'tug_show',
+  summary: "One operation log entry by id, or a tug/ branch's recorded operations and staleness.",
   lockFree: true,
   description:
     'One operation log entry, found by its id or a unique prefix of it (LogEntryNotFound when none matches); or, given a branch, the operations recorded on its commits (refs/notes/tug) and whether its base moved.',

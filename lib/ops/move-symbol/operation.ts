@@ -7,6 +7,7 @@ import { moveSymbolInput } from './schema.js';
 export const moveSymbolOperation = defineOperation({
   name: 'move-symbol',
   tool: 'tug_move_symbol',
+  summary: 'Move a top-level Python function, class or constant to another module, updating imports.',
   description:
     "Python: move the top-level function, class or constant at a position (with its decorators, leading comments and docstring) to another module, created if missing. The imports it needs go with it (names still defined in the old module are imported from there); the old module imports it back where it still uses it, or with keep_reexport. Every `from old import x` (aliased, relative, or split out of a multi-name import), `import old; old.x`, `__all__`, string annotations naming the old path, and the stub beside the module follow. Refused: an import cycle at import time (ImportCycle), a name the destination already binds (NameConflict), a symbol that is not top-level or a move into the same module. getattr strings, the module's __dict__ and other strings naming it are listed in unsure. Verified in a sandbox, committed on tug/move-symbol/<name>-to-<module>.",
   input: moveSymbolInput,

@@ -7,6 +7,7 @@ import { organizeImportsInput } from './schema.js';
 export const organizeImportsOperation = defineOperation({
   name: 'organize-imports',
   tool: 'tug_organize_imports',
+  summary: 'Sort and clean the imports of a file, some files or all files.',
   description:
     "Organize imports. Python (one file, several, or all of the repository): ruff's own rules, I001 (sort and group: future, standard library, third party, first party, local; the repository's packages count as first party) and F401 (remove unused imports), with the project's [tool.ruff.lint.isort], ruff.toml or [tool.isort] settings; names in __all__, # noqa and # isort: skip are kept, and an __init__.py is only sorted (its imports are the package's interface). Running it twice changes nothing. Rust (one file): the imports rustc's unused_imports lint flags in every build of the file (cargo check --all-targets; one used only by tests stays), then rustfmt with the project's rustfmt.toml over the whole file if it was rustfmt-clean, else over the changed use blocks only. Verified in a sandbox, committed on tug/organize-imports/<file>.",
   input: organizeImportsInput,

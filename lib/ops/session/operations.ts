@@ -19,6 +19,7 @@ const SessionStatus = z.object({
 export const sessionStatusOperation = defineOperation({
   name: 'session status',
   tool: 'tug_session_status',
+  summary: "Show tug's session: lock holder, workers, sandboxes, undo points.",
   lockFree: true,
   description: "Show tug's session for this repository: directory, lock holder, Python, workers, sandboxes, undo points and cache size.",
   input: z.object({ ...CommonFields }),
@@ -54,6 +55,7 @@ const CleanResult = z.object({
 export const cleanOperation = defineOperation({
   name: 'clean',
   tool: 'tug_clean',
+  summary: "Remove tug's sandboxes, caches, workers or undo points.",
   description:
     "Remove tug's sandboxes, caches and worker processes (all three when no part is named). Undo points stay unless `undo` is set.",
   input: z.object({

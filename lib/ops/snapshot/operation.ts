@@ -8,6 +8,7 @@ export const snapshotInput = z.object({ ...CommonFields });
 export const snapshotOperation = defineOperation({
   name: 'snapshot',
   tool: 'tug_snapshot',
+  summary: 'Record the workspace as a git tree; its snapshot_id pins later calls.',
   lockFree: true,
   description: 'Record the workspace (tracked files as on disk plus untracked, not-ignored files) as a git tree; its id is the snapshot_id other operations can pin.',
   input: snapshotInput,

@@ -35,6 +35,7 @@ const ToolchainResponse = z.object({
 export const toolchainOperation = defineOperation({
   name: 'toolchain',
   tool: 'tug_toolchain',
+  summary: 'Show, check or set up the Python interpreter or rust-analyzer tug uses.',
   lockFree: true,
   description:
     "Toolchains. Python: `info` shows the interpreter tug resolves (and everything it looked at), `check` fails with PythonNotFound when there is none (LibCST is optional: `info` says whether it is there), `setup` makes a managed venv in the session dir that reuses the base interpreter's site packages and pins it for the session. Rust: `info` shows the rust-analyzer (and the search) and cargo, `check` fails with RustAnalyzerNotFound, `setup` installs Debian's rust-analyzer into the project's .toolchains/ when none works.",
