@@ -50,7 +50,8 @@ test('Python code blocks of Markdown and reStructuredText are code; blocks with 
 // type; renaming such a method said ok with nothing unsure, and the docs' doctests broke.
 test('an example calling the method on an untyped receiver is listed as unsure, as it would be in code', async (t) => {
   const repo = await makeRepo({
-    'svc.py': 'class Service:\n    def fetch(self):\n        return 1\n\n\ndef connect():\n    return Service()\n',
+    // A factory that looks its class up at run time: tug cannot say what connect() returns.
+    'svc.py': 'class Service:\n    def fetch(self):\n        return 1\n\n\n_KINDS = {"svc": Service}\n\n\ndef connect():\n    return _KINDS["svc"]()\n',
     'docs/guide.rst': 'Usage\n\n   >>> from svc import connect\n   >>> root = connect()\n   >>> root.fetch()\n   1\n',
   });
   const run = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'svc.py:2:9', '--to', 'get', '--json']);
@@ -73,5 +74,22 @@ test("the docs' text that names the symbol by its dotted path follows the rename
   const guide = run.json.patch.edits.filter((e: { file: string }) => e.file === 'docs/guide.rst').map((e: { line: number; col: number }) => `${e.line}:${e.col}`);
   t.deepEqual(guide, ['1:21', '3:28', '4:8', '5:20']);
   t.is(run.json.warnings.filter((w: { code: string }) => w.code === 'DottedPathRenamed').length, 2);
+  await repo.cleanup();
+});
+
+// wadllib's docs build their objects through a helper defined in an example (`def application_for(…): return
+// Application(…)`): the receivers were untyped, so a method rename left them unsure and its tests red (issue 28 §3).
+test('a receiver made by an unannotated factory that returns a new instance is typed, in examples and in code', async (t) => {
+  const repo = await makeRepo({
+    'wl/__init__.py': '',
+    'wl/app.py': 'class Application:\n    def __init__(self, url):\n        self.url = url\n\n    def get_resource_by_path(self, path):\n        return self.url + path\n\n\ndef make(url):\n    if not url:\n        return Application("/")\n    return Application(url)\n\n\ndef root():\n    return make("x").get_resource_by_path("")\n',
+    'docs/index.rst': 'Usage\n=====\n\n    >>> from wl.app import Application\n    >>> def application_for(name, url="http://example.com/"):\n    ...     return Application(url + name)\n    >>> links = application_for("links")\n    >>> links.get_resource_by_path("")\n    \'http://example.com/links\'\n',
+  });
+  const run = await tug(repo.root, ['run', 'rename-symbol', '--at', 'wl/app.py:5:9', '--to', 'resource_at', '--verify', 'syntax'], { env: { TUG_NO_DAEMON: '1' } });
+  t.is(run.exitCode, 0, run.stdout);
+  const branch = run.json.git.branch;
+  t.true((await repo.git('show', `${branch}:docs/index.rst`)).includes('>>> links.resource_at("")'));
+  t.true((await repo.git('show', `${branch}:wl/app.py`)).includes('return make("x").resource_at("")'));
+  t.deepEqual(run.json.unsure ?? [], []);
   await repo.cleanup();
 });

@@ -4,7 +4,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } f
 import path from 'node:path';
 
 /** Bump when the worker's facts schema (or this layout) changes; old entries are then ignored. */
-export const FACTS_SCHEMA = 'facts-v11';
+export const FACTS_SCHEMA = 'facts-v12';
 
 /** Packs kept besides the newest: enough for a few branches and recent edits, bounded on disk. */
 const KEEP_PACKS = 16;

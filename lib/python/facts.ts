@@ -124,6 +124,8 @@ export interface FunctionFact {
   returns: Expr | null;
   /** What every return statement agrees on: `self`, a new `cls(...)`, the class itself, the first argument, a functools.wraps wrapper, or a nested decorator that keeps what it wraps. */
   gives?: 'self' | 'cls' | 'cls-object' | 'param' | 'wrapper' | 'factory';
+  /** Without `gives`: the callee every return statement calls (`return Application(url, stream)`), a factory's class. */
+  makes?: Expr;
 }
 
 export interface Dynamic {

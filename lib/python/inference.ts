@@ -199,7 +199,9 @@ export class TypeInference {
     }
     if (called.fn.returns) return this.fromAnnotation(called.info, called.fn.returns, called.receiver, depth);
     const gives = called.fn.gives;
-    return called.receiver && (gives === 'self' || gives === 'cls' || gives === 'cls-object') ? called.receiver : null;
+    if (called.receiver && (gives === 'self' || gives === 'cls' || gives === 'cls-object')) return called.receiver;
+    // An unannotated factory that returns a new instance of a class named in its return statements.
+    return called.fn.makes && depth < MAX_DEPTH ? this.classObject(called.info, called.fn.makes) : null;
   }
 
   /** The function a call runs — a method found through its receiver, a function, or the `__call__` of an instance — and the receiver's class. */

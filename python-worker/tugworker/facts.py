@@ -51,6 +51,8 @@ def extract_facts(content):
     for function in walker.functions:
         function["decorators"] = [describe(d) for d in function["decorators"]]
         function["returns"] = describe.annotation(function["returns"])
+        if "makes" in function:
+            function["makes"] = describe(function["makes"])
     for dynamic in walker.dynamic:
         dynamic.update({k: v for k, v in positions.loc(dynamic["span"]).items() if k != "span"})
     for function in walker.functions:

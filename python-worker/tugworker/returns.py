@@ -91,3 +91,17 @@ def returned_kind(node):
         else:
             return None
     return kinds.pop() if len(kinds) == 1 else None
+
+
+def returned_call(node):
+    """The callee when every return statement calls the same name (`return Application(url, stream)`), else None:
+    a factory without an annotation, whose result type inference takes as an instance when the name is a class."""
+    func = None
+    for ret in _returns(node.body):
+        value = ret.value
+        if not isinstance(value, ast.Call) or not isinstance(value.func, (ast.Name, ast.Attribute)):
+            return None
+        if func is not None and ast.dump(func) != ast.dump(value.func):
+            return None
+        func = func or value.func
+    return func

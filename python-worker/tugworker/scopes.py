@@ -2,7 +2,7 @@
 import ast
 
 from tugworker.positions import string_content_span
-from tugworker.returns import returned_kind
+from tugworker.returns import returned_call, returned_kind
 
 DYNAMIC_CALLS = {"getattr", "setattr", "hasattr", "delattr", "eval", "exec", "globals", "locals", "vars", "__import__"}
 
@@ -105,6 +105,8 @@ class ScopeWalker(ast.NodeVisitor):
         gives = returned_kind(node)
         if gives:
             fact["gives"] = gives
+        elif (makes := returned_call(node)) is not None:
+            fact["makes"] = makes
         self.functions.append(fact)
 
     def visit_Lambda(self, node):
