@@ -101,3 +101,23 @@ test('PEP 681: a field of a class made by a @dataclass_transform decorator or ba
   t.true((await repo.git('show', `${point.json.git.branch}:shapes/use.py`)).includes('origin = Point(left=0, y=0)'));
   await repo.cleanup();
 });
+
+// attrs makes `_x = attr.ib()` the constructor keyword `x`: a rename of `_x` left `C(x=…)` alone, silently (issue 28).
+test('an attrs private field: the constructor keyword without the underscore follows; a dataclass keeps the underscore', async (t) => {
+  const repo = await makeRepo({
+    'pkg/__init__.py': '',
+    'pkg/conn.py': 'from dataclasses import dataclass\n\nimport attr\n\n\n@attr.s\nclass Conn:\n    _host = attr.ib()\n    port = attr.ib(default=80)\n\n    def url(self):\n        return f"{self._host}:{self.port}"\n\n\n@dataclass\nclass Plain:\n    _host: str = ""\n',
+    'pkg/use.py': 'from pkg.conn import Conn, Plain\n\nc = Conn(host="example.org", port=8080)\np = Plain(_host="x")\n',
+  });
+  const env = { TUG_NO_DAEMON: '1' };
+  const run = await tug(repo.root, ['run', 'rename-symbol', '--at', 'pkg/conn.py:8:5', '--to', '_hostname', '--verify', 'syntax'], { env });
+  t.is(run.exitCode, 0, run.stdout);
+  const branch = run.json.git.branch;
+  t.true((await repo.git('show', `${branch}:pkg/use.py`)).includes('c = Conn(hostname="example.org", port=8080)'));
+  t.true((await repo.git('show', `${branch}:pkg/conn.py`)).includes('    _hostname = attr.ib()\n'));
+  t.true((await repo.git('show', `${branch}:pkg/conn.py`)).includes('return f"{self._hostname}:{self.port}"'));
+  const plain = await tug(repo.root, ['run', 'rename-symbol', '--at', 'pkg/conn.py:17:5', '--to', '_name', '--verify', 'syntax'], { env });
+  t.is(plain.exitCode, 0, plain.stdout);
+  t.true((await repo.git('show', `${plain.json.git.branch}:pkg/use.py`)).includes('p = Plain(_name="x")'));
+  await repo.cleanup();
+});

@@ -35,10 +35,12 @@ export async function completePlan(request: CompleteRequest, loaded: LoadedProje
   });
   mark('python: doctests searched');
   for (const file of examples.unparsed) plan.warnings.push(doctestSkipped(file, plan.oldName));
-  for (const { file, span } of examples.spans) {
+  for (const { file, span, keyword } of examples.spans) {
     const bytes = loaded.bytesOf.get(file) ?? examples.bytes.get(file)!;
     plan.references.push({ location: { file, ...positionOf(lineStarts(bytes), span[0]), byte_start: span[0], byte_end: span[1] }, kind: 'reference' });
-    plan.edits.push({ file, span: { start: span[0], end: span[1] }, old_text: plan.oldName, new_text: newName });
+    // attrs' keyword of a private field (`_x` → `x`) follows the same way.
+    const renamed = keyword === undefined ? newName : newName.replace(/^_+/, '');
+    if (renamed) plan.edits.push({ file, span: { start: span[0], end: span[1] }, old_text: keyword ?? plan.oldName, new_text: renamed });
   }
   const edited = new Set(plan.edits.map((e) => `${e.file}:${e.span?.start}`));
   for (const { file, span } of examples.dotted) {

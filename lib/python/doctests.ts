@@ -136,18 +136,18 @@ export function doctestSkipped(file: string, name: string): WarningJSON {
 }
 
 /** Spans of the symbol's name in doctest examples, by real file; and the files whose examples could not be read. */
-export async function doctestOccurrences(request: DoctestRequest): Promise<{ spans: Array<{ file: string; span: Span }>; dotted: Array<{ file: string; span: Span }>; unsure: UnsureSite[]; unparsed: string[]; bytes: Map<string, Uint8Array> }> {
+export async function doctestOccurrences(request: DoctestRequest): Promise<{ spans: Array<{ file: string; span: Span; keyword?: string }>; dotted: Array<{ file: string; span: Span }>; unsure: UnsureSite[]; unparsed: string[]; bytes: Map<string, Uint8Array> }> {
   const { loaded, oldName } = request;
   const examples = await exampleProject(request);
   const { resolver, docs, real, unparsed, bytes: docFiles } = examples;
   if (docs.size === 0) return { spans: [], dotted: [], unsure: [], unparsed, bytes: docFiles };
-  const spans: Array<{ file: string; span: Span }> = [];
+  const spans: Array<{ file: string; span: Span; keyword?: string }> = [];
   const unsure = new Map<string, UnsureSite>();
   for (const entity of request.entities) {
     const occurrences = resolver.occurrences(entity);
     for (const o of occurrences) {
       const place = real(o.file, o.span);
-      if (place) spans.push(place);
+      if (place) spans.push(o.keyword === undefined ? place : { ...place, keyword: o.keyword });
     }
     for (const site of exampleUnsure(examples, entity, oldName, occurrences)) unsure.set(`${site.file}:${site.span[0]}`, site);
   }

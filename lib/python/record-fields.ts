@@ -96,6 +96,17 @@ export class RecordFields {
     return fact ? this.transforming({ info: owner!, fact }) : false;
   }
 
+  /**
+   * The keyword the generated `__init__` takes for field `name` of `cls`: attrs drops the leading underscores of a
+   * private field (`_x = attr.ib()` is `C(x=…)`); dataclasses and the others keep the name.
+   */
+  keywordOf(cls: ClassRef, name: string): string {
+    if (!name.startsWith('_') || name.startsWith('__')) return name;
+    const found = this.classFact(this.classes.definingClass(cls, name));
+    const attrs = (found?.fact.decorators ?? []).some((d) => /^attrs?\./.test(this.externalName(found!.info, d) ?? ''));
+    return attrs ? name.replace(/^_+/, '') : name;
+  }
+
   /** Whether `name` is a field of the record class `cls` defines (an annotated class variable, or `attr.ib()`-style). */
   isField(cls: ClassRef, name: string): boolean {
     if (!this.isRecord(cls)) return false;

@@ -15,6 +15,8 @@ export interface Occurrence {
   file: string;
   span: Span;
   kind: OccurrenceKind;
+  /** The text at the span when it is not the symbol's name: the keyword attrs makes of a private field (`_x` → `x`). */
+  keyword?: string;
 }
 
 export class Resolver {
@@ -105,6 +107,13 @@ export class Resolver {
     if (callee && this.classes.classOfEntity(callee) && this.functionOf(this.normalizeCallable(callee))) return null;
     const owner = this.classes.definingClass(at.cls, name);
     return this.records.isField(owner, name) ? { kind: 'class-member', module: owner.module, owner: owner.owner, name } : null;
+  }
+
+  /** The constructor keyword of a record field (attrs drops a private field's leading underscores). */
+  fieldKeyword(entity: Entity): string | null {
+    if (entity.kind !== 'class-member') return null;
+    const root = this.normalize(entity) as Extract<Entity, { kind: 'class-member' }>;
+    return this.records.keywordOf({ module: root.module, owner: root.owner }, root.name);
   }
 
   /** Whether the entity is a field of a class with a generated `__init__`, so keywords name it too. */
@@ -218,12 +227,13 @@ export class Resolver {
     if (target.kind === 'module') return this.moduleOccurrences(target.module);
     const wanted = this.key(target);
     const out = new Map<string, Occurrence>();
-    const add = (file: string, span: Span, kind: OccurrenceKind) => {
+    const add = (file: string, span: Span, kind: OccurrenceKind, keyword?: string) => {
       const id = `${file}:${span[0]}:${span[1]}`;
-      if (!out.has(id)) out.set(id, { file, span, kind });
+      if (!out.has(id)) out.set(id, keyword === undefined ? { file, span, kind } : { file, span, kind, keyword });
     };
     const param = this.parameterFunction(target);
     const field = this.isRecordField(target);
+    const fieldKeyword = field ? this.fieldKeyword(target) : null;
     // Every occurrence is written as the name itself: comparing text first keeps other names unresolved (cheaper,
     // and a partial load then never asks for modules that only other names need).
     const name = nameOf(target);
@@ -260,7 +270,10 @@ export class Resolver {
       }
       if (field) {
         for (const call of f.calls) {
-          for (const kw of call.keywords) if (kw.name === name && this.key(this.fieldOf(info, call, kw.name)) === wanted) add(info.file, kw.span, 'keyword');
+          for (const kw of call.keywords) {
+            if (kw.name !== fieldKeyword || this.key(this.fieldOf(info, call, name)) !== wanted) continue;
+            add(info.file, kw.span, 'keyword', kw.name === name ? undefined : kw.name);
+          }
         }
       }
     }

@@ -117,7 +117,7 @@ function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, op
   const definition = occurrences.find((o) => o.kind === 'definition') ?? occurrences[0];
   if (!definition) throw new TugError('SymbolNotFound', `no occurrences of the symbol at ${where}`, { details: { location: where } });
   const symbol: SymbolJSON = { id: `sym_${sha256(entityKey(resolver.normalize(entity))).slice(0, 12)}`, name: oldName, kind: symbolKind(project, entity), location: position(definition) };
-  const edits: EditRequest[] = occurrences.map((o) => ({ file: o.file, span: { start: o.span[0], end: o.span[1] }, old_text: oldName, new_text: newName }));
+  const edits: EditRequest[] = occurrences.map((o) => ({ file: o.file, span: { start: o.span[0], end: o.span[1] }, old_text: o.keyword ?? oldName, new_text: o.keyword === undefined ? newName : attrsKeyword(newName, where) }));
   const moves = entity.kind === 'module' ? moduleMoves(project, entity.module, newName, entries.map((e) => e.path), allPaths) : [];
   const unsure = findUnsure(resolver, entity, oldName, occurrences);
   if (options.includeUnsure && unsure.length > 0) {
@@ -232,3 +232,10 @@ const CLASH: Record<string, string> = {
   captures_reference: 'would capture a reference to another binding',
   shadowed_by: 'would be shadowed by another binding',
 };
+
+/** The keyword attrs makes of a private field renamed to `name` (`_y` → `y`); a name that leaves none is refused. */
+function attrsKeyword(name: string, where: string): string {
+  const keyword = name.replace(/^_+/, '');
+  if (!keyword) throw new TugError('InvalidArgument', `${name} leaves attrs no constructor keyword for the field at ${where}`, { details: { location: where, name } });
+  return keyword;
+}

@@ -138,11 +138,14 @@ export function findUnsure(resolver: Resolver, target: Entity, name: string, occ
       }
     }
     if (field) {
+      // attrs' keyword for a private field `_x` is `x`: listed, never edited with the field's own name.
+      const keyword = resolver.fieldKeyword(target) ?? name;
       for (const call of f.calls) {
         for (const kw of call.keywords) {
-          if (kw.name !== name || known.has(`${info.file}:${kw.span[0]}`) || resolver.parameterOf(info, call, name) || resolver.fieldOf(info, call, name)) continue;
+          if (kw.name !== keyword || known.has(`${info.file}:${kw.span[0]}`) || resolver.parameterOf(info, call, keyword) || resolver.fieldOf(info, call, name)) continue;
           const why = fieldCallKnowledge(resolver, info, call);
-          if (why !== 'known') out.push({ file: info.file, span: kw.span, text: `${exprText(call.callee)}(${name}=…)`, reason: why });
+          const site = { file: info.file, span: kw.span, text: `${exprText(call.callee)}(${keyword}=…)`, reason: why as UnsureReason };
+          if (why !== 'known') out.push(keyword === name ? site : { ...site, listedOnly: true });
         }
       }
     }
