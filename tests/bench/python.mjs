@@ -7,7 +7,7 @@ import { debianPackageRepo, locate } from './debian-package.mjs';
 
 const MODULES = 200;
 
-const JEDI = `
+export const JEDI = `
 import json, sys, time
 import jedi
 root, file, line, col, new = sys.argv[1:6]

@@ -9,12 +9,14 @@ import { pythonOpsBench, pythonOpsReport } from './python-ops.mjs';
 import { pythonOpsRealBench, pythonOpsRealReport } from './python-ops-real.mjs';
 import { rustBench, rustReport } from './rust.mjs';
 import { daemonBench, daemonReport } from './daemon.mjs';
+import { floorBench, floorReport, packageBench, packageReport, realSubjects } from './python-floor.mjs';
+import { scaleBench, scaleReport, scaleSubject, warmBench, warmReport } from './python-scale.mjs';
 
 // Every process measured is a fresh one unless a section asks for a daemon: none starts on its own.
 process.env['TUG_DAEMON_AUTOSTART'] = '0';
 
 const quick = process.argv.includes('--quick');
-// `--only=kernel|patchset|python|python-ops|rust|daemon` runs one section (the others take minutes).
+// `--only=kernel|patchset|python|floor|python-ops|rust|daemon` runs one section (the others take minutes).
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const wanted = (section) => only === undefined || only === section;
 const sections = [
@@ -39,6 +41,16 @@ if (wanted('python')) {
   sections.push(pythonReport(pythonBench(quick ? 2 : 3)));
   process.stderr.write('bench: python cold analysis on a large repository vs ast.parse of every file…\n');
   sections.push(largeReport(largeBench(quick ? 1 : 3)));
+}
+if (wanted('floor')) {
+  process.stderr.write('bench: cold analyze-impact vs its floor, parse-all and jedi; scaling; warm paths (issue 33)…\n');
+  // Each table goes to stderr as soon as it is measured too: the whole section takes minutes.
+  const done = (report) => (sections.push(report), process.stderr.write(`${report}\n`));
+  const real = realSubjects();
+  done(floorReport(floorBench(quick ? 3 : 5, real)));
+  done(packageReport(packageBench(quick ? 3 : 5)));
+  done(scaleReport(scaleBench(quick ? 1 : 3)));
+  done(warmReport(await warmBench(quick ? 5 : 15, [...real, scaleSubject(20000)])));
 }
 if (wanted('python-ops')) {
   process.stderr.write('bench: python extract-variable, inline, organize-imports, change-signature vs rope…\n');

@@ -1,0 +1,133 @@
+// Issue 33: a cold Python analyze-impact against its floor (Node start + `git grep -l -F` + parsing the files it lists),
+// against `ast.parse` of every file, and against jedi, on real repositories (Debian's own Python sources) and on
+// generated ones of growing size; every figure sits next to the load average it was measured at.
+import { cpSync, existsSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { cachedRepo, fmt, median, NO_DAEMON, row, timed, TUG } from './lib.mjs';
+import { mb, peakRss } from './rss.mjs';
+import { debianPackageRepo, locate } from './debian-package.mjs';
+import { JEDI } from './python.mjs';
+import { PARSE_ALL } from './python-large.mjs';
+
+/** The floor: a Node process that asks `git grep` which files mention the names, then a Python that parses those. */
+const FLOOR = `
+const { execFileSync } = require('node:child_process');
+const [repo, ...names] = process.argv.slice(1);
+const listed = execFileSync('git', ['grep', '-l', '-z', '-F', ...names.flatMap((n) => ['-e', n]), 'HEAD', '--', '*.py', '*.pyi'], { cwd: repo, maxBuffer: 1 << 28 });
+const files = listed.toString().split('\\0').filter(Boolean).map((f) => f.slice('HEAD:'.length));
+execFileSync('python3', ['-c', 'import ast, sys\\nfor f in sys.argv[1:]:\\n    ast.parse(open(f, "rb").read())', ...files], { cwd: repo });
+`;
+
+export const load = () => os.loadavg()[0];
+const loadText = (loads) => median(loads).toFixed(1);
+
+/** /usr/lib/python3.X: the interpreter's standard library as Debian installs it (~660 modules). */
+function stdlibDir() {
+  const found = readdirSync('/usr/lib').filter((d) => /^python3\.\d+$/.test(d)).sort().pop();
+  return found ? path.join('/usr/lib', found) : null;
+}
+
+const skip = (src) => !/(__pycache__|\/lib-dynload|\/config-3\.[\d]+-|\/site-packages)/.test(src);
+
+/** The standard library alone: a 600+-file real repository. */
+export function stdlibRepo() {
+  const dir = stdlibDir();
+  return dir && cachedRepo(`py-${path.basename(dir)}-stdlib`, (repo) => cpSync(dir, repo, { recursive: true, filter: skip }));
+}
+
+/** The standard library plus every package in dist-packages, in one repository (~3,800 modules). */
+function debianPythonRepo() {
+  const dir = stdlibDir();
+  if (!dir || !existsSync('/usr/lib/python3/dist-packages')) return null;
+  return cachedRepo(`py-${path.basename(dir)}-stdlib-dist-packages`, (repo) => {
+    cpSync(dir, path.join(repo, 'stdlib'), { recursive: true, filter: skip });
+    cpSync('/usr/lib/python3/dist-packages', path.join(repo, 'dist-packages'), { recursive: true, filter: skip });
+  });
+}
+
+/** The real subjects of the floor table: a function defined once and used in about ten files. */
+export function realSubjects() {
+  const out = [];
+  const stdlib = stdlibRepo();
+  if (stdlib) out.push({ name: `Debian's ${path.basename(stdlibDir())} standard library: \`tempfile.mkstemp\``, repo: stdlib, file: 'tempfile.py', ...locate(stdlib, 'tempfile.py', 'def mkstemp(', 'mkstemp'), from: 'mkstemp', to: 'make_temp_file' });
+  const all = debianPythonRepo();
+  if (all) out.push({ name: 'the same plus all of dist-packages in one repository: `tempfile.mkstemp`', repo: all, file: 'stdlib/tempfile.py', ...locate(all, 'stdlib/tempfile.py', 'def mkstemp(', 'mkstemp'), from: 'mkstemp', to: 'make_temp_file' });
+  return out;
+}
+
+const files = (repo) => Number(timed('sh', ['-c', "git ls-files '*.py' '*.pyi' | wc -l"], { cwd: repo }).stdout.trim());
+const analyzeArgs = (s) => ['analyze-impact', 'rename-symbol', '--at', `${s.file}:${s.line}:${s.col}`, '--to', s.to, '--json'];
+const clean = (repo) => timed(TUG, ['clean', '--cache', '--json'], { cwd: repo, env: NO_DAEMON });
+
+/** One cold tug run (empty facts cache, no daemon) and the baselines right after it, `runs` times interleaved. */
+export function floorBench(runs, subjects = realSubjects()) {
+  return subjects.map((s) => {
+    const tug = [];
+    const floor = [];
+    const parseAll = [];
+    const loads = [];
+    let references = 0;
+    for (let i = 0; i < runs; i++) {
+      loads.push(load());
+      clean(s.repo);
+      const run = timed(TUG, analyzeArgs(s), { cwd: s.repo, env: NO_DAEMON });
+      tug.push(run.ms);
+      references = JSON.parse(run.stdout).references.length;
+      floor.push(timed('node', ['-e', FLOOR, s.repo, s.from, s.to]).ms);
+      parseAll.push(timed('python3', ['-c', PARSE_ALL, s.repo]).ms);
+    }
+    const mentioning = timed('git', ['grep', '-l', '-F', '-e', s.from, '-e', s.to, 'HEAD', '--', '*.py', '*.pyi'], { cwd: s.repo }).stdout.trim().split('\n').length;
+    clean(s.repo);
+    const rss = peakRss(TUG, analyzeArgs(s), { cwd: s.repo, env: NO_DAEMON });
+    return { name: s.name, files: files(s.repo), mentioning, references, tug: median(tug), floor: median(floor), parseAll: median(parseAll), rss, load: loadText(loads) };
+  });
+}
+
+export function floorReport(results) {
+  const lines = ['### Cold analyze-impact against its floor (issue 33)', ''];
+  lines.push('Fresh processes, no daemon, facts cache emptied before each tug run; the three measured one after the other in each repetition, medians. "floor" = `node -e` that runs `git grep -l -F` for the two names and then a `python3` that `ast.parse`s the files listed.', '');
+  lines.push(row(['subject', 'Python files', 'files mentioning the names', 'references', 'tug cold', 'floor', 'ast.parse of every file', 'tug / floor (≤ 1.5×)', 'tug / parse-all (≤ 0.4×)', 'peak RSS (≤ 150 MB)', 'load average']));
+  lines.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+  for (const r of results) {
+    lines.push(row([r.name, r.files, r.mentioning, r.references, fmt(r.tug), fmt(r.floor), fmt(r.parseAll), `${(r.tug / r.floor).toFixed(2)}×`, `${(r.tug / r.parseAll).toFixed(2)}×`, mb(r.rss), r.load]));
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+/** A mid-size real package (60–100 modules) against jedi: pytest's own sources as Debian ships them. */
+export function packageBench(runs) {
+  const found = debianPackageRepo('python3-pytest', '_pytest');
+  if (!found) return null;
+  const file = '_pytest/_code/code.py';
+  const s = { name: `pytest ${found.version} (Debian python3-pytest, \`_pytest\`): function \`getfslineno\``, repo: found.repo, file, ...locate(found.repo, file, 'def getfslineno(', 'getfslineno'), from: 'getfslineno', to: 'source_location' };
+  const tug = [];
+  const jedi = [];
+  const loads = [];
+  let tugRefs = 0;
+  let jediRefs = 0;
+  for (let i = 0; i < runs; i++) {
+    loads.push(load());
+    clean(s.repo);
+    const run = timed(TUG, analyzeArgs(s), { cwd: s.repo, env: NO_DAEMON });
+    tug.push(run.ms);
+    tugRefs = JSON.parse(run.stdout).references.length;
+    const j = timed('python3', ['-c', JEDI, s.repo, s.file, String(s.line), String(s.col), s.to]);
+    jedi.push(j.ms);
+    jediRefs = JSON.parse(j.stdout).refs.length;
+  }
+  return { name: s.name, files: files(s.repo), tug: median(tug), jedi: median(jedi), tugRefs, jediRefs, load: loadText(loads) };
+}
+
+export function packageReport(r) {
+  if (!r) return '';
+  return [
+    '### Cold analyze-impact on a 60–100-file package against jedi (`get_references` + `rename`, fresh process each)',
+    '',
+    row(['subject', 'Python files', 'tug cold', 'jedi', 'tug / jedi (≤ 0.5×)', 'references tug / jedi', 'load average']),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:']),
+    row([r.name, r.files, fmt(r.tug), fmt(r.jedi), `${(r.tug / r.jedi).toFixed(2)}×`, `${r.tugRefs} / ${r.jediRefs}`, r.load]),
+    '',
+  ].join('\n');
+}
