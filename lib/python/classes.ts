@@ -16,6 +16,7 @@ export class ClassModel {
   private readonly members = new Map<string, Set<string>>();
   private readonly bySubclass = new Map<string, ClassRef | null>();
   private readonly groups = new Map<string, Map<string, ClassRef>>();
+  private readonly definerCount = new Map<string, number>();
 
   constructor(private readonly project: Project) {
     for (const info of project.files.values()) {
@@ -63,6 +64,10 @@ export class ClassModel {
   private rootGroups(name: string): Map<string, ClassRef> {
     const cached = this.groups.get(name);
     if (cached) return cached;
+    if (this.definers(name) < 2) {
+      this.groups.set(name, new Map());
+      return this.groups.get(name)!;
+    }
     const parent = new Map<string, string>();
     const find = (k: string): string => {
       let root = k;
@@ -102,8 +107,24 @@ export class ClassModel {
     return out;
   }
 
+  /**
+   * How many classes define `name` (0, 1 or 2 meaning more). A group needs two and a base that defines the name needs
+   * one besides the class: with fewer, no base class needs resolving, which in a partial load (load-project.ts) would
+   * read every base's module. Every class that defines the name mentions it, so a partial load has them all.
+   */
+  private definers(name: string): number {
+    let count = this.definerCount.get(name);
+    if (count === undefined) {
+      count = 0;
+      for (const names of this.members.values()) if (names.has(name) && ++count > 1) break;
+      this.definerCount.set(name, count);
+    }
+    return count;
+  }
+
   /** The topmost class in `cls`'s ancestry that defines `name`. */
   private topDefiner(cls: ClassRef, name: string): ClassRef {
+    if (this.definers(name) - (this.members.get(key(cls))?.has(name) ? 1 : 0) === 0) return cls;
     let best: ClassRef | null = this.members.get(key(cls))?.has(name) ? cls : null;
     const seen = new Set<string>([key(cls)]);
     const walk = (c: ClassRef) => {

@@ -2,14 +2,13 @@
 import path from 'node:path';
 import type { WarningJSON } from '../core/schemas.js';
 import { Recent } from '../core/memory.js';
-import { decodeText, lineStarts, offsetOf } from '../core/text.js';
-import { readBlobs } from '../git/objects.js';
+import { lineStarts, offsetOf } from '../core/text.js';
 import type { Repo } from '../git/repo.js';
 import { listTreePaths } from '../git/snapshot.js';
 import { resolvePython } from './interpreter.js';
-import { filesByModule, filesMentioning, identifierAt, withPackages } from './candidates.js';
+import { identifierAt, treeFilesMentioning, withPackages } from './candidates.js';
 import { FactsSource } from './facts-source.js';
-import { buildModuleMap, sourceRoots, type ModuleMap } from './modules.js';
+import { Sources } from './sources.js';
 import { Project } from './project.js';
 import { nameOf, Resolver } from './references.js';
 import { selects, type FileSelection } from '../core/file-selection.js';
@@ -24,7 +23,10 @@ const EXCLUDED = /(^|\/)(\.venv|venv|\.tox|node_modules|site-packages|__pycache_
 export interface LoadedProject {
   project: Project;
   resolver: Resolver;
-  /** Every Python file of the snapshot that is UTF-8 text, loaded into the project or not. */
+  /**
+   * The snapshot's Python files read so far that are UTF-8 text, loaded into the project or not: all of them after a
+   * whole load; after a rename's partial load, at least every file that mentions its old or new name.
+   */
   bytesOf: Map<string, Uint8Array>;
   /** Every path in the snapshot, Python or not (module renames must not move onto one). */
   allPaths: Set<string>;
@@ -37,18 +39,6 @@ export interface LoadedProject {
 }
 
 export type PythonSession = { dir: string; paths: { facts: string; workers: string } };
-
-/** The snapshot's Python files, read but not parsed: what every load of one tree shares. */
-interface Sources {
-  /** UTF-8 Python files in listing order. */
-  files: SourceText[];
-  bytesOf: Map<string, Uint8Array>;
-  allPaths: Set<string>;
-  skipped: Map<string, string>;
-  warnings: WarningJSON[];
-  modules: ModuleMap;
-  filesOfModule: Map<string, string[]>;
-}
 
 /** A rename's cursor and new name: enough to tell which files it can touch. */
 export interface RenameFocus {
@@ -119,11 +109,13 @@ export async function loadPythonProject(
   if (known) return reused(await known);
   const loading = (async () => {
     const sources = await sourcesOf(repo, session, tree, python, selection);
-    const facts = factsSource(session, python, sources.files);
-    await facts.load(sources.files);
+    const files = await sources.readAll();
+    mark('python: files read');
+    const facts = factsSource(session, python, files);
+    await facts.load(files);
     mark(`python: facts ready (${facts.parsed} parsed)`);
-    await facts.store(sources.files);
-    return assemble(sources, sources.files, facts);
+    await facts.store(files);
+    return assemble(sources, files, facts);
   })();
   recent.set(key, loading);
   loading.catch(() => recent.drop(key, loading));
@@ -151,6 +143,7 @@ export async function withPythonProject<T, R = T>(
   const base = treeKey(repo, session, tree, focus.selection);
   if (recent.get(base)) return whole();
   const sources = await sourcesOf(repo, session, tree, python, focus.selection);
+  await sources.read([focus.at.file]);
   const bytes = sources.bytesOf.get(focus.at.file);
   const offset = bytes && offsetOf(bytes, lineStarts(bytes), focus.at.line, focus.at.col);
   const oldName = bytes && offset !== null && offset !== undefined ? identifierAt(bytes, offset) : null;
@@ -162,19 +155,21 @@ export async function withPythonProject<T, R = T>(
   const key = `${base}\0${oldName}\0${focus.newName ?? ''}`;
   const known = recentFocus.get(key);
   const scanKey = `${key}\0${focus.at.file}`;
-  const first = recentScans.get(scanKey) ?? withPackages([focus.at.file, ...filesMentioning(sources.bytesOf, focus.newName ? [oldName, focus.newName] : [oldName])], sources.modules, sources.filesOfModule);
+  const mentioning = async () => [...(await treeFilesMentioning(repo, tree, focus.newName ? [oldName, focus.newName] : [oldName]))].filter((f) => sources.has(f));
+  const first = recentScans.get(scanKey) ?? withPackages([focus.at.file, ...(await mentioning())], sources.modules, sources.filesOfModule);
   recentScans.set(scanKey, first);
-  const facts = factsSource(session, python, sources.files.filter((f) => first.has(f.path)));
+  mark(`python: ${first.size} files mention the names or hold their packages`);
+  const facts = factsSource(session, python, sources.entries.filter((f) => first.has(f.path)));
   let loaded = known ? reused(await known) : undefined;
   let wanted = loaded ? new Set([...first, ...loadedFiles(loaded)]) : first;
   let rebuilt = false;
   for (let round = 1; ; round++) {
     if (!loaded || [...wanted].some((f) => !loadedFiles(loaded!).has(f))) {
       rebuilt = true;
-      const files = sources.files.filter((f) => wanted.has(f.path));
+      const files = await sources.read(wanted);
       await facts.load(files);
       loaded = assemble(sources, files, facts);
-      mark(`python: round ${round}, ${files.length} of ${sources.files.length} files loaded (${facts.parsed} parsed)`);
+      mark(`python: round ${round}, ${files.length} of ${sources.entries.length} files loaded (${facts.parsed} parsed)`);
     }
     const lookedUp = (project: LoadedProject) => [...project.project.byModule.missed].flatMap((m) => sources.filesOfModule.get(m) ?? []).filter((f) => !wanted.has(f));
     let outcome: { ok: true; value: R } | { ok: false; error: unknown } | undefined;
@@ -195,11 +190,11 @@ export async function withPythonProject<T, R = T>(
     }
     if (entity && (entity.kind === 'module' || nameOf(entity) !== oldName)) {
       // What was parsed is kept: the whole load finds it in the newest pack.
-      await facts.store(sources.files.filter((f) => wanted.has(f.path)));
+      await facts.store(await sources.read(wanted));
       return whole();
     }
     if (rebuilt) {
-      await facts.store(sources.files.filter((f) => wanted.has(f.path)));
+      await facts.store(await sources.read(wanted));
       recentFocus.set(key, Promise.resolve(loaded));
     }
     if (!outcome!.ok) throw outcome!.error;
@@ -218,7 +213,7 @@ function reused(loaded: LoadedProject): LoadedProject {
   return again;
 }
 
-function factsSource(session: PythonSession, python: string | undefined, keyFiles: readonly SourceText[]): FactsSource {
+function factsSource(session: PythonSession, python: string | undefined, keyFiles: ReadonlyArray<{ oid: string }>): FactsSource {
   const interpreter = async () => (await resolvePython(python, session.dir)).path;
   // A file that does not parse is left out with a warning; a rename refuses when it mentions the name (rename-plan.ts).
   return new FactsSource({ python: interpreter, cacheDir: session.paths.facts, ...workerPlaces(session), skipUnparsable: true }, keyFiles.map((f) => f.oid));
@@ -257,32 +252,13 @@ async function sourcesOf(repo: Repo, session: PythonSession, tree: string, pytho
   return reading;
 }
 
+/** Lists the snapshot's Python files (reading none yet) while the worker starts when the facts cache is empty. */
 async function readSources(repo: Repo, session: PythonSession, tree: string, python: string | undefined, selection: FileSelection): Promise<Sources> {
   const [everything] = await Promise.all([listTreePaths(repo, tree), startPythonEarly(session, python)]);
   mark('python: files listed');
-  const allPaths = new Set(everything.map((e) => e.path));
   // include/exclude globs are relative to the repository's root, as the scope is: where tug was started changes neither.
   const entries = everything.filter(
     (e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path) && selects(selection, e.path),
   );
-  const blobs = await readBlobs(repo, entries.map((e) => e.oid));
-  mark('python: files read');
-  const files: SourceText[] = [];
-  const bytesOf = new Map<string, Uint8Array>();
-  const skipped = new Map<string, string>();
-  const warnings: WarningJSON[] = [];
-  for (const entry of entries) {
-    const bytes = blobs.get(entry.oid)!;
-    const text = decodeText(bytes);
-    if (!text.ok) {
-      skipped.set(entry.path, text.reason);
-      warnings.push({ code: 'FileSkipped', message: `${entry.path} was not analysed (${text.reason})`, location: { file: entry.path, line: 1, col: 1 } });
-      continue;
-    }
-    files.push({ path: entry.path, oid: entry.oid, text: text.text });
-    bytesOf.set(entry.path, bytes);
-  }
-  const paths = files.map((f) => f.path);
-  const modules = buildModuleMap(paths, sourceRoots(paths));
-  return { files, bytesOf, allPaths, skipped, warnings, modules, filesOfModule: filesByModule(modules) };
+  return new Sources(repo, entries, new Set(everything.map((e) => e.path)));
 }

@@ -36,13 +36,13 @@ export function stdlibRepo() {
   return dir && cachedRepo(`py-${path.basename(dir)}-stdlib`, (repo) => cpSync(dir, repo, { recursive: true, filter: skip }));
 }
 
-/** The standard library plus every package in dist-packages, in one repository (~3,800 modules). */
+/** The standard library plus every package in dist-packages, side by side as on `sys.path` (~3,800 modules). */
 function debianPythonRepo() {
   const dir = stdlibDir();
   if (!dir || !existsSync('/usr/lib/python3/dist-packages')) return null;
-  return cachedRepo(`py-${path.basename(dir)}-stdlib-dist-packages`, (repo) => {
-    cpSync(dir, path.join(repo, 'stdlib'), { recursive: true, filter: skip });
-    cpSync('/usr/lib/python3/dist-packages', path.join(repo, 'dist-packages'), { recursive: true, filter: skip });
+  return cachedRepo(`py-${path.basename(dir)}-with-dist-packages`, (repo) => {
+    cpSync('/usr/lib/python3/dist-packages', repo, { recursive: true, filter: skip });
+    cpSync(dir, repo, { recursive: true, filter: skip });
   });
 }
 
@@ -52,7 +52,7 @@ export function realSubjects() {
   const stdlib = stdlibRepo();
   if (stdlib) out.push({ name: `Debian's ${path.basename(stdlibDir())} standard library: \`tempfile.mkstemp\``, repo: stdlib, file: 'tempfile.py', ...locate(stdlib, 'tempfile.py', 'def mkstemp(', 'mkstemp'), from: 'mkstemp', to: 'make_temp_file' });
   const all = debianPythonRepo();
-  if (all) out.push({ name: 'the same plus all of dist-packages in one repository: `tempfile.mkstemp`', repo: all, file: 'stdlib/tempfile.py', ...locate(all, 'stdlib/tempfile.py', 'def mkstemp(', 'mkstemp'), from: 'mkstemp', to: 'make_temp_file' });
+  if (all) out.push({ name: 'the same plus all of dist-packages in one repository: `tempfile.mkstemp`', repo: all, file: 'tempfile.py', ...locate(all, 'tempfile.py', 'def mkstemp(', 'mkstemp'), from: 'mkstemp', to: 'make_temp_file' });
   return out;
 }
 
