@@ -14,6 +14,7 @@ import type { Isolation } from './isolation.js';
 import { confineArgv } from './isolation.js';
 import { auditPythonImports, importRoots, projectPackages, pythonPathEnv } from './python-isolation.js';
 import { userRepositoryOf } from './user-checkout.js';
+import { isScriptFile } from '../typescript/files.js';
 
 export const VERIFY_MODES = ['none', 'syntax', 'tests', 'typecheck'] as const;
 export type VerifyMode = (typeof VERIFY_MODES)[number];
@@ -83,6 +84,15 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
     const present = await existing(cwd, pythonFiles);
     if (present.length > 0) checks.push(await checkPythonSyntax(await needPython(), cwd, present, timeoutMs, baseEnv));
   }
+  // TypeScript/JavaScript: loaded only when the change touches a script (the compiler is big).
+  const scriptFiles = request.changedFiles.filter(isScriptFile);
+  const node = scriptFiles.length > 0
+    ? (await import('./node-verify.js')).nodeVerifier({
+        cwd, changedFiles: request.changedFiles, present: await existing(cwd, scriptFiles), user, baseEnv: projectEnv,
+        run: async (name, argv, at, env) => runCheck({ name, argv, cwd: at, timeoutMs, baseEnv: projectEnv, env, signal, onProgress, confine: await confined() }),
+      })
+    : null;
+  if (node) checks.push(await node.syntax());
   throwIfCancelled(signal, 'during verification');
   // Each language the change touches brings its own tests: cargo test for a crate, the Python runner for the rest.
   const rust = request.changedFiles.some(isRust);
@@ -104,7 +114,10 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
   }
   throwIfCancelled(signal, 'during verification');
   if (runTests && request.testCommand) {
+    await node?.prepare();
     checks.push(await project('tests', await template(request.testCommand, cwd, needPython)));
+  } else if (runTests && node && (await node.hasTests())) {
+    checks.push(...(await node.tests()));
   } else if (runTests && other) {
     const detected = await detectPythonTests(cwd, async () => canImportPytest(await needPython(), cwd, projectEnv, await confined()));
     if (detected && 'argv' in detected) {
@@ -115,11 +128,13 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
       await auditCargoPaths(cwd, 'Cargo.toml', user, baseEnv);
       checks.push(await project('tests', ['cargo', 'test', '--quiet']));
     } else if (!rust) checks.push(skipped('tests', 'no test command configured or detected (pass --test-command)'));
-  } else if (request.testsNeedTrust && request.mode === 'syntax' && (await hasTests(cwd, rust))) {
+  } else if (request.testsNeedTrust && request.mode === 'syntax' && ((await hasTests(cwd, rust)) || (await node?.hasTests()))) {
     checks.push(skipped('tests', UNTRUSTED_TESTS_REASON));
   }
   throwIfCancelled(signal, 'during verification');
-  if (request.mode === 'typecheck' && (request.typecheckCommand || other)) {
+  if (request.mode === 'typecheck' && !request.typecheckCommand && node) {
+    checks.push(...(await node.typecheck()));
+  } else if (request.mode === 'typecheck' && (request.typecheckCommand || other)) {
     checks.push(
       request.typecheckCommand
         ? await project('typecheck', await template(request.typecheckCommand, cwd, needPython))

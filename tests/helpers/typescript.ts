@@ -23,6 +23,11 @@ export async function tsFixture(name: string, install: Record<string, string[]> 
       const at = path.join(repo.root, dir, 'node_modules', pkg);
       await mkdir(path.dirname(at), { recursive: true });
       await symlink(local ? path.relative(path.dirname(at), path.join(repo.root, local)) : INSTALLED[pkg]!, at);
+      if (pkg === 'typescript') {
+        // npm links a package's bins into node_modules/.bin with relative links.
+        await mkdir(path.join(repo.root, dir, 'node_modules', '.bin'), { recursive: true });
+        await symlink('../typescript/bin/tsc', path.join(repo.root, dir, 'node_modules', '.bin', 'tsc'));
+      }
     }
   }
   return repo;

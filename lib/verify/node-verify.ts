@@ -1,0 +1,76 @@
+// The Node side of verify(): syntax, type check and tests for a change that touches TypeScript/JavaScript, with the user's installed packages mirrored into the sandbox and the isolation audited before anything of the project runs.
+import path from 'node:path';
+import { auditNodeIsolation, mirrorNodeModules, nodePathEnv } from './node-modules.js';
+import { checkScriptSyntax, coveringConfigs, nodeTestScripts, parseTscOutput, readConfigs, scriptEnv, tscArgv } from './node-checks.js';
+import type { CheckResult } from './run-check.js';
+import type { UserRepository } from './user-checkout.js';
+import { isScriptFile } from '../typescript/files.js';
+
+export interface NodeVerifyInput {
+  cwd: string;
+  changedFiles: readonly string[];
+  /** Files of the change that are present in the sandbox (a deleted file has nothing to parse). */
+  present: readonly string[];
+  user: UserRepository | null;
+  baseEnv: Record<string, string>;
+  /** Runs a project command confined, in `cwd` with extra variables. */
+  run: (name: string, argv: string[], cwd: string, env: Record<string, string>) => Promise<CheckResult>;
+}
+
+export interface NodeVerifier {
+  syntax(): Promise<CheckResult>;
+  /** Whether a package around the change has a `test` script. */
+  hasTests(): Promise<boolean>;
+  /** Mirrors node_modules and audits isolation (refusing with VerificationNotIsolated); once. */
+  prepare(): Promise<void>;
+  tests(): Promise<CheckResult[]>;
+  typecheck(): Promise<CheckResult[]>;
+}
+
+export function nodeVerifier(input: NodeVerifyInput): NodeVerifier {
+  const { cwd, user } = input;
+  let prepared: Promise<void> | undefined;
+  let configs: Promise<string[]> | undefined;
+  const covering = () => (configs ??= coveringConfigs(cwd, input.changedFiles));
+  const env = () => nodePathEnv(input.baseEnv, cwd, user);
+  return {
+    syntax: () => checkScriptSyntax(cwd, input.present.filter(isScriptFile)),
+    hasTests: async () => (await nodeTestScripts(cwd, input.changedFiles)).length > 0,
+    prepare: () =>
+      (prepared ??= (async () => {
+        await mirrorNodeModules(cwd, user);
+        await auditNodeIsolation(cwd, user, await readConfigs(cwd, await covering()));
+      })()),
+    async tests() {
+      await this.prepare();
+      const results: CheckResult[] = [];
+      const extra = await env();
+      for (const { dir, script } of await nodeTestScripts(cwd, input.changedFiles)) {
+        const result = await input.run('tests', ['sh', '-c', script], path.join(cwd, dir), { ...pick(extra, 'NODE_PATH'), ...scriptEnv(cwd, dir, input.baseEnv) });
+        results.push({ ...result, command: ['npm', 'test', ...(dir ? [`--prefix=${dir}`] : [])] });
+        if (result.status === 'failed') break;
+      }
+      return results;
+    },
+    async typecheck() {
+      await this.prepare();
+      const list = await covering();
+      if (list.length === 0) return [{ name: 'typecheck', status: 'skipped', reason: 'no tsconfig.json or jsconfig.json covers the changed files', duration_ms: 0 }];
+      const json = await readConfigs(cwd, list);
+      const extra = await env();
+      const results: CheckResult[] = [];
+      for (const config of list) {
+        const argv = tscArgv(cwd, config, json.get(config));
+        const result = await input.run('typecheck', argv, cwd, pick(extra, 'NODE_PATH'));
+        const errors = parseTscOutput(result.output ?? '', cwd);
+        const command = ['tsc', ...argv.slice(2).map((a) => (a.startsWith(cwd) ? path.relative(cwd, a) || '.' : a))];
+        results.push({ ...result, command, ...(errors.length > 0 ? { errors } : {}) });
+      }
+      return results;
+    },
+  };
+}
+
+function pick(env: Record<string, string>, key: string): Record<string, string> {
+  return env[key] === undefined ? {} : { [key]: env[key] };
+}
