@@ -77,6 +77,7 @@ test.serial('a place given twice, an argument too many or a missing VALUE is Inv
     [['move', 'geometry.py:5:5'], /^move-symbol needs --destination \(or DESTINATION as its second argument\)$/, 'destination'],
     [['rename', '--to', 'surface'], /^rename-symbol needs --at \(or AT as its first argument\)$/, 'at'],
     [['run', 'inline', 'geometry.py:10:5', 'extra'], /^inline takes no VALUE argument \(extra\)/, 'VALUE'],
+    [['assist', 'src/lib.rs:8:5'], /^assist needs --id \(or ID as its second argument\)$/, 'id'],
   ];
   for (const [args, message, argument] of cases) {
     const run = await tug(repo.root, args);
@@ -91,7 +92,7 @@ test.serial('a place given twice, an argument too many or a missing VALUE is Inv
 
 test('every refactor command shows its positionals in --help, named after the flags they stand for', async (t) => {
   const help = (await tug('/', ['--help'])).stdout;
-  for (const line of ['tug rename [AT] [TO]', 'tug move [AT] [DESTINATION]', 'tug inline [AT]', 'tug extract-variable [RANGE] [NAME]', 'tug extract-function [RANGE] [NAME]', 'tug change-signature [AT] [PARAMS]', 'tug organize-imports [FILE..]', 'tug run <operation> [TARGET] [VALUE]']) {
+  for (const line of ['tug rename [AT] [TO]', 'tug move [AT] [DESTINATION]', 'tug inline [AT]', 'tug extract-variable [RANGE] [NAME]', 'tug extract-function [RANGE] [NAME]', 'tug change-signature [AT] [PARAMS]', 'tug organize-imports [FILE..]', 'tug assist [AT] [ID]', 'tug run <operation> [TARGET] [VALUE]']) {
     t.true(help.includes(line), line);
   }
   const move = (await tug('/', ['move', '-h'])).stdout;

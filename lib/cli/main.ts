@@ -5,7 +5,7 @@ import yargs from 'yargs';
 import { asTugError, ERROR_CODES, TugError } from '../core/errors.js';
 import type { Operation } from '../ops/operation.js';
 import { parseInput, positionFromAt, rangeFromSpec } from '../ops/operation.js';
-import { addRefactorCommands } from './refactor-commands.js';
+import { addRefactorCommands, shorthandOf } from './refactor-commands.js';
 import { discoverRepoEarly } from '../git/repo.js';
 import { findOperation, findUserOperation } from '../ops/registry.js';
 import { releaseResources } from '../ops/resources.js';
@@ -256,7 +256,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .fail((message, error) => {
       if (error instanceof TugError) throw error;
       if (message === NO_COMMAND && !mode.json) throw new HelpInstead();
-      throw usageError(message || String(error), argv, cli as unknown as FailingParser, [...TOP_COMMANDS, ...refactors().flatMap((op) => (op.cli!.shorthand ? [op.cli!.shorthand] : []))]);
+      throw usageError(message || String(error), argv, cli as unknown as FailingParser, [...TOP_COMMANDS, ...refactors().map(shorthandOf)]);
     });
   skipHelpCache(cli);
   try {

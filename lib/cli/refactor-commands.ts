@@ -90,12 +90,17 @@ export function addRefactorCommands<T>(cli: Argv<T>, run: RunCommand, inputs: In
         return run('rename-symbol', (a) => ({ ...inputs.changeInput(a), ...fields }))(args);
       },
     )
-    .command(refactors().filter((op) => op.cli!.shorthand).map((op) => shorthandCommand(op, run, inputs)));
+    .command(refactors().map((op) => shorthandCommand(op, run, inputs)));
+}
+
+/** The command that runs a refactor directly: its declared shorthand (`move`), else its own name (`assist`). */
+export function shorthandOf(op: Operation): string {
+  return op.cli!.shorthand ?? op.name;
 }
 
 /** `tug move [AT] [DESTINATION]`: the refactor's own flags, its positionals, and its examples in both spellings. */
 function shorthandCommand(op: Operation, run: RunCommand, inputs: Inputs) {
-  const shorthand = op.cli!.shorthand!;
+  const shorthand = shorthandOf(op);
   const words = positionalWords(op.name);
   return {
     command: `${shorthand}${words ? ` ${words}` : ''}`,
@@ -129,7 +134,7 @@ function positionalExample(op: Operation): string | undefined {
   const t = flagValue(target);
   if (t === undefined) return undefined;
   const v = value ? flagValue(value) : undefined;
-  let rest = first.replace(`run ${op.name}`, op.cli!.shorthand!).replace(` --${target} ${t}`, '');
+  let rest = first.replace(`run ${op.name}`, shorthandOf(op)).replace(` --${target} ${t}`, '');
   if (v !== undefined) rest = rest.replace(` --${value} ${v}`, '');
   const [head, ...tail] = rest.split(' ');
   return [head, tail[0], t, ...(v !== undefined ? [v] : []), ...tail.slice(1)].join(' ');
