@@ -2,6 +2,7 @@
 // under /tmp (nothing of them is committed to tug). Each corpus says where its code is and how to run its tests.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const WORK = process.env.SWEEP_DIR ?? '/tmp/tug-sweep';
@@ -38,6 +39,21 @@ export const CORPORA = {
 };
 const REGISTRY = '/usr/share/cargo/registry';
 
+/**
+ * `nice -n …` that brings a command to niceness 15 exactly: everything the sweep starts runs there, and a sweep that
+ * is itself started under `nice -n 15` does not push its children down to 19 (where a busy machine starves them).
+ */
+export function niced() {
+  const current = os.getPriority();
+  return current >= 15 ? [] : ['nice', '-n', String(15 - current)];
+}
+
+/** spawnSync of argv under niced(). */
+export function spawnNiced(argv, options) {
+  const full = [...niced(), ...argv];
+  return spawnSync(full[0], full.slice(1), options);
+}
+
 export function git(cwd, args, options = {}) {
   const run = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20, ...options });
   if (run.status !== 0 && !options.allowFailure) throw new Error(`git ${args.join(' ')} in ${cwd}: ${run.stderr}`);
@@ -53,7 +69,7 @@ export function testArgv(corpus) {
 export function runTests(corpus, dir, timeoutSec = 300) {
   if (CORPORA[corpus].rust) return cargoTests(dir, timeoutSec);
   const argv = testArgv(corpus).map((a) => (a === '{python}' ? PYTHON : a));
-  const run = spawnSync('nice', ['-n', '15', ...argv], {
+  const run = spawnNiced(argv, {
     cwd: dir, encoding: 'utf8', timeout: timeoutSec * 1000, maxBuffer: 64 << 20,
     env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: dir },
   });
@@ -68,7 +84,7 @@ function cargoTests(dir, timeoutSec) {
   const env = { ...process.env, CARGO_TARGET_DIR: path.join(dir, 'target'), CARGO_TERM_COLOR: 'never' };
   let output = '';
   for (const args of [['test', '--offline', '-q']]) {
-    const run = spawnSync('nice', ['-n', '15', 'cargo', ...args], { cwd: dir, encoding: 'utf8', timeout: timeoutSec * 1000, maxBuffer: 64 << 20, env });
+    const run = spawnNiced(['cargo', ...args], { cwd: dir, encoding: 'utf8', timeout: timeoutSec * 1000, maxBuffer: 64 << 20, env });
     output += `${run.stdout ?? ''}${run.stderr ?? ''}`;
     if (run.status !== 0) return { green: false, status: run.status, signal: run.signal, output: output.slice(-3000) };
   }

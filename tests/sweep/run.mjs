@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CORPORA, corpusRepo, git, PYTHON, sourceFiles, testArgv, WORK } from './corpora.mjs';
+import { CORPORA, corpusRepo, git, PYTHON, sourceFiles, spawnNiced, testArgv, WORK } from './corpora.mjs';
 import { classifyTug, normalizeReason } from './classify.mjs';
 import { check, scratch } from './check.mjs';
 import { daemon, tugEnv } from './warm.mjs';
@@ -105,7 +105,7 @@ const quote = (a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\'
 function runTug(repo, corpus, p, warm) {
   const args = tugArgs(p, corpus);
   const started = Date.now();
-  const run = spawnSync('nice', ['-n', '15', TUG, ...args], {
+  const run = spawnNiced([TUG, ...args], {
     cwd: repo, encoding: 'utf8', timeout: 900_000, maxBuffer: 256 << 20,
     env: tugEnv(corpus, warm),
   });
@@ -131,7 +131,7 @@ function runTug(repo, corpus, p, warm) {
 function runRope(repo, corpus, p, base) {
   const started = Date.now();
   const dir = scratch(repo, base);
-  const run = spawnSync('nice', ['-n', '15', PYTHON, path.join(HERE, 'rope_op.py'), dir, JSON.stringify(p)], { encoding: 'utf8', timeout: 600_000, maxBuffer: 64 << 20 });
+  const run = spawnNiced([PYTHON, path.join(HERE, 'rope_op.py'), dir, JSON.stringify(p)], { encoding: 'utf8', timeout: 600_000, maxBuffer: 64 << 20 });
   let r;
   try {
     r = JSON.parse(run.stdout.trim().split('\n').pop());

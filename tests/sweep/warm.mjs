@@ -1,10 +1,9 @@
 // --warm: the sweep's tug runs go through a daemon of the sweep's own (one per corpus, in a private XDG_RUNTIME_DIR
 // under $SWEEP_DIR/run), the way a user's tug runs by default, so that rust-analyzer and the Python index stay warm
 // from try to try (a Rust try drops from ~30 s to a few). Cold runs (TUG_NO_DAEMON=1) stay the default.
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { WORK } from './corpora.mjs';
+import { spawnNiced, WORK } from './corpora.mjs';
 
 /** The environment of a tug run for `corpus`: a private daemon when warm, none when cold. */
 export function tugEnv(corpus, warm) {
@@ -23,6 +22,6 @@ export function tugEnv(corpus, warm) {
 /** Starts (`start`) or stops (`stop`) the corpus's daemon; a no-op when cold. */
 export function daemon(tug, repo, corpus, warm, action) {
   if (!warm) return;
-  const run = spawnSync('nice', ['-n', '15', tug, 'daemon', action, '--json'], { cwd: repo, encoding: 'utf8', env: tugEnv(corpus, true), timeout: 120_000 });
+  const run = spawnNiced([tug, 'daemon', action, '--json'], { cwd: repo, encoding: 'utf8', env: tugEnv(corpus, true), timeout: 120_000 });
   if (run.status !== 0) process.stderr.write(`sweep: ${corpus}: tug daemon ${action} failed: ${run.stdout}${run.stderr}\n`);
 }
