@@ -8,8 +8,11 @@ export function normalizeReason(code, reason) {
   const text = String(reason ?? '')
     .replace(/`[^`]*`|'[^']*'|"[^"]*"/g, 'X')
     .replace(/[\w./-]+\.(py|rs)(:\d+)*(:\d+)?/g, 'FILE')
+    .replace(/\b[A-Za-z_]\w*(\.[A-Za-z_]\w*)+\b/g, 'X') // dotted module and attribute names
     .replace(/\b\d+\b/g, 'N')
     .replace(/\b[a-z_][a-z0-9_]*[_0-9][a-z0-9_]*\b/gi, 'X')
+    .replace(/\b[A-Z][a-z0-9]+[A-Z]\w*\b/g, 'X') // CamelCase names
+    .replace(/\b(X|FILE)(, (X|FILE))+\b/g, '$1') // lists of names
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, 110);

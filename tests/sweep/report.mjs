@@ -4,6 +4,7 @@
 // sweep:begin and sweep:end markers; without it the Markdown goes to stdout)
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { normalizeReason } from './classify.mjs';
 import { CORPORA, WORK } from './corpora.mjs';
 
 const seed = process.argv.includes('--seed') ? process.argv[process.argv.indexOf('--seed') + 1] : '1';
@@ -11,6 +12,8 @@ const dir = path.join(WORK, 'results');
 const rows = existsSync(dir)
   ? readdirSync(dir).filter((f) => f.endsWith(`.s${seed}.jsonl`)).sort().flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)))
   : [];
+// Reasons are grouped again here (classify.mjs may have learnt to group better since a line was written).
+for (const r of rows) for (const side of [r.tug, r.rope]) if (side?.reason !== undefined && side.group) side.group = normalizeReason(side.code ?? '', side.reason);
 const OPS = ['rename-symbol', 'move-symbol', 'change-signature', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
 const order = (a, b) => Object.keys(CORPORA).indexOf(a) - Object.keys(CORPORA).indexOf(b);
 const count = (list, pred) => list.filter(pred).length;
