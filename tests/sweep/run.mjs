@@ -18,7 +18,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 // SWEEP_TUG: a frozen copy of a build, so that rebuilding the worktree does not change tug in the middle of a sweep.
 const TUG = process.env.SWEEP_TUG ?? path.join(HERE, '..', '..', 'bin', 'tug');
 export const PYTHON_OPS = ['rename-symbol', 'move-symbol', 'change-signature', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
-export const RUST_OPS = ['rename-symbol', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
+export const RUST_OPS = ['rename-symbol', 'change-signature', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
 
 function parseArgs(argv) {
   const out = { corpus: 'all', op: 'all', seed: 1, perOp: 20, rope: false, ropePerOp: Infinity, jobs: 1, warm: false, only: null };

@@ -1,7 +1,8 @@
 # Lists the positions where each Rust refactor could apply in a crate, for tests/sweep/run.mjs to sample from.
 # rust-analyzer is what tug itself uses, so this reads the source with plain patterns instead, line by line:
 # definitions and lets (rename-symbol), lets and calls of the crate's own functions (inline), call expressions
-# (extract-variable), runs of whole one-line statements (extract-function), files with `use` (organize-imports).
+# (extract-variable), runs of whole one-line statements (extract-function), files with `use` (organize-imports),
+# fns whose parameter list fits on one line (change-signature: swap the first two parameters, or add one at the end).
 # Usage: python3 rust_positions.py ROOT FILE... ; prints one JSON object per line.
 import json
 import re
@@ -35,6 +36,51 @@ def balanced_end(line, open_at):
     return None
 
 
+def split_params(text):
+    # The parameters of a one-line list at its top-level commas; None when one is not a plain `name: Type`.
+    parts, depth, cur = [], 0, ''
+    for c in text:
+        if c in '(<[{':
+            depth += 1
+        elif c in ')>]}':
+            depth -= 1
+        if c == ',' and depth == 0:
+            parts.append(cur.strip())
+            cur = ''
+        else:
+            cur += c
+    if cur.strip():
+        parts.append(cur.strip())
+    names = []
+    for part in parts:
+        if re.fullmatch(r"(&('\w+\s+)?(mut\s+)?|mut\s+)?self(\s*:.*)?", part):
+            continue
+        m = re.fullmatch(r'(mut\s+)?([a-z_]\w*)\s*:(?!:).+', part)
+        if not m or m.group(2) == '_':
+            return None
+        names.append(m.group(2))
+    return names
+
+
+def signature_positions(file, n, line):
+    m = re.search(r'(?<![\'\w])fn\s+([A-Za-z_]\w*)', line)
+    if not m:
+        return
+    open_at = line.find('(', m.end())
+    end = balanced_end(line, open_at) if open_at >= 0 else None
+    if not end:
+        return
+    names = split_params(line[open_at + 1:end - 1])
+    if names is None:
+        return
+    at = dict(file=file, line=n, col=m.start(1) + 1, name=m.group(1))
+    if len(names) >= 2:
+        swapped = [names[1], names[0], *names[2:]]
+        emit(op='change-signature', kind='swap', params=[{'name': x} for x in swapped], **at)
+    if names:  # not on a parameterless fn: most are #[test] fns, which cannot take one
+        emit(op='change-signature', kind='add', params=[*({'name': x} for x in names), {'name': 'sweep_extra', 'type': 'u8', 'value': '0'}], **at)
+
+
 def complete(stmt):
     return stmt.endswith(';') and all(stmt.count(a) == stmt.count(b) for a, b in ('()', '[]', '{}')) and '"' not in stmt \
         and not stmt.startswith(('use ', 'pub ', 'mod ', '#', '//', 'return', 'break', 'continue', '}')) and '?' not in stmt
@@ -60,6 +106,7 @@ for file, lines in texts.items():
             for m in DEF.finditer(line):
                 emit(op='rename-symbol', file=file, line=n, col=m.start(2) + 1, name=m.group(2), kind=m.group(1))
             if re.search(r'\bfn\s', line):
+                signature_positions(file, n, line)
                 sig = line[line.find('('):]
                 for m in PARAM.finditer(sig):
                     emit(op='rename-symbol', file=file, line=n, col=line.find('(') + m.start(2) + 1, name=m.group(2), kind='parameter')
