@@ -8,6 +8,8 @@ import { cp, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_ROOT } from './helpers/golden.js';
 import { makeRepo } from './helpers/repo.js';
+import { refactors } from '../lib/cli/refactor-flags.js';
+import { shorthandOf } from '../lib/cli/refactor-commands.js';
 
 const MARKER = '<!-- demo-example -->';
 
@@ -42,6 +44,17 @@ test('every refactor page carries a worked example on the demo repository', asyn
     const examples = demoExamples(await readFile(path.join(PROJECT_ROOT, page), 'utf8'));
     t.true(examples.length > 0, `${page} has a ${MARKER} block`);
     if (page !== 'README.md') t.true(examples.some((e) => e.diff !== undefined), `${page} shows the diff its example makes`);
+  }
+});
+
+test('every refactor the command line offers has a docs/ops page and a README section under its command', async (t) => {
+  const readme = await readFile(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const pages = await readdir(path.join(PROJECT_ROOT, 'docs/ops'));
+  t.true(pages.includes('rename-symbol.md'));
+  t.regex(readme, /^### rename$/m);
+  for (const op of refactors()) {
+    t.true(pages.includes(`${op.name}.md`) || pages.includes(`${op.name}s.md`), `docs/ops/${op.name}.md`);
+    t.regex(readme, new RegExp(`^### ${shorthandOf(op)}$`, 'm'), `README.md: ### ${shorthandOf(op)}`);
   }
 });
 
