@@ -12,8 +12,8 @@ export const undoOperation = defineOperation({
   input: undoInput,
   output: UndoResponse,
   annotations: { readOnly: false, destructive: true, idempotent: true },
-  async execute(input) {
+  async execute(input, context) {
     const { runUndo } = await import('./run.js');
-    return runUndo(input);
+    return runUndo(input, context);
   },
 });

@@ -2,6 +2,7 @@
 import { readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
+import { throwIfCancelled } from '../../core/cancel.js';
 import { TugError } from '../../core/errors.js';
 import { SCHEMA_VERSION, UndoResponse, type WarningJSON } from '../../core/schemas.js';
 import { cleanedOids } from '../../git/checkout-form.js';
@@ -17,6 +18,7 @@ import { readJson } from '../../session/files.js';
 import { LAST_RESULT_FILE } from '../workspace/queries.js';
 import { loadUndoRecord, type UndoRecord } from '../change/undo-records.js';
 import { withWorkspace, type Workspace } from '../workspace/workspace.js';
+import type { OperationContext } from '../operation.js';
 import { mergedIntoHead, mergedWarning, revertCommit } from './merged.js';
 import { revertOwnHunks } from './three-way.js';
 
@@ -27,8 +29,13 @@ interface ChangedFile {
   resultOid: string | null;
 }
 
-export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer<typeof UndoResponse>> {
-  return withWorkspace(input, { lock: true }, async (ws) => {
+/**
+ * A cancel (the MCP client's, while this call waits behind another write's verification) ends the wait for the session
+ * lock with Cancelled; one that arrives after the lock was taken still stops the undo before it writes anything.
+ */
+export async function runUndo(input: z.infer<typeof undoInput>, context: OperationContext = {}): Promise<z.infer<typeof UndoResponse>> {
+  return withWorkspace(input, { lock: true, signal: context.signal, onWait: context.progress }, async (ws) => {
+    throwIfCancelled(context.signal, 'before undoing');
     const warnings = [...ws.warnings];
     const record = await readableUndoRecord(ws, input.token, warnings);
     const commit = await readRef(ws.repo, `refs/tug/undo/${input.token}`);
@@ -90,6 +97,8 @@ export async function runUndo(input: z.infer<typeof undoInput>): Promise<z.infer
     }
     const reverted = merged && input.revert && !allUndone ? { ref: merged.ref, from: merged.head, to: await revertCommit(ws, merged, commit, changed) } : null;
     const refMove = branchReset ?? reverted;
+    // The last point a cancel stops the undo: from here on it writes, all or nothing (the journal).
+    throwIfCancelled(context.signal, 'before writing');
     if (restore.length > 0 || refMove) {
       await writeWorkingTree(ws.repo, ws.session, restore, { force: true, ...(refMove ? { refMove, updateIndex: true } : {}) });
     }
