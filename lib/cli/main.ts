@@ -184,6 +184,22 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       run('log', (a) => ({ ...common(a), n: a['n'] })),
     )
     .command(
+      'replay <branch>',
+      "Re-run a tug/ branch's recorded operations on the current working tree (or --onto REF): a new verified branch",
+      (y) =>
+        changeOptions(y)
+          .positional('branch', { type: 'string', describe: 'The tug/ branch to replay' })
+          .option('onto', { type: 'string', describe: 'Replay on this commit or branch instead of the working tree' })
+          .option('replace', { type: 'boolean', describe: 'Move the replayed branch to the result instead of making <branch>-2' })
+          .example('tug replay tug/rename/process_data-to-transform_data', '')
+          .example('tug replay tug/rename/a-to-b --onto origin/main --replace', ''),
+      run('replay', (a) => {
+        // --commit is refused by the schema by name (replay makes a branch to merge); --review is not offered here.
+        const { review: _review, commit, ...rest } = changeInput(a) as Record<string, unknown>;
+        return { ...rest, ...(commit === undefined ? {} : { commit }), branch: a['branch'], onto: a['onto'], replace: a['replace'] };
+      }),
+    )
+    .command(
       'show <id>',
       'Show one operation log entry by id or unique prefix, or the operations recorded on a tug/ branch',
       (y) => y.positional('id', { type: 'string', describe: 'Entry id (or a unique prefix), or a tug/ branch' }).example('tug show 3f2a', '').example('tug show tug/rename/a-to-b', ''),

@@ -11,7 +11,7 @@ function where(record: Json | null): string {
 export function summarizeBranchShow(b: Json): string {
   const status = b['status'];
   const lines = [`${b['name']}  ${String(b['tip']).slice(0, 12)}  base ${String(b['base']).slice(0, 12)}`];
-  lines.push(status.stale ? `  stale: ${status.base_moved ? `base moved (${status.behind} commit(s) behind ${String(status.against).slice(0, 12)})` : 'new references'}; \`tug check-merge ${b['name']}\` says whether it merges, \`tug replay ${b['name']}\` redoes it` : '  up to date with HEAD');
+  lines.push(status.stale ? `  stale: ${status.base_moved ? `base moved (${status.behind} commit(s) behind ${String(status.against).slice(0, 12)})` : 'new references'}; \`tug check-merge ${b['name']}\` says whether it merges, \`tug replay ${b['name']}\` redoes it` : status.merged ? '  merged into HEAD' : '  up to date with HEAD');
   for (const [i, step] of (b['steps'] as Json[]).entries()) {
     const record = step['record'];
     lines.push(`  ${i + 1}. ${String(step['commit']).slice(0, 12)}  ${step['subject']}`);

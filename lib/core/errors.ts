@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   NameConflict: { exit: 4, title: 'The new name collides with another binding', hint: 'Pick another name; details.conflicts lists where it would be captured or shadowed.' },
   SourceSyntaxError: { exit: 4, title: 'A source file does not parse', hint: 'Fix the syntax error at details.file:details.line first; tug never edits code it cannot parse.' },
   SessionLocked: { exit: 4, title: 'Another tug is running here', hint: 'Wait for it, or retry; --no-wait fails at once instead of waiting.' },
+  ReplayConflict: { exit: 4, title: 'A text change of the branch conflicts with the new base', hint: 'A patchset or file edit does not merge with what changed since (details.files); nothing was made. Merge the branch by hand, or make the edit again on the new base.' },
   MergeConflict: { exit: 4, title: 'The branch does not merge cleanly', hint: 'Nothing was changed; merge it by hand with `git merge <branch>` and resolve the conflicts.' },
   Cancelled: { exit: 4, title: 'The caller cancelled the operation', hint: 'Nothing was committed or written; the lock and the sandbox were released. Call again to run it.' },
   SessionCorrupt: { exit: 4, title: 'Session data is unreadable', hint: 'Run `tug clean` to start a fresh session.' },

@@ -86,3 +86,8 @@ export async function addedLines(repo: Repo, from: string, to: string): Promise<
   }
   return ranges;
 }
+
+/** The committer time of a commit in seconds (replayed steps are dated like their base, so reruns make the same commits). */
+export async function commitTime(repo: Repo, commit: string): Promise<number> {
+  return Number(await gitText(['log', '-1', '--format=%ct', commit, '--'], { cwd: repo.root }));
+}

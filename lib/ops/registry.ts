@@ -22,6 +22,7 @@ import { moveSymbolOperation } from './move-symbol/operation.js';
 import { changeSignatureOperation } from './change-signature/operation.js';
 import { assistOperation, assistsOperation } from './assist-catalog/operation.js';
 import { renameOperation } from './rename/operation.js';
+import { replayOperation } from './replay/operation.js';
 import { analyzeImpactOperation } from './analyze-impact/operation.js';
 import { cleanOperation, sessionStatusOperation } from './session/operations.js';
 import { snapshotOperation } from './snapshot/operation.js';
@@ -62,6 +63,7 @@ export const operations: readonly Operation[] = [
   changeSignatureOperation,
   assistsOperation,
   assistOperation,
+  replayOperation,
 ] as readonly Operation[];
 
 /** Seed 000's name for the shell tool; `tug tool run_pty_cmd` and agentTools() accept it too. */

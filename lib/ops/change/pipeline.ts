@@ -25,6 +25,10 @@ import { orderUnsure } from './unsure.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { ChangeKind, ChangeOptions, Planner, Proposal, Reporter } from './types.js';
 import { withWorkspace } from '../workspace/workspace.js';
+import { currentStep } from './road-step.js';
+import { runStep, stepSnapshot } from './step-run.js';
+import { patchBetween } from './tree-patch.js';
+import type { RoadStep } from './road-step.js';
 
 export async function runChange(
   options: ChangeOptions,
@@ -38,6 +42,10 @@ export async function runChange(
   if (options.onto && options.commit) {
     throw new TugError('InvalidArgument', 'onto and commit cannot be combined', { details: { argument: 'commit', reason: 'conflicts with onto' } });
   }
+  const step = currentStep();
+  // A step of a replay or plan: its caller holds the lock and makes the branch, the undo point and the verification.
+  if (step?.mode === 'step') return withWorkspace(options, { lock: false }, (ws) => runStep(ws, step, options, kind, plan, reporter));
+  if (step) return withWorkspace(options, { lock: false }, (ws) => runOnSnapshot(ws, stepSnapshot(step.base), options, kind, plan, reporter, step));
   return withWorkspace(options, { lock: true, signal: reporter.signal, onWait: reporter.progress }, async (ws) => {
     kind.warmUp?.(ws);
     const snapshot = await takeSnapshot(ws);
@@ -67,6 +75,7 @@ async function runOnSnapshot(
   kind: ChangeKind,
   plan: Planner,
   reporter: Reporter,
+  step?: RoadStep,
 ): Promise<RunResponseJSON> {
   const config = await configFor(ws.repo, options, ws.warnings);
   const onto: OntoBranch | null = options.onto ? await resolveOnto(ws, options.onto, snapshot.head) : null;
@@ -83,7 +92,13 @@ async function runOnSnapshot(
   if (options.commit) await assertCommittable(ws, snapshot);
   const base = onto?.tip ?? (await snapshotCommit(ws, snapshot));
   const keep = options.keep_sandbox ?? false;
-  const { tree: resultTree, verification, sandboxPath } = await verifyInSandbox(ws, base, proposal.patch, config, { keep, progress: reporter.progress, signal: reporter.signal, heartbeat: reporter.heartbeat });
+  const { tree: resultTree, verification, sandboxPath } = await verifyInSandbox(ws, base, proposal.patch, config, {
+    keep,
+    progress: reporter.progress,
+    signal: reporter.signal,
+    heartbeat: reporter.heartbeat,
+    alsoChanged: step?.earlierFiles,
+  });
   throwIfCancelled(reporter.signal, 'before committing');
   if (verification.status === 'failed') {
     throw new TugError('VerificationFailed', `verification (${config.verify}) failed: ${failedNames(verification)}`, {
@@ -114,10 +129,12 @@ async function runOnSnapshot(
     snapshot: snapshot.tree,
     base,
     verification,
-    plan: kind.plan,
+    plan: step?.plan ?? kind.plan,
   });
   await writeNote(ws.repo, commit, recordText(record));
-  const writes = workingTreeWrites(proposal.patch);
+  // After earlier steps, the working tree gets (and undo takes back) all of them: the change from the first step's base.
+  const first = step?.first && step.first.commit !== base ? step.first : null;
+  const writes = workingTreeWrites(first ? await patchBetween(ws.repo, first.tree, resultTree) : proposal.patch);
   if (options.apply) {
     // Checked before any ref moves, so a refused apply leaves no branch behind that the working tree lacks.
     const stale = await staleFiles(ws.repo, writes);
@@ -139,9 +156,10 @@ async function runOnSnapshot(
   } else {
     branch = await createResultBranch(ws.repo, `tug/${kind.scope}/${slugify(proposal.slug)}`, commit);
   }
+  if (step) step.outcome = { commit, tree: resultTree, changed: true, proposal, kind, input: kind.arguments ?? (options as Record<string, unknown>) };
   const undoPoint = {
     commit,
-    base,
+    base: first?.commit ?? base,
     branch,
     operation: kind.operation,
     ...(onto ? { branch_move: { ref: onto.ref, from: base, to: commit } } : {}),

@@ -25,7 +25,14 @@ export async function verifyInSandbox(
   base: string,
   patch: PatchSet,
   config: ResolvedConfig,
-  options: { keep?: boolean; progress?: (message: string) => void; signal?: AbortSignal | undefined; heartbeat?: ((progress: CheckProgress) => void) | undefined } = {},
+  options: {
+    keep?: boolean;
+    progress?: (message: string) => void;
+    signal?: AbortSignal | undefined;
+    heartbeat?: ((progress: CheckProgress) => void) | undefined;
+    /** Files changed on `base` by earlier steps of a replay or plan, checked like the patch's own. */
+    alsoChanged?: readonly string[] | undefined;
+  } = {},
 ): Promise<SandboxOutcome> {
   const keep = options.keep ?? false;
   const mode: SandboxMode = keep ? 'fresh' : process.env['TUG_SANDBOX_MODE'] === 'fresh' ? 'fresh' : 'reuse';
@@ -41,7 +48,7 @@ export async function verifyInSandbox(
     verification = await verify({
       ...verifySettings(config),
       cwd: sandbox.path,
-      changedFiles: patch.files.filter((f) => f.status !== 'deleted').map((f) => f.newPath ?? f.path),
+      changedFiles: changedFiles(patch, options.alsoChanged ?? []),
       sessionDir: ws.session.dir,
       signal: options.signal,
       onProgress: options.heartbeat,
@@ -52,6 +59,13 @@ export async function verifyInSandbox(
   }
   await closeSandbox(sandbox, keep && verification.status === 'failed');
   return { tree, verification, sandboxPath: sandbox.path };
+}
+
+/** The files to check: the patch's, and those earlier steps changed that the patch leaves in place. */
+function changedFiles(patch: PatchSet, earlier: readonly string[]): string[] {
+  const gone = new Set(patch.files.flatMap((f) => (f.status === 'deleted' || f.newPath ? [f.path] : [])));
+  const own = patch.files.filter((f) => f.status !== 'deleted').map((f) => f.newPath ?? f.path);
+  return [...new Set([...earlier.filter((p) => !gone.has(p)), ...own])];
 }
 
 /** What the sandbox gets: new contents; deletions; for moved files a deletion plus the file at its new path. */

@@ -51,6 +51,8 @@ export async function readTugBranch(repo: Repo, name: string): Promise<TugBranch
 export interface Staleness {
   /** The commit the branch is compared with (HEAD, or --into). */
   against: string;
+  /** True when `against` already contains the branch (it was merged): nothing is stale then. */
+  merged: boolean;
   /** True when `against` has commits the branch lacks: its base moved. */
   base_moved: boolean;
   /** How many commits `against` has that the branch's base lacks. */
@@ -60,6 +62,7 @@ export interface Staleness {
 /** Whether the branch's base still is (or contains) `against`; a snapshot commit of a dirty tree counts as its HEAD. */
 export async function staleness(repo: Repo, branch: TugBranch, against: string): Promise<Staleness> {
   const target = (await resolveCommit(repo, against)) ?? against;
-  const fresh = await isAncestor(repo, target, branch.base);
-  return { against: target, base_moved: !fresh, behind: fresh ? 0 : await countBetween(repo, branch.base, target) };
+  const merged = await isAncestor(repo, branch.tip, target);
+  const fresh = merged || (await isAncestor(repo, target, branch.base));
+  return { against: target, merged, base_moved: !fresh, behind: fresh ? 0 : await countBetween(repo, branch.base, target) };
 }
