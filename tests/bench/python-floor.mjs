@@ -20,6 +20,25 @@ execFileSync('python3', ['-c', 'import ast, sys\\nfor f in sys.argv[1:]:\\n    a
 `;
 
 export const load = () => os.loadavg()[0];
+
+/**
+ * Runs a command through a small Python parent that reports its wall time and the CPU time (user + system) of every
+ * process it started, waited for: on a machine shared with other work, CPU time is the figure the load does not inflate.
+ */
+const CPU = `
+import json, resource, subprocess, sys, time
+started = time.perf_counter()
+run = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+wall = time.perf_counter() - started
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"ms": wall * 1000, "cpu": (usage.ru_utime + usage.ru_stime) * 1000, "status": run.returncode, "stdout": run.stdout.decode("utf-8", "replace"), "stderr": run.stderr.decode("utf-8", "replace")[-2000:]}))
+`;
+
+export function cpuTimed(command, args, options = {}) {
+  const run = JSON.parse(timed('python3', ['-c', CPU, command, ...args], options).stdout);
+  if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${run.status}\n${run.stderr}`);
+  return run;
+}
 const loadText = (loads) => median(loads).toFixed(1);
 
 /** /usr/lib/python3.X: the interpreter's standard library as Debian installs it (~660 modules). */
@@ -63,34 +82,36 @@ const clean = (repo) => timed(TUG, ['clean', '--cache', '--json'], { cwd: repo, 
 /** One cold tug run (empty facts cache, no daemon) and the baselines right after it, `runs` times interleaved. */
 export function floorBench(runs, subjects = realSubjects()) {
   return subjects.map((s) => {
-    const tug = [];
-    const floor = [];
-    const parseAll = [];
+    const [tug, floor, parseAll] = [[], [], []];
     const loads = [];
     let references = 0;
     for (let i = 0; i < runs; i++) {
       loads.push(load());
       clean(s.repo);
-      const run = timed(TUG, analyzeArgs(s), { cwd: s.repo, env: NO_DAEMON });
-      tug.push(run.ms);
+      const run = cpuTimed(TUG, analyzeArgs(s), { cwd: s.repo, env: NO_DAEMON });
+      tug.push(run);
       references = JSON.parse(run.stdout).references.length;
-      floor.push(timed('node', ['-e', FLOOR, s.repo, s.from, s.to]).ms);
-      parseAll.push(timed('python3', ['-c', PARSE_ALL, s.repo]).ms);
+      floor.push(cpuTimed('node', ['-e', FLOOR, s.repo, s.from, s.to]));
+      parseAll.push(cpuTimed('python3', ['-c', PARSE_ALL, s.repo]));
     }
+    const wall = (runs) => median(runs.map((r) => r.ms));
+    const cpu = (runs) => median(runs.map((r) => r.cpu));
     const mentioning = timed('git', ['grep', '-l', '-F', '-e', s.from, '-e', s.to, 'HEAD', '--', '*.py', '*.pyi'], { cwd: s.repo }).stdout.trim().split('\n').length;
     clean(s.repo);
     const rss = peakRss(TUG, analyzeArgs(s), { cwd: s.repo, env: NO_DAEMON });
-    return { name: s.name, files: files(s.repo), mentioning, references, tug: median(tug), floor: median(floor), parseAll: median(parseAll), rss, load: loadText(loads) };
+    return { name: s.name, files: files(s.repo), mentioning, references, tug: wall(tug), floor: wall(floor), parseAll: wall(parseAll), tugCpu: cpu(tug), floorCpu: cpu(floor), parseAllCpu: cpu(parseAll), rss, load: loadText(loads) };
   });
 }
 
 export function floorReport(results) {
   const lines = ['### Cold analyze-impact against its floor (issue 33)', ''];
-  lines.push('Fresh processes, no daemon, facts cache emptied before each tug run; the three measured one after the other in each repetition, medians. "floor" = `node -e` that runs `git grep -l -F` for the two names and then a `python3` that `ast.parse`s the files listed.', '');
-  lines.push(row(['subject', 'Python files', 'files mentioning the names', 'references', 'tug cold', 'floor', 'ast.parse of every file', 'tug / floor (≤ 1.5×)', 'tug / parse-all (≤ 0.4×)', 'peak RSS (≤ 150 MB)', 'load average']));
-  lines.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+  lines.push('Fresh processes, no daemon, facts cache emptied before each tug run; the three measured one after the other in each repetition, medians. "floor" = `node -e` that runs `git grep -l -F` for the two names and then a `python3` that `ast.parse`s the files listed. CPU = user + system time of the whole process tree, which the machine\'s load does not inflate.', '');
+  lines.push(row(['subject', 'Python files', 'files mentioning the names', 'references', 'tug cold', 'floor', 'ast.parse of every file', 'tug / floor (≤ 1.5×)', 'tug / parse-all (≤ 0.4×)', 'CPU: tug / floor / parse-all', 'CPU ratios: ÷ floor, ÷ parse-all', 'peak RSS (≤ 150 MB)', 'load average']));
+  lines.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
   for (const r of results) {
-    lines.push(row([r.name, r.files, r.mentioning, r.references, fmt(r.tug), fmt(r.floor), fmt(r.parseAll), `${(r.tug / r.floor).toFixed(2)}×`, `${(r.tug / r.parseAll).toFixed(2)}×`, mb(r.rss), r.load]));
+    const cpu = `${fmt(r.tugCpu)} / ${fmt(r.floorCpu)} / ${fmt(r.parseAllCpu)}`;
+    const cpuRatios = `${(r.tugCpu / r.floorCpu).toFixed(2)}×, ${(r.tugCpu / r.parseAllCpu).toFixed(2)}×`;
+    lines.push(row([r.name, r.files, r.mentioning, r.references, fmt(r.tug), fmt(r.floor), fmt(r.parseAll), `${(r.tug / r.floor).toFixed(2)}×`, `${(r.tug / r.parseAll).toFixed(2)}×`, cpu, cpuRatios, mb(r.rss), r.load]));
   }
   lines.push('');
   return lines.join('\n');
