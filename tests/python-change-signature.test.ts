@@ -147,3 +147,29 @@ test('a call inside an f-string gets its new argument with the other quotes when
   t.is(await show('hello.py'), code.replace('name.title() + suffix', 'name.title()').replace('label(user)', "label(user, '!')"));
   await repo.cleanup();
 });
+
+// Found by the sweep: toolz's `itemmap(reversed, D(…), **kw)` was left as it was when itemmap's first two parameters
+// were swapped (tests red), and wadllib's `self.request.validate_param_values(…)` went through a property that builds
+// a RequestDefinition without an annotation, so tug could not type it.
+test('a call with **mapping is rewritten when the mapping can only fill parameters that keep their names; one that cannot is unsure', async (t) => {
+  const dicts = 'def itemmap(func, d, factory=dict):\n    rv = factory()\n    rv.update(map(func, d.items()))\n    return rv\n\n\ndef use(kw):\n    return itemmap(reversed, dict(a=1), **kw)\n\n\ndef spread(args):\n    return itemmap(*args)\n';
+  const { repo, run, show } = await changeSignature({ 'dicts.py': dicts }, 'dicts.py:1:5', JSON.stringify([{ name: 'd' }, { name: 'func' }, { name: 'factory', default: 'dict' }]));
+  t.is(run.exitCode, 0, run.stdout);
+  t.true((await show('dicts.py')).includes('return itemmap(dict(a=1), reversed, **kw)'), await show('dicts.py'));
+  t.deepEqual((run.json.unsure ?? []).map((u: { line: number; text: string; reason: string }) => `${u.line} ${u.text} ${u.reason}`), ['12 itemmap(*…) kwargs']);
+  await repo.cleanup();
+  const renamed = await changeSignature({ 'dicts.py': dicts }, 'dicts.py:1:5', JSON.stringify([{ name: 'func' }, { name: 'd' }, { name: 'make', from: 'factory', default: 'dict' }]));
+  t.is(renamed.run.exitCode, 0, renamed.run.stdout);
+  t.true((await renamed.show('dicts.py')).includes('return itemmap(reversed, dict(a=1), **kw)'), 'the mapping may hold factory=, which is renamed: left, and listed');
+  t.deepEqual((renamed.run.json.unsure ?? []).map((u: { line: number; reason: string }) => `${u.line} ${u.reason}`), ['8 kwargs', '12 kwargs']);
+  await renamed.repo.cleanup();
+});
+
+test('a method reached through an unannotated property that builds the instance is rewritten', async (t) => {
+  const app = 'class Request:\n    def __init__(self, tag):\n        self.tag = tag\n\n    def validate(self, params, values):\n        return (params, values)\n\n\nclass Method:\n    @property\n    def request(self):\n        return Request(self)\n\n    def check(self, values):\n        request = self.request\n        return request.validate([], values)\n';
+  const { repo, run, show } = await changeSignature({ 'app.py': app }, 'app.py:5:9', JSON.stringify([{ name: 'values' }, { name: 'params' }]));
+  t.is(run.exitCode, 0, run.stdout);
+  t.true((await show('app.py')).includes('return request.validate(values, [])'), await show('app.py'));
+  t.deepEqual(run.json.unsure ?? [], []);
+  await repo.cleanup();
+});

@@ -235,7 +235,8 @@ export class TypeInference {
     const found = this.method(cls, name, receiver);
     if (!found) return null;
     if (found.fn.returns) return this.fromAnnotation(found.info, found.fn.returns, receiver, depth);
-    return found.fn.gives === 'self' || found.fn.gives === 'cls' || found.fn.gives === 'cls-object' ? receiver : null;
+    if (found.fn.gives === 'self' || found.fn.gives === 'cls' || found.fn.gives === 'cls-object') return receiver;
+    return found.fn.makes && depth < MAX_DEPTH ? this.classObject(found.info, found.fn.makes) : null;
   }
 
   /** The type of attribute `name` on instances of `cls`: class-level annotation or value, property, `self.name = …`. */
@@ -257,6 +258,10 @@ export class TypeInference {
     const scope = this.project.classScope(defining.module, defining.owner);
     const binding = scope?.info.facts.bindings.find((b) => b.scope === scope.scope.id && b.name === name && b.kind === 'variable' && b.value);
     if (scope && binding?.value) return this.inferClass(scope.info, binding.value, depth + 1);
+    // A property without an annotation that builds a new instance (`return RequestDefinition(self, tag)`).
+    const getter = scope?.info.facts.bindings.find((b) => b.scope === scope.scope.id && b.name === name && b.kind === 'function');
+    const fn = getter ? scope!.info.facts.functions.find((f) => f.binding === getter.id) : undefined;
+    if (fn?.makes && fn.decorators.some((d) => PROPERTIES.has(lastName(d)))) return this.classObject(scope!.info, fn.makes);
     for (const { info, attr } of this.storesOf(cls, name)) {
       const value = attr.value ? this.inferClass(info, attr.value, depth + 1) : null;
       if (value) return value;

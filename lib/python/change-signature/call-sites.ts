@@ -50,7 +50,8 @@ export function callCompatible(change: SignatureChange): boolean {
   if (change.removed.length > 0) return false;
   return change.params.every((p, i) => {
     const before = change.old[i];
-    if (before) return p.old === before && p.name === before.name && p.kind === before.kind;
+    // A caller never names *args or **kwargs: renaming them keeps every call valid.
+    if (before) return p.old === before && (p.name === before.name || p.kind === 'vararg' || p.kind === 'kwarg') && p.kind === before.kind;
     return p.hasDefault || p.kind === 'vararg' || p.kind === 'kwarg';
   });
 }
@@ -92,6 +93,8 @@ export function rewriteSites(source: SiteText, sites: readonly Site[], change: S
     if (outcome.kind === 'skip') {
       const why = outcome.reason === 'unpacking' ? 'passes *args or **kwargs through' : 'does not match the old signature';
       warnings.push({ code: 'CallNotRewritten', message: `the call of ${name} at ${where} ${why}; tug left it as it is`, location });
+      // A call whose *args/**kwargs may fill what moved is a place the result may still call the old way.
+      if (outcome.reason === 'unpacking' && !compatible) unsure.push({ ...location, text: `${name}(*…)`, reason: 'kwargs', renamed: false });
       continue;
     }
     const span: [number, number] = site.args.length > 0 ? [site.args[0]!.span[0], site.args[site.args.length - 1]!.span[1]] : site.kind === 'partial' ? [site.after_first!, site.after_first!] : [site.inner[0], site.inner[0]];

@@ -22,7 +22,9 @@ export type CallOutcome =
  * `old` and `params` leave out a bound method's self; an unbound call passes it as its first argument (in `lead`).
  */
 export function rewriteCall(args: readonly CallArg[], old: readonly OldParam[], params: readonly NewParam[], removed: readonly OldParam[], options: { partial: boolean; force: boolean }): CallOutcome {
-  if (args.some((a) => a.kind === 'star' || a.kind === 'dstar')) return { kind: 'skip', reason: 'unpacking' };
+  const mappings = args.filter((a) => a.kind === 'dstar');
+  if (args.some((a) => a.kind === 'star') || (mappings.length > 0 && options.partial)) return { kind: 'skip', reason: 'unpacking' };
+  args = args.filter((a) => a.kind !== 'dstar');
   const given = new Map<string, CallArg>();
   const extraPositional: CallArg[] = [];
   const extraKeywords: CallArg[] = [];
@@ -49,6 +51,7 @@ export function rewriteCall(args: readonly CallArg[], old: readonly OldParam[], 
     if (gone.kind === 'vararg' && extraPositional.length > 0 && !options.force && extraPositional.some((a) => !a.trivial)) return { kind: 'refuse', param: gone.name, text: extraPositional.map((a) => a.text).join(', ') };
     if (gone.kind === 'kwarg' && extraKeywords.length > 0 && !options.force && extraKeywords.some((a) => !a.trivial)) return { kind: 'refuse', param: gone.name, text: extraKeywords.map((a) => `${a.name}=${a.text}`).join(', ') };
   }
+  if (mappings.length > 0 && !mappingStaysValid(given, old, params, removed)) return { kind: 'skip', reason: 'unpacking' };
   const out: string[] = [];
   /** The written arguments in their new order: evaluation order must not change for those with effects. */
   const moved: CallArg[] = [];
@@ -84,10 +87,28 @@ export function rewriteCall(args: readonly CallArg[], old: readonly OldParam[], 
       out.push(`${p.name}=${text}`);
     }
   }
+  // `**mapping` goes last, where any keyword may follow positional and keyword arguments.
+  out.push(...mappings.map((a) => a.text));
+  moved.push(...mappings);
   const effects = moved.filter((a) => !a.trivial);
   const swapped = effects.findIndex((a, i) => i > 0 && a.span[0] < effects[i - 1]!.span[0]);
   if (swapped > 0 && !options.force) return { kind: 'reorder', text: `${effects[swapped - 1]!.text} and ${effects[swapped]!.text}` };
   return { kind: 'rewrite', args: out };
+}
+
+/**
+ * Whether a call's `**mapping` binds the same parameters after the change: every parameter the call does not write
+ * may come from the mapping's keys, so each must keep its name and still take a keyword; and no key the old `**kwargs`
+ * took may land in a new parameter or vanish with a removed `**kwargs`.
+ */
+function mappingStaysValid(given: ReadonlyMap<string, CallArg>, old: readonly OldParam[], params: readonly NewParam[], removed: readonly OldParam[]): boolean {
+  for (const p of old) {
+    if ((p.kind !== 'normal' && p.kind !== 'kwonly') || given.has(p.name)) continue;
+    const now = params.find((n) => n.old?.name === p.name);
+    if (!now || now.name !== p.name || (now.kind !== 'normal' && now.kind !== 'kwonly')) return false;
+  }
+  if (removed.some((p) => p.kind === 'kwarg')) return false;
+  return !(old.some((p) => p.kind === 'kwarg') && params.some((n) => !n.old && n.kind !== 'vararg' && n.kind !== 'kwarg'));
 }
 
 function countPositional(out: readonly string[]): number {

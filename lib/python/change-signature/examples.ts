@@ -71,7 +71,7 @@ export async function completeSignature(request: ExamplesRequest, loaded: Loaded
   }
   const listed = exampleUnsure(examples, entity, name, occurrences);
   if (listed.length > 0) unsure = [...unsure, ...unsureJSON(listed, new Map([...examples.bytes, ...loaded.bytesOf]), false)];
-  if (unsure.length > 0) warnings.push({ code: 'UnsureCallSites', message: `${unsure.length} place(s) may call ${name} in a way tug cannot rewrite (through a receiver it cannot type, or the function passed as a value); they were left as they are (see unsure)` });
+  if (unsure.length > 0) warnings.push({ code: 'UnsureCallSites', message: `${unsure.length} place(s) may call ${name} in a way tug cannot rewrite (through a receiver it cannot type, the function passed as a value, or *args/**kwargs that may fill what changed); they were left as they are (see unsure)` });
   return { ...plan, edits, warnings, unsure, calls };
 }
 
