@@ -35,7 +35,6 @@ test('refactors the TypeScript adapter does not offer yet answer UnsupportedByAd
   const runs = await Promise.all([
     tug(repo.root, ['run', 'extract-variable', '--range', 'lib/util.js:4:10-4:28', '--name', 'lower'], { env: ENV }),
     tug(repo.root, ['run', 'inline', '--at', 'lib/index.js:6:20'], { env: ENV }),
-    tug(repo.root, ['run', 'organize-imports', '--file', 'lib/index.js'], { env: ENV }),
     tug(repo.root, ['run', 'move-symbol', '--at', 'lib/util.js:3:10', '--destination', 'lib/slug.js'], { env: ENV }),
   ]);
   for (const run of runs) {

@@ -10,6 +10,7 @@ import { buildPatchSet } from '../../core/patchset.js';
 import type { Snapshot } from '../workspace/snapshot.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { languageOf, unsupportedLanguage } from '../assists/rust.js';
+import { isScriptFile } from '../../typescript/files.js';
 import { loadSourceFiles } from '../change/source-files.js';
 import { snapshotCommit } from '../workspace/snapshot.js';
 import { DEFAULT_CHECK_TIMEOUT_MS } from '../../verify/verify.js';
@@ -32,6 +33,11 @@ function planner(input: Target, context: OperationContext): Planner {
     if (input.all) return planPythonImports(ws, snapshot, 'all', await python(), context);
     const named = input.files ?? [input.file!];
     const files = await Promise.all(named.map((file) => resolveUserPath(ws.repo, file, input.files ? 'files' : 'file')));
+    if (files.some(isScriptFile)) {
+      const mixed = files.find((file) => !isScriptFile(file));
+      if (mixed) throw new TugError('InvalidArgument', `organize TypeScript/JavaScript files apart from others (${mixed})`, { details: { argument: 'files', reason: 'one language at a time' } });
+      return planTsImportsChange(ws, snapshot, files, context);
+    }
     const languages = new Set(files.map(languageOf));
     const other = files.find((file) => languageOf(file) === null);
     if (other) throw unsupportedLanguage(KIND.operation, other, 'Python and Rust');
@@ -66,6 +72,22 @@ async function planRustImports(ws: Workspace, snapshot: Snapshot, file: string, 
     warnings: [],
     subject: `organize imports in ${file} (${result.removed} unused removed${formatted})`,
     slug: `${KIND.slug}-${file.replace(/\.rs$/, '').replaceAll('/', '-')}`,
+    nothingToDoIsSuccess: true,
+  };
+}
+
+/** TypeScript/JavaScript files: the language service's organizeImports (sort, merge, remove unused); nothing to do is success. */
+async function planTsImportsChange(ws: Workspace, snapshot: Snapshot, files: string[], context: OperationContext): Promise<Proposal> {
+  context.progress?.('asking the TypeScript language service');
+  const { planTsImports } = await import('../../typescript/organize-imports.js');
+  const result = await planTsImports(ws.repo, snapshot.tree, files);
+  const sources = await loadSourceFiles(ws.repo, snapshot.tree, result.edits.map((e) => e.file));
+  const named = files.length === 1 ? files[0]! : `${files.length} files`;
+  return {
+    patch: buildPatchSet(result.edits, sources),
+    warnings: [],
+    subject: `organize imports in ${named}`,
+    slug: `${KIND.slug}-${named.replace(/\.[cm]?[jt]sx?$/, '').replace(/[/ ]/g, '-')}`,
     nothingToDoIsSuccess: true,
   };
 }
