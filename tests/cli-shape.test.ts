@@ -54,7 +54,7 @@ for (const c of CASES) {
   });
 }
 
-test.serial('rename takes --at/--to like every refactor, and move-symbol is also a command name', async (t) => {
+test.serial('rename takes --at/--to like every refactor, run organize-imports takes two files, and move-symbol is also a command name', async (t) => {
   const repo = await makeRepo(FILES);
   const flags = await tug(repo.root, ['rename', '--at', 'geometry.py:5:5', '--to', 'surface', '--verify', 'none']);
   t.is(flags.exitCode, 0, flags.stdout);
@@ -64,6 +64,14 @@ test.serial('rename takes --at/--to like every refactor, and move-symbol is also
   const impactByFlags = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'geometry.py:5:5', '--to', 'surface']);
   t.deepEqual(impact.json, impactByFlags.json);
   t.is(impact.json.symbol.name, 'area');
+  await repo.write('other.py', 'import sys\nimport os\n\nprint(os.sep, sys.argv)\n');
+  await repo.git('add', 'other.py');
+  await repo.git('commit', '-q', '-m', 'a second file to organize');
+  const twoFiles = await tug(repo.root, ['run', 'organize-imports', 'geometry.py', 'other.py', '--verify', 'none']);
+  const twoByFlags = await tug(repo.root, ['organize-imports', '--file', 'geometry.py', '--file', 'other.py', '--verify', 'none']);
+  t.is(twoFiles.exitCode, 0, twoFiles.stdout);
+  t.deepEqual(twoFiles.json.patch.edits, twoByFlags.json.patch.edits);
+  t.regex(twoFiles.json.patch.unified_diff, /other\.py/);
   const alias = await tug(repo.root, ['move-symbol', 'geometry.py:5:5', 'shapes', '--verify', 'none']);
   t.is(alias.exitCode, 0, alias.stdout);
   t.is(alias.json.operation, 'move-symbol');

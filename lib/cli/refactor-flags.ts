@@ -121,7 +121,8 @@ export function takePositionals(name: string, args: Args): Args {
     out[flag] = text;
   };
   take(target, args[target?.toUpperCase() ?? ''] ?? args['TARGET'], 'TARGET');
-  take(value, args[value?.toUpperCase() ?? ''] ?? args['VALUE'], 'VALUE');
+  // A refactor that takes several targets (organize-imports) reads `tug run NAME A B` as two of them.
+  take(many ? target : value, (value ? args[value.toUpperCase()] : undefined) ?? args['VALUE'], 'VALUE');
   return out;
 }
 
