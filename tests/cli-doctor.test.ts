@@ -14,7 +14,7 @@ test('doctor --json lists every check in order; a missing one says what it is fo
   const run = await tug(repo.root, ['doctor', '--json', '--python', '/nonexistent/python3', '--rust-analyzer', '/nonexistent/rust-analyzer', '--session-dir', '/dev/null/tug']);
   t.is(run.exitCode, 0, run.stderr);
   const checks: Check[] = run.json.checks;
-  t.deepEqual(checks.map((c) => c.name), ['git', 'node', 'python', 'pytest', 'libcst', 'rust-analyzer', 'cargo', 'clippy', 'bubblewrap', 'repository', 'session dir', 'daemon']);
+  t.deepEqual(checks.map((c) => c.name), ['git', 'node', 'python', 'pytest', 'libcst', 'rust-analyzer', 'cargo', 'clippy', 'typescript', 'bubblewrap', 'repository', 'session dir', 'daemon']);
   const c = byName(checks);
   t.is(c['git']!.status, 'ok');
   t.regex(c['git']!.found!, /^git version /);

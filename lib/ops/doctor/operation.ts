@@ -30,7 +30,7 @@ export const doctorOperation = defineOperation({
   tool: 'tug_doctor',
   summary: 'Check what tug needs (git, Python, rust-analyzer, cargo) and report problems.',
   description:
-    'Check what tug needs: git, Node, Python (and which Python features: analysis with the standard library, pytest, LibCST), rust-analyzer, cargo and clippy, the session dir and the daemon. Each check says what it is needed for and, when missing, the command that fixes it. Reports; never fails because something is missing.',
+    'Check what tug needs: git, Node, Python (and which Python features: analysis with the standard library, pytest, LibCST), rust-analyzer, cargo and clippy, the TypeScript compiler (the project\'s own or tug\'s), the session dir and the daemon. Each check says what it is needed for and, when missing, the command that fixes it. Reports; never fails because something is missing.',
   input: z.object({
     workspace: z.string().optional().describe('Directory whose repository, session dir and daemon to check (default: the current directory).'),
     session_dir: z.string().optional().describe('Session directory to check instead of <git-common-dir>/tug.'),
@@ -42,7 +42,7 @@ export const doctorOperation = defineOperation({
   async execute(input) {
     const workspace = input.workspace ?? process.cwd();
     const [repoChecks, rust] = await Promise.all([repositoryChecks(workspace, input.session_dir), rustChecks(input.rust_analyzer)]);
-    const checks = [await gitCheck(), nodeCheck(), ...(await pythonChecks(repoChecks.sessionDir, input.python, workspace)), ...rust, await bubblewrapCheck(), ...repoChecks.checks];
+    const checks = [await gitCheck(), nodeCheck(), ...(await pythonChecks(repoChecks.sessionDir, input.python, workspace)), ...rust, await typescriptCheck(workspace), await bubblewrapCheck(), ...repoChecks.checks];
     return DoctorResponse.parse({ status: 'ok', schema_version: SCHEMA_VERSION, checks, missing: checks.filter((c) => c.status === 'missing').map((c) => c.name) });
   },
 });
@@ -91,6 +91,18 @@ async function rustChecks(explicit: string | undefined): Promise<CheckJSON[]> {
     check('cargo', info.cargo, 'verifying Rust changes (cargo check, cargo test)', 'install Rust: rustup (https://rustup.rs) or `sudo apt-get install cargo`'),
     check('clippy', info.clippy ? 'cargo clippy' : null, '`--verify typecheck` in Rust projects', 'rustup component add clippy, or `sudo apt-get install rust-clippy`'),
   ];
+}
+
+/** The compiler the TypeScript/JavaScript adapter uses: the project's own when installed, else the one tug ships. */
+async function typescriptCheck(workspace: string): Promise<CheckJSON> {
+  const { discoverRepo } = await import('../../git/repo.js');
+  const repo = await discoverRepo(workspace).catch(() => null);
+  const { typescriptInfo } = await import('../../typescript/toolchain.js');
+  const info = typescriptInfo(repo?.root ?? null, workspace);
+  const found = info.project
+    ? `typescript ${info.project.version} of the project (${path.relative(repo!.root, info.project.dir) || '.'}); tug ships ${info.tug ?? '?'}`
+    : info.tug ? `typescript ${info.tug}, shipped with tug (the project has none installed)` : null;
+  return check('typescript', found, 'TypeScript/JavaScript renames, organize-imports and their verification (tsc)', 'reinstall tug (`npm ci`): its typescript dependency is missing');
 }
 
 /** The repository, its session dir (writable?) and its daemon; outside a repository only that fact. */
