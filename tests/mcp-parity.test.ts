@@ -38,6 +38,7 @@ const STEPS: Step[] = [
   { tool: 'tug_rename_symbol', cli: () => ['rename', 'app.py:1:5', 'sum_all'], mcp: () => ({ file: 'app.py', line: 1, column: 5, new_name: 'sum_all' }) },
   // Replayed on the tree it was made on: the same commit, so the same branch and undo token.
   { tool: 'tug_replay', cli: () => ['replay', 'tug/rename/total-to-sum_all', '--verify', 'syntax'], mcp: () => ({ branch: 'tug/rename/total-to-sum_all', verify: 'syntax' }) },
+  { tool: 'tug_check_merge', cli: () => ['check-merge', 'tug/rename/total-to-sum_all'], mcp: () => ({ branch: 'tug/rename/total-to-sum_all' }) },
   { tool: 'tug_apply_patchset', cli: () => ['apply-patchset', '-f', '-'], mcp: () => ({ patchset: { edits: EDITS } }), input: patchset(EDITS) },
   { tool: 'tug_verify', cli: () => ['verify'], mcp: () => ({}) },
   { tool: 'tug_undo', cli: () => ['undo', TOKEN.token], mcp: () => ({ token: TOKEN.token }) },

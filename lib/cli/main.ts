@@ -200,6 +200,16 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       }),
     )
     .command(
+      'check-merge <branch>',
+      'Say whether merging a tug/ branch would be clean: git conflicts, and new uses of a symbol it changed (exit 1 when not)',
+      (y) =>
+        y
+          .positional('branch', { type: 'string', describe: 'The tug/ branch to check' })
+          .option('into', { type: 'string', describe: 'The branch or commit it would be merged into (default HEAD)' })
+          .example('tug check-merge tug/rename/process_data-to-transform_data', ''),
+      run('check-merge', (a) => ({ ...common(a), branch: a['branch'], into: a['into'] })),
+    )
+    .command(
       'show <id>',
       'Show one operation log entry by id or unique prefix, or the operations recorded on a tug/ branch',
       (y) => y.positional('id', { type: 'string', describe: 'Entry id (or a unique prefix), or a tug/ branch' }).example('tug show 3f2a', '').example('tug show tug/rename/a-to-b', ''),
@@ -328,6 +338,7 @@ async function execute(operation: Operation, rawInput: unknown, mode: OutputMode
   logger.log('debug', `${command} finished in ${Math.round(performance.now() - started)} ms`, { operation: operation.name });
   if (mode.json) writeJson(result, io);
   else io.out(`${summarize(command, result as Record<string, unknown>, rawInput as Record<string, unknown>)}\n`);
-  return 0;
+  // check-merge answers a question; like `git diff --exit-code`, a "no" (the merge would not be clean) is exit 1.
+  return command === 'check-merge' && (result as { clean?: unknown }).clean === false ? 1 : 0;
 }
 

@@ -11,7 +11,8 @@ function where(record: Json | null): string {
 export function summarizeBranchShow(b: Json): string {
   const status = b['status'];
   const lines = [`${b['name']}  ${String(b['tip']).slice(0, 12)}  base ${String(b['base']).slice(0, 12)}`];
-  lines.push(status.stale ? `  stale: ${status.base_moved ? `base moved (${status.behind} commit(s) behind ${String(status.against).slice(0, 12)})` : 'new references'}; \`tug check-merge ${b['name']}\` says whether it merges, \`tug replay ${b['name']}\` redoes it` : status.merged ? '  merged into HEAD' : '  up to date with HEAD');
+  const uses = status.new_references ? `, ${status.new_references} new use(s) there of what it changed` : '';
+  lines.push(status.stale ? `  stale: ${status.base_moved ? `base moved (${status.behind} commit(s) behind ${String(status.against).slice(0, 12)}${uses})` : 'new references'}; \`tug check-merge ${b['name']}\` says whether it merges, \`tug replay ${b['name']}\` redoes it` : status.merged ? '  merged into HEAD' : '  up to date with HEAD');
   for (const [i, step] of (b['steps'] as Json[]).entries()) {
     const record = step['record'];
     lines.push(`  ${i + 1}. ${String(step['commit']).slice(0, 12)}  ${step['subject']}`);
@@ -26,5 +27,17 @@ export function summarizeBranchShow(b: Json): string {
     lines.push(`     verified  ${record.verification.status} (${record.verification.mode})${record.verification.checks.length ? `: ${record.verification.checks.map((c: Json) => `${c.name} ${c.status}`).join(', ')}` : ''}`);
     lines.push(`     tools     ${Object.entries(record.tools as Json).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   }
+  return lines.join('\n');
+}
+
+export function summarizeCheckMerge(r: Json): string {
+  const head = r['merged'] ? `${r['branch']} is already in ${String(r['into']).slice(0, 12)}` : `${r['branch']} into ${String(r['into']).slice(0, 12)}: ${r['clean'] ? 'merges cleanly' : 'would not merge cleanly'}`;
+  const lines = [head];
+  if (r['conflicts'].length) lines.push(`  git conflicts in ${r['conflicts'].join(', ')}`);
+  if (r['semantic'].length) {
+    lines.push(`  ${r['semantic'].length} new use(s) the branch's operations would have changed (they merge without a conflict and break):`);
+    for (const c of r['semantic'] as Json[]) lines.push(`    ${c.file}:${c.line}:${c.col}  ${c.text}  (${c.operation} of ${c.symbol})`);
+  }
+  lines.push(`  next: ${r['next']}`);
   return lines.join('\n');
 }

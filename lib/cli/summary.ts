@@ -1,5 +1,6 @@
 // Human summaries on a terminal: what happened, where the result is, and the exact commands to merge or undo it.
 import { summarizeChange, summarizeImpact, warningLines } from './summary-change.js';
+import { summarizeCheckMerge } from './summary-replay.js';
 import { summarizeClean, summarizeDoctor, summarizeSessionStatus, summarizeShow, summarizeToolchain, summarizeTrust } from './summary-status.js';
 
 type Json = Record<string, any>;
@@ -28,6 +29,7 @@ export function summarize(command: string, result: Json, input: Json = {}): stri
   if (command === 'toolchain') return summarizeToolchain(result);
   if (command === 'clean') return summarizeClean(result);
   if (command === 'show') return summarizeShow(result);
+  if (command === 'check-merge') return summarizeCheckMerge(result);
   if (command === 'doctor') return summarizeDoctor(result);
   if (command === 'trust') return summarizeTrust(result);
   if (command === 'assists') return result['assists'].length === 0 ? `no assists at ${result['location']}` : result['assists'].map((a: Json) => `${a['id']}  ${a['label']}`).join('\n');

@@ -23,6 +23,7 @@ import { changeSignatureOperation } from './change-signature/operation.js';
 import { assistOperation, assistsOperation } from './assist-catalog/operation.js';
 import { renameOperation } from './rename/operation.js';
 import { replayOperation } from './replay/operation.js';
+import { checkMergeOperation } from './check-merge/operation.js';
 import { analyzeImpactOperation } from './analyze-impact/operation.js';
 import { cleanOperation, sessionStatusOperation } from './session/operations.js';
 import { snapshotOperation } from './snapshot/operation.js';
@@ -64,6 +65,7 @@ export const operations: readonly Operation[] = [
   assistsOperation,
   assistOperation,
   replayOperation,
+  checkMergeOperation,
 ] as readonly Operation[];
 
 /** Seed 000's name for the shell tool; `tug tool run_pty_cmd` and agentTools() accept it too. */

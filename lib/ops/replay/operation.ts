@@ -5,7 +5,7 @@ import { ReplayResponse, replayInput } from './schema.js';
 export const replayOperation = defineOperation({
   name: 'replay',
   tool: 'tug_replay',
-  summary: "Redo a stale tug/ branch's recorded operations on the current tree (or onto a ref) as a new verified branch.",
+  summary: "Redo a stale tug/ branch's operations on the current tree as a new verified branch.",
   description:
     "Re-run a tug branch's recorded operations on the current working tree (or onto a ref), finding each symbol again by identity, so uses of the old name added since are changed too; patchsets merge 3-way (ReplayConflict lists the files). The result is a new verified branch (-2; replace moves the old one).",
   input: replayInput,
