@@ -54,6 +54,11 @@ interface BatchResult {
 /** Files per request: small enough that a worker which starts late still takes a share. */
 const BATCH = 25;
 /**
+ * Source characters per request: a reply holds ~10 characters of facts per character of source, and the reply's text
+ * and its parse are in memory at once, so a batch of 25 large files would cost tens of megabytes at its peak.
+ */
+const BATCH_CHARS = 128 * 1024;
+/**
  * A second worker pays for its start-up (~0.1 s of a core, more through a version manager's shim) only with
  * this many files to parse: measured on 2 cores, it did not pay for itself at 200 small files.
  */
@@ -198,7 +203,7 @@ export async function parseFacts(request: ParseRequest, onFacts: (file: SourceTe
     mark('python: worker ready');
     // Two requests in flight, so the worker starts on the next batch while this process reads the last reply.
     const lane = async () => {
-      for (let batch = queue.splice(0, BATCH); batch.length > 0; batch = queue.splice(0, BATCH)) {
+      for (let batch = nextBatch(queue); batch.length > 0; batch = nextBatch(queue)) {
         const reply = await worker.request<BatchResult>('facts_batch', { files: batch.map((f) => ({ path: f.path, content: f.text })) }, 120_000);
         for (const [i, result] of reply.results.entries()) {
           const source = batch[i]!;
@@ -226,4 +231,11 @@ export async function parseFacts(request: ParseRequest, onFacts: (file: SourceTe
     throw error;
   }
   mark('python: parsed');
+}
+
+/** The next request's files from the front of `queue`: up to BATCH files and BATCH_CHARS of source, at least one. */
+function nextBatch(queue: SourceText[]): SourceText[] {
+  let count = 0;
+  for (let chars = 0; count < Math.min(BATCH, queue.length) && (count === 0 || chars + queue[count]!.text.length <= BATCH_CHARS); count++) chars += queue[count]!.text.length;
+  return queue.splice(0, count);
 }
