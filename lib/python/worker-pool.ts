@@ -234,7 +234,7 @@ export async function parseFacts(request: ParseRequest, onFacts: (file: SourceTe
 }
 
 /** The next request's files from the front of `queue`: up to BATCH files and BATCH_CHARS of source, at least one. */
-function nextBatch(queue: SourceText[]): SourceText[] {
+export function nextBatch(queue: SourceText[]): SourceText[] {
   let count = 0;
   for (let chars = 0; count < Math.min(BATCH, queue.length) && (count === 0 || chars + queue[count]!.text.length <= BATCH_CHARS); count++) chars += queue[count]!.text.length;
   return queue.splice(0, count);
