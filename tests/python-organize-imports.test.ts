@@ -148,3 +148,23 @@ test('two unused imports that are a block\'s whole body: one is removed, the oth
   const after = decode(await organizeImports('compat.py', encode(before), options([])));
   t.is(after, ['import sys', '', 'if sys.version_info > (3,):', '    pass', ''].join('\n'));
 });
+
+// simplejson's compat.py imports reload_module for its tests to import from it; organize-imports removed it as unused
+// and the tests failed (found by the sweep, issue 28 §3). Such a module is sorted only; others still lose unused imports.
+test('an import other modules take from this one stays: the module is sorted only', async (t) => {
+  const { tug } = await import('./helpers/cli.js');
+  const { makeRepo } = await import('./helpers/repo.js');
+  const repo = await makeRepo({
+    'pkg/__init__.py': '',
+    'pkg/compat.py': 'import sys\nfrom io import StringIO, BytesIO\nif sys.version_info >= (3, 4):\n    from importlib import reload as reload_module\n',
+    'pkg/other.py': 'import os\nimport json\n\n\ndef sep():\n    return os.sep\n',
+    'pkg/tests/__init__.py': '',
+    'pkg/tests/test_compat.py': 'from pkg.compat import StringIO, reload_module\n\n\ndef test_reload():\n    assert reload_module and StringIO\n',
+  });
+  const run = await tug(repo.root, ['run', 'organize-imports', '--file', 'pkg/compat.py', '--file', 'pkg/other.py', '--verify', 'syntax', '--json'], { env: { TUG_NO_DAEMON: '1' } });
+  t.is(run.exitCode, 0, run.stdout);
+  const branch = run.json.git.branch;
+  t.is(await repo.git('show', `${branch}:pkg/compat.py`), 'import sys\nfrom io import BytesIO, StringIO\n\nif sys.version_info >= (3, 4):\n    from importlib import reload as reload_module');
+  t.is(await repo.git('show', `${branch}:pkg/other.py`), 'import os\n\n\ndef sep():\n    return os.sep');
+  await repo.cleanup();
+});

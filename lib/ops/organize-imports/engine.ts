@@ -68,6 +68,8 @@ export function mayImport(bytes: Uint8Array): boolean {
 export interface OrganizeItem {
   path: string;
   bytes: Uint8Array;
+  /** Only sort (I001 without F401): a module whose imports other modules take from it (reexports.ts). */
+  sortOnly?: boolean;
 }
 
 interface WorkerAnswer {
@@ -89,7 +91,7 @@ async function organizeInWorker(ws: Workspace, python: string | undefined, items
     if (!item.path.endsWith('.py')) return;
     try {
       // The worker's package_init is "sort only": what an __init__.py gets, and what a caller that only sorts asks.
-      files.push({ path: String(index), content: decoder.decode(item.bytes), package_init: sortOnly || isInit(item.path) });
+      files.push({ path: String(index), content: decoder.decode(item.bytes), package_init: sortOnly || item.sortOnly === true || isInit(item.path) });
     } catch {
       // Not UTF-8: ruff's engine reports it.
     }
@@ -117,7 +119,7 @@ export async function organizeItems(ws: Workspace, python: string | undefined, i
   const out = items.map((item) => item.bytes);
   for (const [at, index] of candidates.entries()) {
     const item = items[index]!;
-    out[index] = byWorker.get(at) ?? (await organizeImports(item.path, item.bytes, { firstParty: settings.firstParty, isort: settings.isort, lineLength: settings.lineLength, packageInit: sortOnly || isInit(item.path) }));
+    out[index] = byWorker.get(at) ?? (await organizeImports(item.path, item.bytes, { firstParty: settings.firstParty, isort: settings.isort, lineLength: settings.lineLength, packageInit: sortOnly || item.sortOnly === true || isInit(item.path) }));
   }
   return out;
 }

@@ -12,6 +12,7 @@ import type { Proposal } from '../change/types.js';
 import type { Snapshot } from '../workspace/snapshot.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { changedPart, organizeItems, projectImportSettings } from './engine.js';
+import { reexportingFiles } from './reexports.js';
 
 export async function planPythonImports(ws: Workspace, snapshot: Snapshot, files: readonly string[] | 'all', python: string | undefined, context: OperationContext): Promise<Proposal> {
   const entries = await listTreePaths(ws.repo, snapshot.tree);
@@ -25,6 +26,14 @@ export async function planPythonImports(ws: Workspace, snapshot: Snapshot, files
   const sources = await loadSourceFiles(ws.repo, snapshot.tree, targets);
   const ordered = [...targets].sort();
   const organized = await organizeItems(ws, python, ordered.map((path) => ({ path, bytes: sources.get(path)!.bytes })), settings);
+  // Only a file that would change can lose an import another module takes from it: such files are sorted only.
+  const changed = ordered.filter((file, index) => !Buffer.from(sources.get(file)!.bytes).equals(Buffer.from(organized[index]!)));
+  const keep = changed.length > 0 ? await reexportingFiles(ws.repo, ws.session, snapshot.tree, paths, changed, sources, python) : new Set<string>();
+  if (keep.size > 0) {
+    const again = [...keep].sort();
+    const sorted = await organizeItems(ws, python, again.map((path) => ({ path, bytes: sources.get(path)!.bytes, sortOnly: true })), settings);
+    again.forEach((file, i) => (organized[ordered.indexOf(file)] = sorted[i]!));
+  }
   const edits: EditRequest[] = [];
   ordered.forEach((file, index) => {
     const before = sources.get(file)!.bytes;
