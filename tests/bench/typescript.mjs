@@ -1,0 +1,114 @@
+// TypeScript rename: a cold `tug` (analyze-impact and a full rename with --verify none) against a bare tsserver (start + open + rename) on the same generated project; prints markdown for docs/PERFORMANCE.md. Run: node tests/bench/typescript.mjs [files=500] [runs=3]
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TUG = path.join(ROOT, 'bin', 'tug');
+const TSSERVER = path.join(path.dirname(createRequire(import.meta.url).resolve('typescript')), 'tsserver.js');
+
+/** `files` modules in a chain, each importing the shared `helper` and its predecessor: one symbol used everywhere. */
+export function makeProject(files) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tug-bench-ts-'));
+  mkdirSync(path.join(dir, 'src'));
+  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true }, include: ['src'] }));
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'bench', type: 'module', private: true }));
+  writeFileSync(path.join(dir, 'src', 'util.ts'), 'export function helper(n: number): number {\n  return n + 1;\n}\n');
+  for (let i = 0; i < files; i++) {
+    const prev = i === 0 ? '' : `import { f${i - 1} } from './m${i - 1}.js';\n`;
+    const body = i === 0 ? 'helper(n)' : `helper(f${i - 1}(n))`;
+    writeFileSync(path.join(dir, 'src', `m${i}.ts`), `import { helper } from './util.js';\n${prev}\nexport function f${i}(n: number): number {\n  return ${body};\n}\n`);
+  }
+  const git = (...args) => execFileSync('git', args, { cwd: dir, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'bench');
+  return dir;
+}
+
+/** A bare tsserver: process start, open the file, one rename request answered. */
+function tsserverRename(dir) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const server = spawn(process.execPath, [TSSERVER, '--disableAutomaticTypingAcquisition'], { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'] });
+    const file = path.join(dir, 'src', 'util.ts');
+    let buffer = '';
+    server.stdout.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      // Messages are Content-Length framed, one JSON text per line; the last line may still be arriving.
+      const lines = buffer.split('\n');
+      buffer = lines.pop();
+      for (const line of lines) {
+        if (!line.startsWith('{')) continue;
+        const message = JSON.parse(line);
+        if (message.type === 'response' && message.command === 'rename') {
+          const ms = performance.now() - started;
+          const count = message.body.locs.reduce((n, l) => n + l.locs.length, 0);
+          server.kill();
+          resolve({ ms, count });
+        }
+      }
+    });
+    server.on('error', reject);
+    const send = (seq, command, args) => server.stdin.write(`${JSON.stringify({ seq, type: 'request', command, arguments: args })}\n`);
+    send(1, 'open', { file });
+    send(2, 'rename', { file, line: 1, offset: 17, findInStrings: false, findInComments: false });
+  });
+}
+
+function tugRun(dir, args) {
+  const started = performance.now();
+  const out = execFileSync(TUG, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0' } });
+  return { ms: performance.now() - started, json: JSON.parse(out) };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export async function typescriptBench(files = 500, runs = 3) {
+  const dir = makeProject(files);
+  try {
+    const bare = [];
+    const impact = [];
+    const rename = [];
+    let refs = 0;
+    let tsRefs = 0;
+    for (let i = 0; i < runs; i++) {
+      const server = await tsserverRename(dir);
+      bare.push(server.ms);
+      tsRefs = server.count;
+      const analysis = tugRun(dir, ['analyze-impact', 'rename-symbol', '--at', 'src/util.ts:1:17', '--to', 'step', '--json']);
+      impact.push(analysis.ms);
+      refs = analysis.json.references.length;
+      const run = tugRun(dir, ['rename', 'src/util.ts:1:17', 'step', '--verify', 'none', '--json']);
+      rename.push(run.ms);
+      execFileSync('git', ['branch', '-D', run.json.git.branch], { cwd: dir, stdio: 'ignore' });
+    }
+    return { files, runs, bare: median(bare), impact: median(impact), rename: median(rename), refs, tsRefs };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function typescriptReport(r) {
+  return [
+    `## TypeScript rename: cold tug vs a bare tsserver (issue 31)`,
+    '',
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`node tests/bench/typescript.mjs ${r.files} ${r.runs}\` on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)}), Node ${process.version}: a generated project of ${r.files + 1} modules, one function used by all of them (${r.refs} places, tsserver ${r.tsRefs}); medians of ${r.runs} cold processes.`,
+    '',
+    '| what | median ms | vs tsserver |',
+    '|---|---|---|',
+    `| bare tsserver: start + open + rename | ${r.bare.toFixed(0)} | 1.00× |`,
+    `| tug analyze-impact rename-symbol (snapshot, language service, unsure scan) | ${r.impact.toFixed(0)} | ${(r.impact / r.bare).toFixed(2)}× |`,
+    `| tug rename --verify none (plus the completeness check on the renamed text, sandbox, commit) | ${r.rename.toFixed(0)} | ${(r.rename / r.bare).toFixed(2)}× |`,
+    '',
+  ].join('\n');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const files = Number(process.argv[2] ?? 500);
+  const runs = Number(process.argv[3] ?? 3);
+  process.stdout.write(`${typescriptReport(await typescriptBench(files, runs))}\n`);
+}
