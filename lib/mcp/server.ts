@@ -18,6 +18,7 @@ import { callProgress } from './progress.js';
 import { CutStore } from './large.js';
 import { LineTransport } from './stdio.js';
 import { callTool, describeTool } from './tools.js';
+import { DEFAULT_TTL_MS, POLL_INTERVAL_MS, runsAsTask, TugTaskStore } from './tasks.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -35,17 +36,24 @@ export function createMcpServer(options: McpServerOptions): Server {
   const { workspace: defaultWorkspace, root = options.workspace } = options;
   const registry = registryWith(options.providers);
   const cut = new CutStore();
+  const taskStore = new TugTaskStore();
   const server = new Server(
     { name: 'tug', version: VERSION },
     {
-      capabilities: { tools: {}, resources: {} },
+      // Tasks (experimental): only a client that asks for one on a long tool gets a handle; see lib/mcp/tasks.ts.
+      capabilities: { tools: {}, resources: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+      taskStore,
       instructions:
         'tug makes verified, deterministic edits: every change is checked against a snapshot, verified in a git worktree and committed on a tug/ branch. Merge the branch or pass apply:true; keep the undo_token.',
     },
   );
+  // Runs still going when the client goes are stopped like a cancel (checks killed, lock freed, nothing written).
+  server.onclose = () => taskStore.stopAll();
   // Built once: the list never changes while the server runs, and building it costs (zod → JSON Schema per tool).
   let tools: ReturnType<typeof describeTool>[] | undefined;
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (tools ??= registry.map(describeTool)) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: (tools ??= registry.map((op) => ({ ...describeTool(op), ...(runsAsTask(op) ? { execution: { taskSupport: 'optional' as const } } : {}) }))),
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const operation = registry.find((op) => op.tool === request.params.name);
     if (!operation) {
@@ -58,14 +66,22 @@ export function createMcpServer(options: McpServerOptions): Server {
       );
     }
     const token = request.params._meta?.progressToken;
-    const send = token === undefined ? undefined : (progress: number, message: string) =>
-      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }).catch(() => undefined);
-    const progress = callProgress(send);
-    try {
-      return await callTool(operation, request.params.arguments ?? {}, { workspace: defaultWorkspace, root }, { progress: progress.stage, heartbeat: progress.check, signal: extra.signal }, cut);
-    } finally {
-      progress.stop();
+    const asTask = request.params.task;
+    if (asTask && (!runsAsTask(operation) || !extra.taskStore)) {
+      throw new McpError(ErrorCode.InvalidParams, `${operation.tool} does not run as a task (it is quick); call it without task`, { argument: 'task' });
     }
+    // The handle goes back at once; the run goes on (progress notifications too) until it ends or tasks/cancel aborts it.
+    const task = asTask ? await extra.taskStore!.createTask({ ttl: asTask.ttl ?? DEFAULT_TTL_MS, pollInterval: POLL_INTERVAL_MS }) : undefined;
+    const notify = token === undefined ? undefined : (progress: number, message: string) =>
+      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }).catch(() => undefined);
+    // A task's progress is also its statusMessage, for a client that polls tasks/get instead of listening.
+    const send = task ? (progress: number, message: string) => (notify?.(progress, message), taskStore.note(task.taskId, message)) : notify;
+    const progress = callProgress(send);
+    const run = (signal: AbortSignal) =>
+      callTool(operation, request.params.arguments ?? {}, { workspace: defaultWorkspace, root }, { progress: progress.stage, heartbeat: progress.check, signal }, cut).finally(() => progress.stop());
+    if (!task) return run(extra.signal);
+    void run(taskStore.track(task.taskId)).then((result) => taskStore.finish(task.taskId, result, extra.sessionId));
+    return { task };
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
@@ -84,7 +100,11 @@ export async function serveMcpStdio(options: McpServerOptions): Promise<void> {
   keepInMemory();
   const server = createMcpServer({ ...options, root: options.root ?? (await servedRoot(options.workspace)) });
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+    const stopTasks = server.onclose;
+    server.onclose = () => {
+      stopTasks?.();
+      resolve();
+    };
   });
   await server.connect(new LineTransport());
   await closed;
