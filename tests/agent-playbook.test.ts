@@ -34,5 +34,9 @@ test('the playbook recipes run as written', async (t) => {
   t.true(out.includes('refactor(edit): create inventory/NOTES.md'));
   t.true(out.includes('exit 2'));
   t.true(out.includes('InvalidArgument'));
+  t.true(out.includes('check-merge exit 1'), 'check-merge refuses the branch made before the base moved');
+  t.true(out.includes('inventory/audit.py:1 inventory/audit.py:5'), 'and names the new uses of the old name');
+  t.true(out.includes('clean true'), 'the replayed branch merges clean');
+  t.true(out.includes('no total_value left'));
   await repo.cleanup();
 });
