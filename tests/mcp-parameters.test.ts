@@ -67,6 +67,15 @@ const fakeRustAnalyzer = async () => {
 };
 const TOKENS = new Map<string, string>();
 const token = { toString: () => '' };
+/** A tug/ branch made in setup, on a base that has moved since: what tug_replay replays. */
+const BRANCHES = new Map<string, string>();
+const branchMade = { toString: () => '' };
+const movedBranch = async (repo: TestRepo) => {
+  const result = await call(repo, 'tug_apply_patchset', { ...EDIT, verify: 'none' });
+  BRANCHES.set(repo.root, String((result['git'] as Args)['branch']));
+  await repo.write('sub/b.py', 'y = 3\n');
+  await repo.git('commit', '-q', '-am', 'the base moves');
+};
 
 /** A function where `a + b` is computed twice: extract-variable's `all` and `new_name` show there. */
 const twoSums = async (repo: TestRepo) => {
@@ -208,6 +217,8 @@ const EFFECTS: Record<string, Effect> = {
   'run_command.cwd': { tool: 'run_command', a: { command: 'ls', cwd: 'sub' }, b: { command: 'ls' }, probe: (r) => r['stdout'] },
   'run_command.timeout': { tool: 'run_command', a: { command: 'sleep 3', timeout: 1 }, b: { command: 'sleep 3' }, probe: (r) => r['timed_out'] },
   'run_command.ref': { tool: 'run_command', a: { command: 'cat app.py', ref: 'HEAD' }, b: { command: 'cat app.py' }, setup: dirtyFile, probe: (r) => r['stdout'] },
+  'tug_replay.replace': { tool: 'tug_replay', a: { branch: branchMade, replace: true }, b: { branch: branchMade }, setup: movedBranch, probe: (r) => r['code'] ?? [(r['replay'] as Args)['replaced'], (r['git'] as Args)['branch']] },
+  'tug_check_merge.into': { tool: 'tug_check_merge', a: { branch: branchMade, into: 'HEAD~1' }, b: { branch: branchMade }, setup: movedBranch, probe: (r) => r['code'] ?? r['into'] },
   'tug_log.n': { tool: 'tug_log', a: { n: 1 }, b: {}, setup: twoLogEntries, probe: (r) => (r['entries'] as unknown[]).length },
 };
 
@@ -248,7 +259,7 @@ async function holdLock(repo: TestRepo): Promise<void> {
 }
 
 async function call(repo: TestRepo, tool: string, args: Args): Promise<Args> {
-  const resolved = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, v === token ? TOKENS.get(repo.root) : v]));
+  const resolved = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, v === token ? TOKENS.get(repo.root) : v === branchMade ? BRANCHES.get(repo.root) : v]));
   return executeTool(tool, resolved, { workspace: repo.root });
 }
 
