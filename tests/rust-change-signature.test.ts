@@ -88,3 +88,25 @@ test('CLI: a reorder that changes which argument with effects runs first is refu
     await repo.cleanup();
   }
 });
+
+// Found by the sweep on percent-encoding: renaming `next` of `impl Iterator for PercentDecode` also renamed
+// `iter.next()` of another type, and the trait cannot follow anyway. Refused, from the definition or a call.
+test('CLI: rename and change-signature of next in impl Iterator (a trait from outside the workspace) are refused', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  t.timeout(GUARD_MS);
+  const repo = await fixtureRepo('rust', 'signature');
+  try {
+    for (const args of [
+      ['rename', 'src/shapes.rs:16:8', 'advance'],
+      ['rename', 'src/shapes.rs:28:26', 'advance'],
+      ['run', 'change-signature', '--at', 'src/shapes.rs:16:8', '--params', '[{"name":"n","type":"u32","value":"1"}]'],
+    ]) {
+      const run = await tug(repo.root, [...args, '--json']);
+      t.is(run.json?.error?.code, 'UnsafeRefactor', run.stdout);
+      t.like(run.json.error.details, { reason: 'implements a foreign trait', trait: 'Iterator', line: 16, col: 8 });
+    }
+    t.is(await repo.git('branch', '--list', 'tug/*'), '');
+  } finally {
+    await repo.cleanup();
+  }
+});

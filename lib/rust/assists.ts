@@ -14,6 +14,7 @@ import { assertRustIdentifier } from './identifiers.js';
 import { lspPositionOfOffset } from './positions.js';
 import { cargoRootOf } from './rename-plan.js';
 import { renameCreated } from './created-name.js';
+import { repairExtracted } from './extract-repair.js';
 import type { RustAnalyzer } from './lsp-client.js';
 import { withRustAnalyzer } from './servers.js';
 import { convertWorkspaceEdit, type ConvertedEdit } from './workspace-edit.js';
@@ -123,7 +124,17 @@ export async function planRustAssist(input: AssistInput): Promise<AssistPlan> {
     if (converted.edits.length === 0) throw new TugError('UnsupportedByAdapter', `${idOf(chosen)} at ${where} changes nothing`, { details: { operation: input.operation, offered: [idOf(chosen)], location: where } });
     const kind = idOf(chosen) === 'extract_function' ? 'function' : 'variable';
     const selected = decoder.decode(bytes.subarray(from, to));
-    const edits = input.name === undefined ? converted.edits : await renameCreated({ server, file: input.file, onDisk, uri, original: bytes, edits: converted.edits, selected, name: input.name, kind });
+    const fixed = kind === 'function' ? repairExtracted(converted.edits, selected, createdFunction(converted.edits) ?? 'fun_name') : converted.edits;
+    const edits = input.name === undefined ? fixed : await renameCreated({ server, file: input.file, onDisk, uri, original: bytes, edits: fixed, selected, name: input.name, kind });
     return { title: resolved.title, edits, moves: converted.moves, warnings: converted.warnings };
   });
+}
+
+/** The name of the fn an extract_function edit adds (rust-analyzer picks `fun_name`, or `fun_name1`, … when taken). */
+function createdFunction(edits: readonly EditRequest[]): string | undefined {
+  for (const e of edits) {
+    const m = /\bfn\s+(fun_name\d*)\b/u.exec(e.new_text);
+    if (m) return m[1];
+  }
+  return undefined;
 }

@@ -71,6 +71,8 @@ export async function renameCreated(input: CreatedName): Promise<EditRequest[]> 
   const after = applied(input.original, own);
   const afterBytes = encoder.encode(after);
   const offset = binderOffset(before, after, input);
+  const placed = byPosition(own, after, offset, input);
+  if (placed !== null) return oneEdit(input, encoder.encode(placed));
   const { server } = input;
   await server.showText(input.onDisk, after);
   let renamed: WorkspaceEdit | null;
@@ -86,7 +88,43 @@ export async function renameCreated(input: CreatedName): Promise<EditRequest[]> 
   if (converted.edits.length === 0) {
     throw new TugError('UnsupportedByAdapter', `rust-analyzer did not rename the ${input.kind} it created, so --name cannot be applied`, { details: { operation: `extract-${input.kind}`, offered: [] } });
   }
-  const final = encoder.encode(applied(afterBytes, converted.edits));
+  return oneEdit(input, encoder.encode(applied(afterBytes, converted.edits)));
+}
+
+/**
+ * The name put in by position: every whole-word occurrence of the created name inside the text the assist inserted
+ * (the `let`/`fn` and the use or call that replaced the selection), outside the copy of the selected code it carries.
+ * Null when that does not find the binding and at least one use; rust-analyzer's rename is asked then. Asking
+ * rust-analyzer first lost the name on percent-encoding (`cannot find value sweep_v`) when its view lagged.
+ */
+function byPosition(own: readonly EditRequest[], after: string, binder: number, input: CreatedName): string | null {
+  const afterBytes = encoder.encode(after);
+  const word = /^[\p{XID_Start}_][\p{XID_Continue}]*/u.exec(decoder.decode(afterBytes.subarray(binder)))?.[0];
+  if (!word) return null;
+  const selected = input.selected.trim();
+  const places: number[] = [];
+  let shift = 0;
+  for (const e of [...own].sort((a, b) => a.span!.start - b.span!.start)) {
+    const at = e.span!.start + shift;
+    const text = e.new_text;
+    const masked = selected === '' ? text : text.split(selected).join('\0'.repeat(selected.length));
+    for (const m of masked.matchAll(new RegExp(`(?<![\\p{XID_Continue}])${word}(?![\\p{XID_Continue}])`, 'gu'))) {
+      places.push(at + encoder.encode(text.slice(0, m.index!)).length);
+    }
+    shift += encoder.encode(text).length - (e.span!.end - e.span!.start);
+  }
+  if (!places.includes(binder) || places.length < 2) return null;
+  let out = '';
+  let from = 0;
+  for (const p of places) {
+    out += decoder.decode(afterBytes.subarray(from, p)) + input.name;
+    from = p + encoder.encode(word).length;
+  }
+  return out + decoder.decode(afterBytes.subarray(from));
+}
+
+/** One edit over the stretch where the file changed: the common head and tail stay as they are. */
+function oneEdit(input: CreatedName, final: Uint8Array): EditRequest[] {
   // One edit over the stretch where the file changed: the common head and tail stay as they are.
   let head = 0;
   while (head < final.length && head < input.original.length && final[head] === input.original[head]) head++;

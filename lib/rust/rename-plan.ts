@@ -18,6 +18,7 @@ import { lspPositionOfOffset, offsetOfLspPosition } from './positions.js';
 import { withRustAnalyzer, type ServerUse } from './servers.js';
 import { findUnsure, type RustUnsure } from './unsure.js';
 import { withDocTests } from './doctests.js';
+import { foreignTraitOf } from './foreign-trait.js';
 import { convertWorkspaceEdit } from './workspace-edit.js';
 
 export interface RustTarget {
@@ -104,6 +105,7 @@ export async function planRustRename(input: RustPlanInput): Promise<RustRenamePl
       if (!prepared || !('range' in prepared || 'start' in prepared)) {
         throw await notRenamable(server, textDocument, position, where, fileOf, bytesOf);
       }
+      await refuseForeignTraitMethod(server, textDocument, position, where, fileOf, seen);
       const range = 'range' in prepared ? prepared.range : prepared;
       const oldName = decoder.decode(bytes.subarray(offsetOfLspPosition(bytes, range.start, server.encoding, starts), offsetOfLspPosition(bytes, range.end, server.encoding, starts)));
       assertRustIdentifier(input.newName, oldName);
@@ -170,6 +172,28 @@ export async function planRustRename(input: RustPlanInput): Promise<RustRenamePl
       });
     },
   );
+}
+
+/** The symbol's definition implements a method of a trait from outside the workspace: the trait cannot follow. */
+async function refuseForeignTraitMethod(
+  server: RustAnalyzer,
+  textDocument: { uri: string },
+  position: { line: number; character: number },
+  where: string,
+  fileOf: (uri: string) => string | null,
+  seen: (file: string) => Uint8Array | undefined,
+): Promise<void> {
+  for (const def of (await ask<LspLocation[]>(server, 'textDocument/definition', { textDocument, position })) ?? []) {
+    const file = fileOf(def.uri);
+    const b = file === null ? undefined : seen(file);
+    if (!b) continue;
+    const foreign = await foreignTraitOf(server, b, offsetOfLspPosition(b, def.range.start, server.encoding), def.uri, (uri) => fileOf(uri) !== null);
+    if (foreign) {
+      throw new TugError('UnsafeRefactor', `the item at ${where} implements ${foreign.trait}, a trait from outside the workspace: its name and signature are the trait's`, {
+        details: { reason: 'implements a foreign trait', trait: foreign.trait, line: def.range.start.line + 1, col: def.range.start.character + 1 },
+      });
+    }
+  }
 }
 
 /** rust-analyzer's "cannot rename here" is an LSP error; tug reports the position's real problem instead. */

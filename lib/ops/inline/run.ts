@@ -74,7 +74,12 @@ function planner(input: Input, context: OperationContext): Planner {
     if (input.keep_definition !== undefined) {
       throw new TugError('InvalidArgument', `keep_definition applies to Python functions; ${file} is not a Python file`, { details: { argument: 'keep_definition', reason: 'python only' } });
     }
-    if (language === 'rust') return planRustAssistChange(ws, snapshot, KIND, file, input, context);
+    if (language === 'rust') {
+      const proposal = await planRustAssistChange(ws, snapshot, KIND, file, input, context);
+      const { checkInlineOrder } = await import('../../rust/inline-order.js');
+      for (const change of proposal.patch.files) checkInlineOrder(new TextDecoder().decode(change.before), change.edits);
+      return proposal;
+    }
     throw unsupportedLanguage(KIND.operation, file, 'Python and Rust');
   };
 }
