@@ -63,7 +63,9 @@ async function pythonUses(ws: Workspace, record: OperationRecordJSON, into: stri
   if (!id) return [];
   // The symbol may be gone from the other side (removed there): then nothing there uses it.
   const references = await referencesOf(ws.repo, ws.session, into, id, python).catch(() => []);
-  return references.filter((r) => r.kind !== 'definition').map((r) => ({ file: r.location.file, line: r.location.line, col: r.location.col, text: '' }));
+  // A moved symbol breaks only where it is imported (or reached as module.attr); a call through a fixed import is fine.
+  const kinds = record.operation === 'move-symbol' ? ['import', 'attribute'] : record.operation === 'change-signature' ? ['call', 'reference'] : null;
+  return references.filter((r) => r.kind !== 'definition' && (!kinds || kinds.includes(r.kind))).map((r) => ({ file: r.location.file, line: r.location.line, col: r.location.col, text: '' }));
 }
 
 /** Whole-word matches of the old name on the added lines of files in the symbol's language. */
