@@ -33,7 +33,6 @@ test('git tug, MCP, the library and tug tool make the same rename commit as the 
 test('refactors the TypeScript adapter does not offer yet answer UnsupportedByAdapter', async (t) => {
   const repo = await tsFixture('plain-js');
   const runs = await Promise.all([
-    tug(repo.root, ['run', 'extract-variable', '--range', 'lib/util.js:4:10-4:28', '--name', 'lower'], { env: ENV }),
     tug(repo.root, ['run', 'inline', '--at', 'lib/index.js:6:20'], { env: ENV }),
     tug(repo.root, ['run', 'move-symbol', '--at', 'lib/util.js:3:10', '--destination', 'lib/slug.js'], { env: ENV }),
   ]);

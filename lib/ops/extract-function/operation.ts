@@ -9,7 +9,7 @@ export const extractFunctionOperation = defineOperation({
   tool: 'tug_extract_function',
   summary: 'Move the statements in a range into a new function and call it there.',
   description:
-    "Move the statements (or, in Rust, the expression) in a range into a new function and call it there. Python: whole statements of one block; parameters are the names they read that were bound before them, return values the names they bind that later code reads; a method (called on self) when they use the method's self; async kept; refused (UnsafeRefactor) on return (unless the statements end the function body: then the call is returned), yield, break/continue out of the range, global/nonlocal, locals()/super(), nested functions and class bodies. Rust: rust-analyzer's extract_function assist. Verified in a sandbox, committed on tug/extract-function/<name>.",
+    "Move the statements (or, in Rust, the expression) in a range into a new function and call it there. Python: whole statements of one block; parameters are the names they read that were bound before them, return values the names they bind that later code reads; a method (called on self) when they use the method's self; async kept; refused (UnsafeRefactor) on return (unless the statements end the function body: then the call is returned), yield, break/continue out of the range, global/nonlocal, locals()/super(), nested functions and class bodies. Rust: rust-analyzer's extract_function assist. Verified in a sandbox, committed on tug/extract-function/<name>. TypeScript/JavaScript: the language service's Extract Symbol, a function at module scope, named by new_name.",
   input: extractFunctionInput,
   output: RunResponse,
   annotations: { readOnly: false, destructive: true, idempotent: true },

@@ -1,0 +1,73 @@
+// extract-variable and extract-function for TypeScript/JavaScript: the language service's "Extract Symbol" refactor at a range, its generated name replaced by the caller's, as line edits.
+import { TugError } from '../core/errors.js';
+import type { EditRequest } from '../core/patchset.js';
+import { lineStarts, offsetOf } from '../core/text.js';
+import { rewriteEdits } from '../core/text-edits.js';
+import type { Repo } from '../git/repo.js';
+import { OffsetMap } from './files.js';
+import { assertTsName } from './identifiers.js';
+import { syntaxError } from './rename-plan.js';
+import { openTsWorkspace, requireScript } from './workspace.js';
+
+export interface TsExtractInput {
+  repo: Repo;
+  tree: string;
+  file: string;
+  start: { line: number; col: number };
+  end: { line: number; col: number };
+  /** constant: a `const` in the innermost scope; function: a function at module scope. */
+  kind: 'constant' | 'function';
+  newName: string;
+}
+
+export async function planTsExtract(input: TsExtractInput): Promise<{ edits: EditRequest[]; action: string }> {
+  const { file } = input;
+  const ws = await openTsWorkspace(input.repo, input.tree, file);
+  const { ts } = ws.compiler;
+  const bytes = requireScript(ws, file);
+  const starts = lineStarts(bytes);
+  const from = offsetOf(bytes, starts, input.start.line, input.start.col);
+  const to = offsetOf(bytes, starts, input.end.line, input.end.col);
+  const where = `${file}:${input.start.line}:${input.start.col}-${input.end.line}:${input.end.col}`;
+  if (from === null || to === null || to <= from) throw new TugError('InvalidPosition', `${where} is not a range of the file`, { details: { location: where }, location: { file, ...input.start } });
+  const absolute = ws.fs.absolute(file);
+  const text = ws.fs.readFile(absolute)!;
+  const map = new OffsetMap(text);
+  const range = { pos: map.utf16Of(from), end: map.utf16Of(to) };
+  const project = ws.containing(file)[0]!;
+  const parseErrors = project.service.getSyntacticDiagnostics(absolute);
+  if (parseErrors.length > 0) throw syntaxError(ts, file, bytes, parseErrors[0]!);
+  assertTsName(ts, input.newName, 'x');
+  if (new RegExp(`(?<![\\p{ID_Continue}$])${input.newName.replace(/\$/g, '\\$')}(?![\\p{ID_Continue}$])`, 'u').test(text)) {
+    throw new TugError('NameConflict', `${input.newName} is already used in ${file}; pick a name the file does not use`, { details: { conflicts: [{ file, reason: 'already used' }] } });
+  }
+  const refactors = project.service.getApplicableRefactors(absolute, range, {}, undefined, undefined);
+  const actions = refactors.filter((r) => r.name === 'Extract Symbol').flatMap((r) => r.actions);
+  const usable = actions.filter((a) => a.name.startsWith(`${input.kind}_scope_`) && !a.notApplicableReason);
+  // A constant goes to the innermost scope (beside its use); a function to the module, as tug's Python extract does.
+  const action = input.kind === 'constant' ? usable[0] : usable.at(-1);
+  if (!action) {
+    const reason = actions.find((a) => a.name.startsWith(`${input.kind}_scope_`))?.notApplicableReason ?? 'the range is not an expression or whole statements';
+    throw new TugError('InvalidSelection', `the language service cannot extract ${where}: ${reason}`, { details: { reason, location: where } });
+  }
+  const format = { ...ts.getDefaultFormatCodeSettings(text.includes('\r\n') ? '\r\n' : '\n'), ...indentOf(text) };
+  const result = project.service.getEditsForRefactor(absolute, format, range, 'Extract Symbol', action.name, {});
+  const own = (result?.edits ?? []).filter((e) => e.fileName === absolute).flatMap((e) => e.textChanges);
+  if (!result || own.length === 0) throw new TugError('UnsupportedByAdapter', `the language service offered no edit for ${where}`, { details: { offered: actions.map((a) => a.name) } });
+  let after = text;
+  for (const c of [...own].sort((a, b) => b.span.start - a.span.start)) after = after.slice(0, c.span.start) + c.newText + after.slice(c.span.start + c.span.length);
+  // The service names the new symbol itself (newLocal, newFunction, with a suffix to stay unique in the file): every
+  // occurrence of that generated name is the new symbol.
+  const generated = result.renameLocation === undefined ? null : /^[\p{ID_Start}$_][\p{ID_Continue}$]*/u.exec(after.slice(result.renameLocation))?.[0];
+  if (!generated) throw new TugError('InternalError', `the language service's extract at ${where} named nothing`, { details: { location: where } });
+  after = after.replace(new RegExp(`(?<![\\p{ID_Continue}$])${generated}(?![\\p{ID_Continue}$])`, 'gu'), input.newName);
+  return { edits: rewriteEdits(file, text, after), action: action.description };
+}
+
+/** The file's own indentation for the lines the service writes: tabs, or the smallest run of leading spaces. */
+function indentOf(text: string): { convertTabsToSpaces: boolean; indentSize: number; tabSize: number } {
+  if (/^\t/m.test(text)) return { convertTabsToSpaces: false, indentSize: 4, tabSize: 4 };
+  const sizes = [...text.matchAll(/^( +)\S/gm)].map((m) => m[1]!.length);
+  const size = sizes.length > 0 ? Math.min(...sizes) : 4;
+  return { convertTabsToSpaces: true, indentSize: size, tabSize: size };
+}

@@ -1,0 +1,28 @@
+// extract-variable and extract-function on TypeScript through the real CLI and the language service's Extract Symbol: named by the caller, indented like the file, verified and committed; bad ranges and taken names refused.
+import test from 'ava';
+import { tug } from './helpers/cli.js';
+import { TS_ENV as ENV, tsFixture } from './helpers/typescript.js';
+
+test('extract-variable puts a const beside its use; extract-function moves statements to a module function', async (t) => {
+  const repo = await tsFixture('shapes');
+  const variable = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/geometry.ts:9:21-9:30', '--name', 'dx'], { env: ENV });
+  t.is(variable.exitCode, 0, variable.stdout);
+  t.is(variable.json.git.branch.startsWith('tug/'), true);
+  t.regex(await repo.git('show', `${variable.json.git.commit}:src/geometry.ts`), /\n {2}const dx = a\.x - b\.x;\n {2}return Math\.hypot\(dx, a\.y - b\.y\);/);
+  const fn = await tug(repo.root, ['run', 'extract-function', '--range', 'src/labels.ts:4:3-5:44', '--name', 'measure'], { env: ENV });
+  t.is(fn.exitCode, 0, fn.stdout);
+  const labels = await repo.git('show', `${fn.json.git.commit}:src/labels.ts`);
+  t.regex(labels, /const \{ label, offset \} = measure\(point\);/);
+  t.regex(labels, /\nfunction measure\(point: Point\) \{\n {2}const offset = point\.x - ORIGIN\.x;/);
+  await repo.cleanup();
+});
+
+test('a range that is no expression is InvalidSelection; a name the file uses is NameConflict', async (t) => {
+  const repo = await tsFixture('shapes');
+  const partial = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/geometry.ts:9:23-9:28', '--name', 'dx'], { env: ENV });
+  t.is(partial.json.error.code, 'InvalidSelection', partial.stdout);
+  const taken = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/geometry.ts:9:21-9:30', '--name', 'ORIGIN'], { env: ENV });
+  t.is(taken.json.error.code, 'NameConflict', taken.stdout);
+  t.is(await repo.git('branch', '--list', 'tug/*'), '');
+  await repo.cleanup();
+});
