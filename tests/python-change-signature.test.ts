@@ -173,3 +173,23 @@ test('a method reached through an unannotated property that builds the instance 
   t.deepEqual(run.json.unsure ?? [], []);
   await repo.cleanup();
 });
+
+// change-signature of __init__ was refused as a special method (the largest refusal where rope succeeds in the sweep):
+// its call sites are the calls of the class and of subclasses that inherit it, self.__class__(…) inside them, and
+// super().__init__(…); lazr.uri's URI.__init__ with its parameters swapped is the sweep's case.
+test('__init__: calls of the class, of a subclass, self.__class__(…) and super().__init__(…) follow, in files that never write __init__', async (t) => {
+  const uri = 'class URI:\n    def __init__(self, uri=None, scheme=None):\n        self.uri = uri\n        self.scheme = scheme\n\n    def resolve(self, ref):\n        return self.__class__(ref)\n\n\nclass Child(URI):\n    pass\n\n\nclass Named(URI):\n    def __init__(self, uri=None, scheme=None):\n        super().__init__(uri, scheme)\n';
+  const use = 'from pkg.uri import URI, Child, Named\n\n\ndef make():\n    return URI("a"), Child("b", scheme="c"), Named("d")\n';
+  const { repo, run, show } = await changeSignature({ 'pkg/__init__.py': '', 'pkg/uri.py': uri, 'pkg/use.py': use }, 'pkg/uri.py:2:9', JSON.stringify([{ name: 'scheme' }, { name: 'uri' }]));
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(await show('pkg/use.py'), use.replace('URI("a"), Child("b", scheme="c"), Named("d")', 'URI(uri="a"), Child(scheme="c", uri="b"), Named(uri="d")'));
+  const after = await show('pkg/uri.py');
+  t.true(after.includes('return self.__class__(uri=ref)'), after);
+  t.true(after.includes('super().__init__(scheme, uri)'), after);
+  t.is((after.match(/def __init__\(self, scheme=None, uri=None\)/g) ?? []).length, 2, after);
+  t.deepEqual(run.json.unsure ?? [], []);
+  await repo.cleanup();
+  const other = await changeSignature({ 'key.py': 'class Key:\n    def __eq__(self, other):\n        return True\n' }, 'key.py:2:9', JSON.stringify([{ name: 'that' }]));
+  t.is(other.run.json?.error?.details?.reason, 'special method', 'other special methods are still refused: Python calls them from operators');
+  await other.repo.cleanup();
+});

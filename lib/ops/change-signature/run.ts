@@ -4,7 +4,9 @@ import { unsupportedLanguage } from '../assists/rust.js';
 import type { z } from 'zod';
 import { TugError } from '../../core/errors.js';
 import { buildPatchSet } from '../../core/patchset.js';
-import { withPythonProject } from '../../python/load-project.js';
+import { loadPythonProject, withPythonProject, type LoadedProject } from '../../python/load-project.js';
+import { identifierAt } from '../../python/candidates.js';
+import { lineStarts, offsetOf } from '../../core/text.js';
 import { planSignatureOn } from '../../python/change-signature/plan.js';
 import { targetPython } from '../../python/target-python.js';
 import { completeSignature } from '../../python/change-signature/examples.js';
@@ -38,15 +40,12 @@ function planner(input: Input, context: OperationContext): Planner {
     // Only the files that mention the function's name can call it (withPythonProject proves the load complete).
     const at = { file, line: input.line, col: input.column };
     // The docs' examples need the worker again: they come once, after the rounds that settle which files to load.
-    const plan = await withPythonProject(
-      ws.repo,
-      ws.session,
-      snapshot.tree,
-      python,
-      { at },
-      (loaded) => planSignatureOn(loaded, { session: ws.session, python, target }, at, input.new_params, input.force ?? false),
-      (loaded, code) => completeSignature({ repo: ws.repo, tree: snapshot.tree, session: ws.session, python }, loaded, code),
-    );
+    const probe = (loaded: LoadedProject) => planSignatureOn(loaded, { session: ws.session, python, target }, at, input.new_params, input.force ?? false);
+    const finish = (loaded: LoadedProject, code: Awaited<ReturnType<typeof probe>>) => completeSignature({ repo: ws.repo, tree: snapshot.tree, session: ws.session, python }, loaded, code);
+    // `__init__` is called by its class's name, which files that never write `__init__` use: it reads every file.
+    const plan = (await atInit(ws, snapshot.tree, file, input.line, input.column))
+      ? await loadPythonProject(ws.repo, ws.session, snapshot.tree, python).then(async (loaded) => finish(loaded, await probe(loaded)))
+      : await withPythonProject(ws.repo, ws.session, snapshot.tree, python, { at }, probe, finish);
     const files = await loadSourceFiles(ws.repo, snapshot.tree, [...new Set(plan.edits.map((e) => e.file))]);
     return {
       patch: buildPatchSet(plan.edits, files),
@@ -57,6 +56,13 @@ function planner(input: Input, context: OperationContext): Planner {
       symbol: { name: plan.name, file, line: input.line, col: input.column },
     };
   };
+}
+
+/** Whether the position is on the name `__init__`. */
+async function atInit(ws: Workspace, tree: string, file: string, line: number, col: number): Promise<boolean> {
+  const bytes = (await loadSourceFiles(ws.repo, tree, [file]).catch(() => new Map())).get(file)?.bytes as Uint8Array | undefined;
+  const offset = bytes ? offsetOf(bytes, lineStarts(bytes), line, col) : null;
+  return bytes !== undefined && offset !== null && identifierAt(bytes, offset) === '__init__';
 }
 
 /** A Rust fn or method: lib/rust/change-signature.ts on rust-analyzer's references. */

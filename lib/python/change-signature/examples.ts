@@ -9,6 +9,8 @@ import { resolvePython } from '../interpreter.js';
 import { askPython, type LoadedProject, type PythonSession } from '../load-project.js';
 import { unsureJSON } from '../unsure.js';
 import { rewriteSites, type Site, type SiteText } from './call-sites.js';
+import { constructorCalls } from './constructors.js';
+import type { Entity } from '../project.js';
 import type { SignaturePlan } from './plan.js';
 
 export interface ExamplesRequest {
@@ -30,13 +32,16 @@ export async function completeSignature(request: ExamplesRequest, loaded: Loaded
     repo: request.repo,
     tree: request.tree,
     loaded,
-    oldName: name,
+    // `__init__`'s calls in examples are calls of its class, by the class's name.
+    oldName: constructorOf(entity) ?? name,
     python: async () => (await resolvePython(request.python, session.dir)).path,
     factsDir: session.paths.facts,
     workersDir: session.paths.workers,
   });
   for (const file of examples.unparsed) warnings.push(doctestSkipped(file, name));
-  const occurrences = examples.docs.size === 0 ? [] : examples.resolver.occurrences(entity);
+  const classCalls = examples.docs.size > 0 && constructorOf(entity) ? constructorCalls(examples.resolver, entity) : [];
+  const occurrences = examples.docs.size === 0 ? [] : [...examples.resolver.occurrences(entity), ...classCalls];
+  const isClassCall = new Set(classCalls.map((o) => `${o.file}:${o.span[0]}`));
   // The examples' own occurrences: not the code's files, nor the import of a docstring's globals tug puts first.
   const inExamples = occurrences.filter((o) => examples.real(o.file, o.span) !== null);
   const realBytes = (file: string) => loaded.bytesOf.get(file) ?? examples.bytes.get(file)!;
@@ -63,7 +68,7 @@ export async function completeSignature(request: ExamplesRequest, loaded: Loaded
       const location = source.place(site.offset);
       warnings.push({ code: 'DefinitionNotRewritten', message: `${name} is defined again in the example at ${location.file}:${location.line}:${location.col}; tug left its parameters as they are`, location });
     }
-    const done = rewriteSites(source, answer.sites, change);
+    const done = rewriteSites(source, answer.sites.filter((s) => s.kind !== 'other' || !isClassCall.has(`${virtual}:${s.offset}`)), change);
     edits.push(...done.edits);
     warnings.push(...done.warnings);
     calls += done.calls;
@@ -99,4 +104,9 @@ function writeBack(doc: DoctestText, real: Uint8Array, span: [number, number], t
   const lineBreak = breaks[breaks.length - 1] ?? null;
   if (text.includes('\n') && lineBreak === null) return null;
   return { file: doc.file, span: { start, end }, old_text: old, new_text: lineBreak === null ? text : text.replaceAll('\n', lineBreak) };
+}
+
+/** The class name whose calls run an `__init__` entity, else null. */
+function constructorOf(entity: Entity): string | null {
+  return entity.kind === 'class-member' && entity.name === '__init__' ? (entity.owner.split('.').pop() ?? null) : null;
 }

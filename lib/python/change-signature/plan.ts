@@ -11,7 +11,8 @@ import { nameOf } from '../references.js';
 import { findUnsure, unsureJSON, type UnsureJSON } from '../unsure.js';
 import { unparsableError } from '../parse-errors.js';
 import { workerRefusal, type Refusal } from '../local-refactor.js';
-import { commentWarning, layout, rewriteSites, type DefSite, type Site, type SignatureChange, type SiteText } from './call-sites.js';
+import { constructorCalls, instanceClassCalls, unsureCall } from './constructors.js';
+import { callCompatible, commentWarning, layout, rewriteSites, type DefSite, type Site, type SignatureChange, type SiteText } from './call-sites.js';
 import { checkParamTexts, paramTexts, resolveNewParams, type NewParam, type NewParamInput, type OldParam } from './params.js';
 
 /** Decorators that keep the function's own signature for its callers. */
@@ -51,18 +52,27 @@ export async function planSignatureOn(
   const notFunction = () => new TugError('SymbolNotFound', `${where} is not on a function or method (its definition or a reference to it)`, { details: { location: where, reason: 'not a function' }, location: at });
   if (!entity || (entity.kind !== 'module-attr' && entity.kind !== 'class-member' && entity.kind !== 'local')) throw notFunction();
   const name = nameOf(entity);
-  if (/^__\w+__$/.test(name)) {
+  const constructor = name === '__init__' && entity.kind === 'class-member';
+  if (/^__\w+__$/.test(name) && !constructor) {
     throw new TugError('UnsupportedOperation', `${name} is called implicitly by Python (a class call, an operator, a protocol), so tug cannot find its call sites`, { details: { operation: 'change-signature', reason: 'special method' }, location: at });
   }
   const occurrences = resolver.occurrences(entity);
+  // `__init__` runs for each call of its classes: those calls are rewritten too (class names used otherwise are not).
+  const classCalls = new Set<string>();
+  for (const o of constructor ? constructorCalls(resolver, entity) : []) {
+    classCalls.add(`${o.file}:${o.span[0]}`);
+    occurrences.push(o);
+  }
+  const instanceCalls = constructor ? instanceClassCalls(resolver, entity) : [];
+  for (const o of instanceCalls) occurrences.push(o);
   const byFile = new Map<string, number[]>();
-  for (const o of occurrences) byFile.set(o.file, [...(byFile.get(o.file) ?? []), o.span[0]]);
+  for (const o of occurrences) if (!byFile.get(o.file)?.includes(o.span[0])) byFile.set(o.file, [...(byFile.get(o.file) ?? []), o.span[0]]);
   // Asked all at once: the worker answers in order, and no request waits for the one before it to come back.
   const files = [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const answers = await Promise.all(
     files.map(([file, offsets]) => askPython<{ sites: Site[] }>(ask.session, ask.python, 'signature_sites', { content: new TextDecoder().decode(bytesOf.get(file)!), offsets })),
   );
-  const sites = new Map<string, Site[]>(files.map(([file], i) => [file, answers[i]!.sites]));
+  const sites = new Map<string, Site[]>(files.map(([file], i) => [file, answers[i]!.sites.filter((s) => s.kind !== 'other' || !classCalls.has(`${file}:${s.offset}`))]));
   const defs = [...sites].flatMap(([file, list]) => list.filter((s): s is DefSite => s.kind === 'def').map((s) => ({ file, site: s })));
   if (defs.length === 0) throw notFunction();
   const kindAt = new Map(occurrences.map((o) => [`${o.file}:${o.span[0]}`, o.kind]));
@@ -140,6 +150,10 @@ export async function planSignatureOn(
   await fitFStrings(loaded, ask, edits);
   // In no order: every result orders its unsure places (lib/ops/change/unsure.ts).
   const unsure = [...unsureJSON(findUnsure(resolver, entity, name, occurrences), bytesOf, false), ...valueUses];
+  for (const o of instanceCalls) {
+    const site = sites.get(o.file)?.find((x) => x.offset === o.span[0]);
+    if (site?.kind !== 'call' && !callCompatible(change)) unsure.push(unsureCall(o.file, bytesOf.get(o.file)!, o.span[0]));
+  }
   return { edits, warnings, unsure, name, calls, entity, change };
 }
 
