@@ -63,3 +63,25 @@ test('check-merge --into names the branch it checks against; an unknown ref is I
   t.is(unknown.exitCode, 2);
   t.is(unknown.json.error.code, 'InvalidArgument');
 });
+
+test('tug apply of a branch whose base gained a caller applies it and says it is stale, naming the new use', async (t) => {
+  t.timeout(300_000);
+  const repo = await makeProject();
+  t.teardown(() => repo.cleanup());
+  const made = await tug(repo.root, ['rename', 'src/shop/pricing.py:6:5', 'calculate_total', '--verify', 'none', '--json'], { env: ENV });
+  t.is(made.exitCode, 0, made.stdout + made.stderr);
+  const current = await tug(repo.root, ['apply', made.json.git.branch, '--json'], { env: ENV });
+  t.is(current.exitCode, 0, current.stdout + current.stderr);
+  t.is(current.json.stale, null);
+  await tug(repo.root, ['undo', current.json.undo_token, '--json'], { env: ENV });
+
+  await repo.write('src/shop/report.py', 'from shop.pricing import compute_total\n\n\ndef report(items):\n    return compute_total(items)\n');
+  await repo.git('add', '-A');
+  await repo.git('commit', '-q', '-m', 'report');
+  const applied = await tug(repo.root, ['apply', made.json.git.branch, '--json'], { env: ENV });
+  t.is(applied.exitCode, 0, applied.stdout + applied.stderr);
+  t.true(applied.json.applied);
+  t.true(applied.json.stale.base_moved);
+  t.deepEqual(applied.json.stale.new_uses.map((u: any) => `${u.file}:${u.line} ${u.symbol}`), ['src/shop/report.py:1 compute_total', 'src/shop/report.py:5 compute_total']);
+  t.is(applied.json.stale.next, `tug replay ${made.json.git.branch}`);
+});
