@@ -160,8 +160,8 @@ export async function planRustSignature(input: RustSignatureInput): Promise<Rust
     const method = before.endsWith('.');
     let after = skipSpace(text, s.end);
     if (text.startsWith('::<', after)) after = skipSpace(text, skipAngles(text, after + 2));
-    const statement = text.slice(Math.max(before.lastIndexOf(';'), before.lastIndexOf('{'), before.lastIndexOf('}')) + 1, s.at).trim();
-    if (/^(pub(\([^)]*\))?\s+)?use\b/.test(statement)) continue;
+    // An import names it (`use crate::{area, …};`, also in a doc test): no call there.
+    if (/(^|[;}\n])\s*(\/\/[/!]\s*)?(pub(\([^)]*\))?\s+)?use\s+[^;]*$/.test(text.slice(before.lastIndexOf(';') + 1, s.at))) continue;
     const list = text[after] === '(' ? splitList(text, after, false) : null;
     if (!list) {
       unsure.push({ ...where, text: lineAround(text, s.at), reason: 'value_use', renamed: false });
