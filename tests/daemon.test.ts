@@ -107,6 +107,12 @@ test('no daemon is started when turned off, in CI, for other commands, or after 
   t.is(autoStartWanted(analyze, 0, repo.root, env({ TUG_NO_DAEMON: '1' })), null);
   t.is(autoStartWanted(analyze, 0, repo.root, env({ CI: 'true' })), null);
   t.is(autoStartWanted(['snapshot'], 0, repo.root, env({})), null);
+  t.truthy(autoStartWanted(['move', 'pkg/core.py:1:5', 'pkg.other'], 0, repo.root, env({})), 'a refactor by its own command');
+  const { refactors } = await import('../lib/cli/refactor-flags.js');
+  const { REFACTOR_SHORTHANDS } = await import('../lib/daemon/autostart.js');
+  for (const op of refactors()) {
+    for (const word of [op.cli!.shorthand, op.name].filter((w) => w && w !== 'rename-symbol')) t.true(REFACTOR_SHORTHANDS.includes(word!), `${word} starts the daemon too`);
+  }
   t.is(autoStartWanted(['rename', 'pkg/core.py:1:5', 'class'], 2, repo.root, env({})), null);
   t.is(autoStartWanted([...analyze, '-C', repo.root], 0, repo.root, env({})), null, 'another workspace than the current directory');
   const outside = await makeRepo({});

@@ -34,6 +34,10 @@ test('which commands start a worker early: Python refactors that always ask one,
   t.true(wantsEarlyWorker(['organize-imports', '--files', 'a.py']));
   t.false(wantsEarlyWorker(['organize-imports', '--file', 'src/lib.rs']), 'Rust');
   t.false(wantsEarlyWorker(['inline']), 'no target');
+  t.true(wantsEarlyWorker(['move', 'shop/pricing.py:34:5', 'shop.discounts']), 'the target as a positional');
+  t.true(wantsEarlyWorker(['run', 'extract-variable', '--verify', 'tests', 'a.py:1:1-1:2', 'x']));
+  t.true(wantsEarlyWorker(['organize-imports', 'a.py', 'b.py']));
+  t.false(wantsEarlyWorker(['move', 'src/lib.rs:1:1', 'other.py']), 'the first source file is the target: Rust');
 });
 
 test('the analysis takes over the early worker for the same interpreter; none is left after the command', async (t) => {

@@ -6,8 +6,11 @@ import { findCommonDir } from './address.js';
 import type { AnalysisTarget } from '../cli/io.js';
 import { forwardable } from './client.js';
 
+/** Every refactor's own command and its other name (tests/daemon.test.ts holds this to the registry's shorthands). */
+export const REFACTOR_SHORTHANDS = ['move', 'move-symbol', 'change-signature', 'extract-variable', 'extract-function', 'inline', 'organize-imports', 'assist'];
+
 /** Commands that load a whole project (facts, rust-analyzer): what a resident process makes faster. */
-const PROJECT_COMMANDS = new Set(['analyze-impact', 'run', 'rename']);
+const PROJECT_COMMANDS = new Set(['analyze-impact', 'run', 'rename', ...REFACTOR_SHORTHANDS]);
 
 /**
  * Whether to start one after a command that ran in this process (so no daemon served it): not when asked not to

@@ -10,6 +10,9 @@ import type { TugError } from '../core/errors.js';
 /** Refactors whose analysis always asks the worker (a rename may answer from the facts cache without one). */
 const NEEDS_WORKER = new Set(['extract-variable', 'extract-function', 'inline', 'move-symbol', 'move', 'change-signature', 'organize-imports']);
 const TARGET_FLAGS = new Set(['--at', '--range', '--file', '--files']);
+/** A source file, alone or with a place after it (`a.py`, `a.rs:4:5`, `a.py:4:5-6:1`): the TARGET positional. */
+const SOURCE_TARGET = /^[^:]+\.(?:pyi?|rs|[cm]?[jt]sx?)(?::\d|$)/;
+const PY_TARGET = /^[^:]+\.pyi?(?::|$)/;
 
 interface Early {
   /** The interpreter as chosen (a shim's path, when one is): what the pool is asked for. */
@@ -42,8 +45,9 @@ function flagValue(argv: readonly string[], names: ReadonlySet<string>): string 
 export function wantsEarlyWorker(argv: readonly string[]): boolean {
   const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2);
   if (!words.some((w) => NEEDS_WORKER.has(w))) return false;
-  const target = flagValue(argv, TARGET_FLAGS);
-  return target !== undefined && /\.pyi?$/.test(target.split(':')[0]!);
+  // The target as a flag, or as the positional that stands for it (`tug move a.py:4:5 pkg.dest`).
+  const target = flagValue(argv, TARGET_FLAGS) ?? argv.find((a) => !a.startsWith('-') && SOURCE_TARGET.test(a));
+  return target !== undefined && PY_TARGET.test(target);
 }
 
 /**

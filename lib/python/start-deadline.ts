@@ -1,14 +1,27 @@
 // One deadline for starting the Python worker (asking a version manager's shim for its interpreter included), so a hung
-// interpreter is reported once, at that deadline, naming the variable that raises it (a busy machine may need more).
+// interpreter is reported once, at that deadline, naming the variable that raises it. The default stretches with the
+// machine's load: a start that takes 50 ms idle can take seconds when every core has ten runnable processes.
+import os from 'node:os';
 import { TugError } from '../core/errors.js';
 
 export const START_TIMEOUT_VARIABLE = 'TUG_PYTHON_START_TIMEOUT_MS';
 const DEFAULT_START_MS = 20_000;
 
-/** The worker start deadline in ms: $TUG_PYTHON_START_TIMEOUT_MS when it is a positive number, else 20 s. */
+/** Most the default stretches with load: a start that still hangs is reported within 20 s × this. */
+const MOST_STRETCH = 10;
+
+/** How much busier than idle the machine is: runnable processes per core over the last minute, at least 1. */
+export function loadStretch(loadAverage = os.loadavg()[0]!, cores = os.availableParallelism()): number {
+  return Math.min(MOST_STRETCH, Math.max(1, loadAverage / Math.max(1, cores)));
+}
+
+/**
+ * The worker start deadline in ms: $TUG_PYTHON_START_TIMEOUT_MS when it is a positive number, else 20 s stretched by
+ * the machine's load (20 s idle, up to 200 s on a machine ten times over its cores).
+ */
 export function workerStartMs(): number {
   const raw = Number(process.env[START_TIMEOUT_VARIABLE]);
-  return Number.isFinite(raw) && raw > 0 ? raw : DEFAULT_START_MS;
+  return Number.isFinite(raw) && raw > 0 ? raw : Math.round(DEFAULT_START_MS * loadStretch());
 }
 
 export function startTimeoutError(ms: number, what = 'the Python worker did not start'): TugError {

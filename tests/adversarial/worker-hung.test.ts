@@ -40,3 +40,20 @@ test('a hung interpreter is WorkerTimeout at the start deadline, naming TUG_PYTH
   await rm(dir, { recursive: true, force: true });
   await repo.cleanup();
 });
+
+test('the default start deadline stretches with the machine load, within bounds; the variable still wins', async (t) => {
+  const { loadStretch, workerStartMs } = await import('../../lib/python/start-deadline.js');
+  t.is(loadStretch(0.5, 2), 1, 'an idle machine keeps 20 s');
+  t.is(loadStretch(8, 2), 4, 'four runnable processes per core: four times as long');
+  t.is(loadStretch(90, 2), 10, 'never more than ten times');
+  const saved = process.env['TUG_PYTHON_START_TIMEOUT_MS'];
+  try {
+    process.env['TUG_PYTHON_START_TIMEOUT_MS'] = '1234';
+    t.is(workerStartMs(), 1234);
+    delete process.env['TUG_PYTHON_START_TIMEOUT_MS'];
+    t.true(workerStartMs() >= 20_000 && workerStartMs() <= 200_000);
+  } finally {
+    if (saved === undefined) delete process.env['TUG_PYTHON_START_TIMEOUT_MS'];
+    else process.env['TUG_PYTHON_START_TIMEOUT_MS'] = saved;
+  }
+});
