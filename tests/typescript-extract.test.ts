@@ -23,6 +23,12 @@ test('a range that is no expression is InvalidSelection; a name the file uses is
   t.is(partial.json.error.code, 'InvalidSelection', partial.stdout);
   const taken = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/geometry.ts:9:21-9:30', '--name', 'ORIGIN'], { env: ENV });
   t.is(taken.json.error.code, 'NameConflict', taken.stdout);
+  await repo.write('src/guard.ts', 'export function when(d: Date | null) {\n  if (d) return d.getTime() > 0;\n  return false;\n}\n');
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'guard');
+  // The service would hoist `d.getTime() > 0` above the if, calling getTime on null.
+  const hoisted = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/guard.ts:2:17-2:32', '--name', 'positive'], { env: ENV });
+  t.is(hoisted.json.error.code, 'UnsafeRefactor', hoisted.stdout);
   t.is(await repo.git('branch', '--list', 'tug/*'), '');
   await repo.cleanup();
 });

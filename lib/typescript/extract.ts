@@ -41,6 +41,7 @@ export async function planTsExtract(input: TsExtractInput): Promise<{ edits: Edi
   if (new RegExp(`(?<![\\p{ID_Continue}$])${input.newName.replace(/\$/g, '\\$')}(?![\\p{ID_Continue}$])`, 'u').test(text)) {
     throw new TugError('NameConflict', `${input.newName} is already used in ${file}; pick a name the file does not use`, { details: { conflicts: [{ file, reason: 'already used' }] } });
   }
+  if (input.kind === 'constant') assertEvaluatedAlways(ts, project.service.getProgram()!.getSourceFile(absolute)!, range, where);
   const refactors = project.service.getApplicableRefactors(absolute, range, {}, undefined, undefined);
   const actions = refactors.filter((r) => r.name === 'Extract Symbol').flatMap((r) => r.actions);
   const usable = actions.filter((a) => a.name.startsWith(`${input.kind}_scope_`) && !a.notApplicableReason);
@@ -62,6 +63,28 @@ export async function planTsExtract(input: TsExtractInput): Promise<{ edits: Edi
   if (!generated) throw new TugError('InternalError', `the language service's extract at ${where} named nothing`, { details: { location: where } });
   after = after.replace(new RegExp(`(?<![\\p{ID_Continue}$])${generated}(?![\\p{ID_Continue}$])`, 'gu'), input.newName);
   return { edits: rewriteEdits(file, text, after), action: action.description };
+}
+
+/**
+ * The const lands before the statement that holds the expression; an expression evaluated only on some paths (a branch
+ * of an `if`, `?:`, the right of `&&`/`||`/`??`, a loop) would then run every time — what tug's Python extract refuses.
+ */
+function assertEvaluatedAlways(ts: typeof import('typescript'), source: import('typescript').SourceFile, range: { pos: number; end: number }, where: string): void {
+  let node: import('typescript').Node = (ts as unknown as { getTokenAtPosition(f: unknown, p: number): import('typescript').Node }).getTokenAtPosition(source, range.pos);
+  while (node.parent && !(node.getStart(source) <= range.pos && node.end >= range.end)) node = node.parent;
+  for (let child = node, parent = node.parent; parent && !ts.isBlock(parent) && !ts.isSourceFile(parent) && !ts.isCaseClause(parent); child = parent, parent = parent.parent) {
+    const conditional =
+      (ts.isIfStatement(parent) && parent.expression !== child) ||
+      (ts.isConditionalExpression(parent) && parent.condition !== child) ||
+      (ts.isBinaryExpression(parent) && parent.right === child && [ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(parent.operatorToken.kind)) ||
+      ts.isIterationStatement(parent, false);
+    if (conditional) {
+      const at = source.getLineAndCharacterOfPosition(parent.getStart(source));
+      throw new TugError('UnsafeRefactor', `extracting ${where} would evaluate it on every path: it runs only on some (${ts.SyntaxKind[parent.kind]} at line ${at.line + 1})`, {
+        details: { reason: 'conditionally evaluated', line: at.line + 1, col: at.character + 1 },
+      });
+    }
+  }
 }
 
 /** The file's own indentation for the lines the service writes: tabs, or the smallest run of leading spaces. */
