@@ -40,6 +40,7 @@ test('a rename commit carries a record naming the symbol by identity, and show p
   t.is(shown.json.branch.steps.length, 1);
   t.deepEqual(shown.json.branch.steps[0].record, note);
   t.like(shown.json.branch.status, { stale: false, base_moved: false, behind: 0 });
+  t.deepEqual((await tug(repo.root, ['session', 'status', '--json'], { env: ENV })).json.stale_branches, []);
   const human = summarizeBranchShow(shown.json.branch);
   t.regex(human, /rename-symbol on process_data \(pkg\/core\.py:1:5\)/);
   t.regex(human, /up to date with HEAD/);
@@ -50,6 +51,8 @@ test('a rename commit carries a record naming the symbol by identity, and show p
   await repo.git('commit', '-q', '-m', 'docs');
   const later = await tug(repo.root, ['show', branch, '--json'], { env: ENV });
   t.like(later.json.branch.status, { stale: true, base_moved: true, behind: 1 });
+  const status = await tug(repo.root, ['session', 'status', '--json'], { env: ENV });
+  t.deepEqual(status.json.stale_branches, [branch]);
 });
 
 test('a patchset commit records that it replays as text', async (t) => {

@@ -18,6 +18,7 @@ export function summarizeSessionStatus(result: Json): string {
     `undo      ${result['undo_tokens']} undo point(s)`,
     `cache     ${cache.snapshots} snapshot(s), ${cache.facts_files} facts file(s), ${cache.facts_bytes} bytes`,
   ];
+  if (result['stale_branches']?.length) lines.push(`stale     ${result['stale_branches'].join(', ')} (HEAD moved on; tug check-merge, then tug replay)`);
   if (result['interrupted_apply']) lines.push('warning: an apply was interrupted; the next command that writes recovers it');
   return lines.join('\n');
 }

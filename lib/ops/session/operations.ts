@@ -14,6 +14,7 @@ const SessionStatus = z.object({
   undo_tokens: z.number().int(),
   interrupted_apply: z.boolean(),
   cache: z.object({ snapshots: z.number().int(), facts_files: z.number().int(), facts_bytes: z.number().int() }),
+  stale_branches: z.array(z.string()).describe('tug/ branches HEAD has moved on from (neither contains the other): check-merge, then replay them.'),
 });
 
 export const sessionStatusOperation = defineOperation({

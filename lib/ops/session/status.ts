@@ -1,4 +1,5 @@
 // What `session status` reports and `clean` removes, read from the session dir, git's worktree list and refs.
+import { isAncestor, resolveCommit } from '../../git/history.js';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { TugError } from '../../core/errors.js';
@@ -42,6 +43,7 @@ async function sessionStatusWith(input: CommonInput, readOnly: boolean) {
       undo_tokens: (await listRefs(ws.repo, 'refs/tug/undo/')).length,
       interrupted_apply: await readFile(ws.session.paths.journal).then(() => true, () => false),
       cache: { snapshots: snapshots.length, facts_files: facts.files, facts_bytes: facts.bytes },
+      stale_branches: await staleBranches(ws),
     };
   });
 }
@@ -139,4 +141,15 @@ async function settleInterruptedApply(ws: Workspace): Promise<string | null> {
     if (!(error instanceof TugError)) throw error;
     return discardInterruptedApply(ws.repo, ws.session);
   }
+}
+
+/** A tug/ branch is stale when HEAD moved on from where it was made: HEAD is not in it, and it is not in HEAD (merged). */
+async function staleBranches(ws: Workspace): Promise<string[]> {
+  const head = await resolveCommit(ws.repo, 'HEAD');
+  if (!head) return [];
+  const stale: string[] = [];
+  for (const { ref, oid } of await listRefs(ws.repo, 'refs/heads/tug/')) {
+    if (!(await isAncestor(ws.repo, head, oid)) && !(await isAncestor(ws.repo, oid, head))) stale.push(ref.slice('refs/heads/'.length));
+  }
+  return stale.sort();
 }
