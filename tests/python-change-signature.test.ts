@@ -193,3 +193,15 @@ test('__init__: calls of the class, of a subclass, self.__class__(…) and super
   t.is(other.run.json?.error?.details?.reason, 'special method', 'other special methods are still refused: Python calls them from operators');
   await other.repo.cleanup();
 });
+
+test('a method called through its class (Base.__init__(self, a, b)) is rewritten with self kept first, never left calling the old order', async (t) => {
+  const m = 'class Base:\n    def __init__(self, a, b):\n        self.a = a\n        self.b = b\n\n\nclass Sub(Base):\n    def __init__(self, a, b):\n        Base.__init__(self, a, b)\n\n\ndef make():\n    return Sub(1, 2), Base(3, 4), Base.__init__(*make_args())\n\n\ndef make_args():\n    return (None, 1, 2)\n';
+  const { repo, run, show } = await changeSignature({ 'pkg/__init__.py': '', 'pkg/m.py': m }, 'pkg/m.py:2:9', JSON.stringify([{ name: 'b' }, { name: 'a' }]));
+  t.is(run.exitCode, 0, run.stdout);
+  const after = await show('pkg/m.py');
+  t.true(after.includes('Base.__init__(self, b, a)'), after);
+  t.true(after.includes('Sub(2, 1), Base(4, 3)'), after);
+  // The call that unpacks self and the rest cannot be rewritten: listed, not silently left.
+  t.deepEqual((run.json.unsure ?? []).map((u: { line: number; reason: string }) => [u.line, u.reason]), [[13, 'kwargs']]);
+  await repo.cleanup();
+});

@@ -73,11 +73,20 @@ export function rewriteSites(source: SiteText, sites: readonly Site[], change: S
       if (!compatible) unsure.push({ ...location, text: name, reason: 'value_use', renamed: false });
     }
     if (site.kind !== 'call' && site.kind !== 'partial') continue;
+    // `Cls.method(obj, …)`: obj fills self, and the arguments after it are those of a bound call.
+    let args = site.args;
+    const lead: string[] = [];
     if (site.kind === 'call' && change.selfByHand && throughClass(source, site)) {
-      warnings.push({ code: 'CallNotRewritten', message: `the call of ${name} at ${where} goes through the class (self passed by hand); tug left it as it is`, location });
-      continue;
+      const self = site.args[0];
+      if (self?.kind !== 'pos') {
+        warnings.push({ code: 'CallNotRewritten', message: `the call of ${name} at ${where} goes through the class without self written first; tug left it as it is`, location });
+        if (!compatible) unsure.push({ ...location, text: `${name}(*…)`, reason: 'kwargs', renamed: false });
+        continue;
+      }
+      args = site.args.slice(1);
+      lead.push(self.text);
     }
-    const outcome = rewriteCall(site.args, old, params, removed, { partial: site.kind === 'partial', force });
+    const outcome = rewriteCall(args, old, params, removed, { partial: site.kind === 'partial', force });
     if (outcome.kind === 'refuse') {
       throw new TugError('UnsafeRefactor', `the call at ${where} passes ${outcome.text} for ${outcome.param}, which new_params removes; dropping it could drop an effect (pass force to drop it anyway)`, {
         details: { reason: 'removed argument has effects', param: outcome.param, line: location.line, col: location.col },
@@ -99,11 +108,13 @@ export function rewriteSites(source: SiteText, sites: readonly Site[], change: S
     }
     const span: [number, number] = site.args.length > 0 ? [site.args[0]!.span[0], site.args[site.args.length - 1]!.span[1]] : site.kind === 'partial' ? [site.after_first!, site.after_first!] : [site.inner[0], site.inner[0]];
     const before = new TextDecoder().decode(source.bytes.subarray(span[0], span[1]));
-    const joined = site.args.length > 0 ? layout(before, outcome.args) : outcome.args.join(', ');
+    const joined = site.args.length > 0 ? layout(before, [...lead, ...outcome.args]) : outcome.args.join(', ');
     const replacement = site.args.length === 0 && site.kind === 'partial' && joined ? `, ${joined}` : joined;
     const edit = replacement === before ? null : source.edit(span, replacement);
     if (replacement !== before && !edit) {
       warnings.push({ code: 'CallNotRewritten', message: `the call of ${name} at ${where} spans lines tug cannot write back as one call; tug left it as it is`, location });
+      // Left the old way while old calls no longer fit: a place the result calls wrongly unless a person fixes it.
+      if (!compatible) unsure.push({ ...location, text: `${name}(…)`, reason: 'kwargs', renamed: false });
       continue;
     }
     calls++;
