@@ -3,6 +3,7 @@ import type { EditRequest } from '../core/patchset.js';
 import type { WarningJSON } from '../core/schemas.js';
 import { lineStarts, positionOf } from '../core/text.js';
 import type { RustAnalyzer } from './lsp-client.js';
+import { docTestLines } from './doctests.js';
 import { scanRust, type MacroCall } from './macro-calls.js';
 import { lspPositionOfOffset } from './positions.js';
 
@@ -31,6 +32,23 @@ export interface UnsureInput {
 }
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** Whole-word mentions of `name` in a file's doc-test code, by byte offset, with the macro called earlier on that line. */
+function docTestMentions(bytes: Uint8Array, name: string): Array<{ start: number; macro?: string }> {
+  const found: Array<{ start: number; macro?: string }> = [];
+  const word = new RegExp(`(?<![\\p{XID_Continue}])${escape(name)}(?![\\p{XID_Continue}])`, 'gu');
+  for (const line of docTestLines(bytes)) {
+    // String literals hold text, not the name: masked, so `"hamming"` is neither listed nor renamed.
+    const code = line.code.replace(/"(?:[^"\\]|\\.)*"/g, (literal) => ' '.repeat(literal.length));
+    for (const match of code.matchAll(word)) {
+      const before = line.code.slice(0, match.index);
+      const macro = [...before.matchAll(/([\p{XID_Start}_][\p{XID_Continue}]*)\s*!\s*[([{]/gu)].pop()?.[1];
+      found.push({ start: line.start + encoder.encode(before).length, ...(macro ? { macro } : {}) });
+    }
+  }
+  return found;
+}
 
 /**
  * Every identifier spelled like the old name that rust-analyzer's rename left alone is asked about: one rust-analyzer
@@ -78,6 +96,14 @@ export async function findUnsure(input: UnsureInput): Promise<{ unsure: RustUnsu
       const renamed = input.includeUnsure;
       unsure.push({ file, ...positionOf(starts, token.start), text: lineText(token.start), reason, ...(macro ? { macro: macro.name === 'macro_rules' ? nameOfRules(text, macro) : macro.name } : {}), renamed });
       if (renamed) edits.push({ file, span: { start: token.start, end: token.end }, old_text: token.text, new_text: input.newName });
+    }
+    // Doc-test code is comment text to the scan above: a mention rust-analyzer's rename (through the doc-test overlay)
+    // did not reach is listed, never left silently; cargo test compiles it.
+    for (const at of docTestMentions(bytes, bare)) {
+      if (input.renamed.has(`${file}\0${at.start}`)) continue;
+      const renamed = input.includeUnsure;
+      unsure.push({ file, ...positionOf(starts, at.start), text: lineText(at.start), reason: at.macro ? 'macro_unexpanded' : 'unresolved', ...(at.macro ? { macro: at.macro } : {}), renamed });
+      if (renamed) edits.push({ file, span: { start: at.start, end: at.start + encoder.encode(bare).length }, old_text: bare, new_text: input.newName });
     }
     for (const at of attributeStrings(bytes, bare)) {
       warnings.push({ code: 'AttributeStringNotRenamed', message: `"${bare}" in an attribute (say, serde(rename = …)) names the old spelling; it was left as it is`, location: { file, ...positionOf(starts, at) } });
