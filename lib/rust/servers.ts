@@ -44,14 +44,9 @@ export function withRustAnalyzer<T>(request: ServerRequest, body: (server: RustA
   return locked(request, body);
 }
 
-async function locked<T>(request: ServerRequest, body: (server: RustAnalyzer, root: string, use: ServerUse) => Promise<T>): Promise<T> {
-  const lockDir = path.join(request.session.dir, 'rust');
-  await mkdir(lockDir, { recursive: true });
-  const lock = await acquireLock(lockDir, { waitMs: request.noWait ? 0 : Number(process.env['TUG_LOCK_TIMEOUT_MS'] ?? 30_000) });
-  try {
-    const tree = await openAnalysisTree(request.repo, request.session.dir, request.commit);
-    if (tree.previous === null) await dropSession(request.session.dir);
-    const root = path.join(tree.path, request.cargoRoot);
+function locked<T>(request: ServerRequest, body: (server: RustAnalyzer, root: string, use: ServerUse) => Promise<T>): Promise<T> {
+  return withAnalysisTree(request, async (treePath) => {
+    const root = path.join(treePath, request.cargoRoot);
     const key = `${request.session.dir}\0${request.cargoRoot}\0${request.binary}`;
     let warm = servers.get(key);
     const use: ServerUse = { cold: false, synced_files: 0 };
@@ -64,7 +59,7 @@ async function locked<T>(request: ServerRequest, body: (server: RustAnalyzer, ro
       } else {
         const rustFiles = changed.filter((p) => p.endsWith('.rs'));
         await warm.server.syncFiles(
-          await Promise.all(rustFiles.map(async (p) => ({ path: path.join(tree.path, p), text: await readFile(path.join(tree.path, p), 'utf8').catch(() => null) }))),
+          await Promise.all(rustFiles.map(async (p) => ({ path: path.join(treePath, p), text: await readFile(path.join(treePath, p), 'utf8').catch(() => null) }))),
         );
         use.synced_files = rustFiles.length;
         warm.commit = request.commit;
@@ -92,9 +87,7 @@ async function locked<T>(request: ServerRequest, body: (server: RustAnalyzer, ro
       // A server that died or hung during the request is not reused; the next call starts a fresh one.
       if (!warm.server.alive) servers.delete(key);
     }
-  } finally {
-    await lock.release();
-  }
+  });
 }
 
 /**
