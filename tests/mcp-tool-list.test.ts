@@ -25,12 +25,16 @@ test('the model-facing tool list is at most 4k tokens, with 1–3 sentence descr
     const outputSchema = tool.outputSchema as unknown as { anyOf: unknown[]; $defs: Record<string, unknown> };
     t.deepEqual(outputSchema.anyOf[1], { $ref: '#/$defs/error' }, tool.name);
     t.truthy(outputSchema.$defs['error']);
+    // Output schemas are for checking results: their prose lives in workspace://tool/{name}, not in every list.
+    t.false(JSON.stringify(outputSchema).includes('"description":"'), `${tool.name}: output schema without descriptions`);
   }
   // Parameters the list leaves out are still accepted, and the tool's resource describes them.
   const rename = tools.find((tool) => tool.name === 'tug_rename_symbol')!;
   t.false('keep_alias' in (rename.inputSchema.properties ?? {}));
   const full = JSON.parse(String(((await client.readResource({ uri: 'workspace://tool/tug_rename_symbol' })).contents[0] as { text: string }).text));
   t.regex(full.inputSchema.properties.keep_alias.description, /alias/);
+  t.true(JSON.stringify(full.outputSchema).includes('"description":"'), 'the resource keeps the described output schema');
+  t.deepEqual(full.outputSchema.anyOf[1], { $ref: '#/$defs/error' });
   const result = await client.callTool({ name: 'tug_rename_symbol', arguments: { file: 'app.py', line: 1, column: 5, new_name: 'sum_all', keep_alias: true, no_wait: true, verify: 'syntax' } });
   t.falsy(result.isError, JSON.stringify(result.structuredContent));
   t.true((result.structuredContent as any).warnings.some((w: any) => w.code === 'AliasKept'));

@@ -54,7 +54,7 @@ export function listedTool(operation: Operation): { description: string; inputSc
   };
 }
 
-/** workspace://tool/{name}: everything tools/list leaves out, for a model that needs a rarely used parameter. */
+/** workspace://tool/{name}: everything tools/list leaves out, for a model that needs a rarely used parameter (resources.ts adds the described output schema). */
 export function fullTool(operation: Operation): Record<string, unknown> {
   return { name: operation.tool, description: operation.description, inputSchema: toolParameters(operation) };
 }

@@ -3,6 +3,7 @@ import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { asTugError, ERROR_CODES, type ErrorCode as TugCode } from '../core/errors.js';
 import { closestFirst, type Operation } from '../ops/operation.js';
 import { fullTool } from './listing.js';
+import { outputSchemaOf } from './tools.js';
 import { lastResult, listSnapshotFiles, operationLog, operationLogEntry, referencesQuery, symbolsQuery } from '../ops/workspace/queries.js';
 import { agentHint } from './hints.js';
 import { readCut, type CutStore } from './large.js';
@@ -102,7 +103,7 @@ function protocolCode(code: TugCode): number {
 export async function readResource(uri: string, workspace: string, cut?: CutStore, registry: readonly Operation[] = []) {
   const tool = /^workspace:\/\/tool\/([a-z_]+)$/.exec(uri);
   const operation = tool ? registry.find((op) => op.tool === tool[1]) : undefined;
-  const read = operation ? async () => fullTool(operation) : cut && uri.startsWith('workspace://cut/') ? cutReader(uri, cut) : reader(uri);
+  const read = operation ? async () => ({ ...fullTool(operation), outputSchema: outputSchemaOf(operation) }) : cut && uri.startsWith('workspace://cut/') ? cutReader(uri, cut) : reader(uri);
   if (!read) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
   try {
     const result = await read(workspace);

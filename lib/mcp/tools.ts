@@ -38,7 +38,7 @@ const ERROR_SCHEMA = jsonSchema(McpErrorEnvelope);
  * Success or failure: every structuredContent a call returns validates against this, so clients that check it see tug's
  * errors. The error envelope and the verification result, which many outputs share, are $defs referenced where they occur.
  */
-function outputSchemaOf(operation: Operation): Record<string, unknown> {
+export function outputSchemaOf(operation: Operation): Record<string, unknown> {
   const { $defs, ...output } = jsonSchema(operation.output) as { $defs?: Record<string, unknown> };
   const shared = factor(output, { verification: VERIFICATION_SCHEMA });
   return { type: 'object', anyOf: [shared.schema, { $ref: '#/$defs/error' }], $defs: { ...$defs, ...shared.defs, error: ERROR_SCHEMA } };
@@ -63,11 +63,28 @@ function factor(schema: unknown, known: Record<string, string>): { schema: unkno
   return { schema: walk(schema), defs };
 }
 
+/**
+ * A schema without its `description` keywords: what a client needs to check results, at a third of the bytes of
+ * tools/list. The described schema is in workspace://tool/{name} and docs/AGENT_API.md.
+ */
+export function withoutDescriptions(schema: unknown): unknown {
+  if (schema === null || typeof schema !== 'object') return schema;
+  if (Array.isArray(schema)) return schema.map(withoutDescriptions);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'description') continue;
+    // Under these keywords the keys are names (a property may be called "description"); the values are schemas.
+    const named = (key === 'properties' || key === '$defs' || key === 'patternProperties') && value !== null && typeof value === 'object';
+    out[key] = named ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutDescriptions(sub)])) : withoutDescriptions(value);
+  }
+  return out;
+}
+
 export function describeTool(operation: Operation): McpTool {
   return {
     name: operation.tool,
     ...listedTool(operation),
-    outputSchema: outputSchemaOf(operation),
+    outputSchema: withoutDescriptions(outputSchemaOf(operation)) as Record<string, unknown>,
     annotations: toolAnnotations(operation),
   };
 }
