@@ -19,12 +19,12 @@ const HOSTILE = [
 ].join('; ');
 
 async function gitState(repo: TestRepo): Promise<string> {
-  // tug's own result branch and undo refs are expected; everything else must be as it was.
+  // tug's own result branch, undo refs and operation records (refs/notes/tug) are expected; everything else must be as it was.
   const state = JSON.parse(await repoState(repo)) as { refs: string };
-  state.refs = state.refs.split('\n').filter((l) => !l.startsWith('refs/heads/tug/')).join('\n');
+  state.refs = state.refs.split('\n').filter((l) => !l.startsWith('refs/heads/tug/') && !l.startsWith('refs/notes/tug')).join('\n');
   return JSON.stringify({
     state,
-    refs: (await repo.git('for-each-ref', '--format=%(refname) %(objectname)')).split('\n').filter((l) => !l.startsWith('refs/heads/tug/') && !l.startsWith('refs/tug/')),
+    refs: (await repo.git('for-each-ref', '--format=%(refname) %(objectname)')).split('\n').filter((l) => !l.startsWith('refs/heads/tug/') && !l.startsWith('refs/tug/') && !l.startsWith('refs/notes/tug')),
     stash: await repo.git('stash', 'list'),
     config: await readFile(path.join(repo.root, '.git', 'config'), 'utf8'),
   });

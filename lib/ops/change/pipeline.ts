@@ -131,7 +131,6 @@ async function runOnSnapshot(
     verification,
     plan: step?.plan ?? kind.plan,
   });
-  await writeNote(ws.repo, commit, recordText(record));
   // After earlier steps, the working tree gets (and undo takes back) all of them: the change from the first step's base.
   const first = step?.first && step.first.commit !== base ? step.first : null;
   const writes = workingTreeWrites(first ? await patchBetween(ws.repo, first.tree, resultTree) : proposal.patch);
@@ -197,6 +196,8 @@ async function runOnSnapshot(
     await saveUndoRecord(ws.session, { token, ...undoPoint, mode: 'commit', ref_move: refMove, created_at: new Date().toISOString() });
   }
   const parsed = RunResponse.parse(response);
+  // Written once everything else held: a refused or failed apply/commit leaves refs/notes/tug as it was too.
+  await writeNote(ws.repo, commit, recordText(record));
   await writeJson(path.join(ws.session.dir, LAST_RESULT_FILE), parsed);
   await appendLog(ws.session, {
     operation: kind.operation,

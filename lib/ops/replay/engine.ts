@@ -40,7 +40,16 @@ export async function runChain(ws: Workspace, first: StepBase, runners: readonly
   const last = outcomes.map((o) => o.changed).lastIndexOf(true);
   if (last < 0) throw new TugError('InvalidArgument', 'no step changes anything on this base', { details: { argument: 'steps', reason: 'no-op' } });
   const plan = (index: number) => (planned ? { index, steps: runners.length } : undefined);
-  // The earlier steps' commits stay as they were made; their records say they were verified with the last one.
+  const finalBase = bases[last]!;
+  const earlierFiles = finalBase.commit === first.commit ? [] : (await treeChanges(ws.repo, first.tree, finalBase.tree)).map((c) => c.path);
+  const finish: RoadStep = { base: finalBase, mode: 'last', first, earlierFiles, ...(plan(last) ? { plan: plan(last)! } : {}) };
+  const chosen = outcomes[last]!;
+  const response = await atStep(last, () =>
+    runAsStep(finish, () => runChange({ ...options, onto: undefined }, { ...chosen.kind, arguments: chosen.input }, async () => chosen.proposal, context)),
+  );
+  outcomes[last] = finish.outcome ?? chosen;
+  // The earlier steps' commits stay as they were made; their records say they were verified with the last one. Written
+  // only now, so a last step that fails leaves refs/notes/tug as it was.
   for (const [index, outcome] of outcomes.entries()) {
     if (index >= last || !outcome.changed) continue;
     const record = buildRecord({
@@ -55,14 +64,6 @@ export async function runChain(ws: Workspace, first: StepBase, runners: readonly
     });
     await writeNote(ws.repo, outcome.commit, recordText(record));
   }
-  const finalBase = bases[last]!;
-  const earlierFiles = finalBase.commit === first.commit ? [] : (await treeChanges(ws.repo, first.tree, finalBase.tree)).map((c) => c.path);
-  const finish: RoadStep = { base: finalBase, mode: 'last', first, earlierFiles, ...(plan(last) ? { plan: plan(last)! } : {}) };
-  const chosen = outcomes[last]!;
-  const response = await atStep(last, () =>
-    runAsStep(finish, () => runChange({ ...options, onto: undefined }, { ...chosen.kind, arguments: chosen.input }, async () => chosen.proposal, context)),
-  );
-  outcomes[last] = finish.outcome ?? chosen;
   return { response, outcomes };
 }
 
