@@ -11,9 +11,16 @@ const EDITS = [
   { file: 'app.py', line: 4, col: 7, old_text: 'f', new_text: 'g' },
 ];
 
+/** Every client made here, closed after the file's tests even when an assertion ended a test early (a server left running keeps the worker alive). */
+const clients: Client[] = [];
+test.after.always(async () => {
+  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+});
+
 async function connect(repo: TestRepo): Promise<Client> {
   const client = new Client({ name: 'tug-test', version: '0.0.0' });
   await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe' }));
+  clients.push(client);
   return client;
 }
 
