@@ -5,15 +5,10 @@ import { execa } from 'execa';
 import { existsSync } from 'node:fs';
 import { rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { patchset, tug, TUG_BIN } from '../helpers/cli.js';
+import { tug, TUG_BIN } from '../helpers/cli.js';
+import { RENAME, SOURCE } from '../helpers/fault.js';
 import { makeRepo, repoState } from '../helpers/repo.js';
 
-const SOURCE = { 'a.py': 'def f():\n    return 1\n', 'b.py': 'from a import f\nf()\n' };
-const RENAME = patchset([
-  { file: 'a.py', line: 1, col: 5, old_text: 'f', new_text: 'g' },
-  { file: 'b.py', line: 1, col: 15, old_text: 'f', new_text: 'g' },
-  { file: 'b.py', line: 2, col: 1, old_text: 'f', new_text: 'g' },
-]);
 
 test('--commit with a ref log that cannot be appended to (ENOSPC): DiskFull, rolled back, no lock left', async (t) => {
   const repo = await makeRepo(SOURCE);

@@ -4,15 +4,10 @@ import test from 'ava';
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { patchset, tug } from '../helpers/cli.js';
+import { tug } from '../helpers/cli.js';
+import { RENAME, SOURCE } from '../helpers/fault.js';
 import { makeRepo } from '../helpers/repo.js';
 
-const SOURCE = { 'a.py': 'def f():\n    return 1\n', 'b.py': 'from a import f\nf()\n' };
-const RENAME = patchset([
-  { file: 'a.py', line: 1, col: 5, old_text: 'f', new_text: 'g' },
-  { file: 'b.py', line: 1, col: 15, old_text: 'f', new_text: 'g' },
-  { file: 'b.py', line: 2, col: 1, old_text: 'f', new_text: 'g' },
-]);
 
 test('--commit killed after the flip, the user edits: RecoveryConflict releases index.lock and git commit works', async (t) => {
   const repo = await makeRepo(SOURCE);
