@@ -84,14 +84,37 @@ async function discoverUncached(dir: string): Promise<Repo> {
 }
 
 export async function readHead(repo: Repo): Promise<HeadState> {
-  const [ref, log] = await Promise.all([headRef(repo), git(['log', '-1', '--format=%H %T %ct', 'HEAD'], { cwd: repo.root, allowFailure: true })]);
+  const ref = await headRef(repo);
+  // A commit never changes: once git has told its tree and time, a HEAD still on it (read from the ref files) needs no
+  // git process, which a warm call in a long-lived process would otherwise pay every time (~5 ms, more under load).
+  const seen = commits.get((await headOid(repo, ref)) ?? '');
+  if (seen) return { ref, ...seen };
+  const log = await git(['log', '-1', '--format=%H %T %ct', 'HEAD'], { cwd: repo.root, allowFailure: true });
   const [oid, tree, time] = log.exitCode === 0 ? log.stdout.trim().split(' ') : [];
-  return {
-    oid: oid ?? null,
-    ref,
-    tree: tree ?? null,
-    time: time === undefined ? null : Number(time),
-  };
+  const head = { oid: oid ?? null, tree: tree ?? null, time: time === undefined ? null : Number(time) };
+  if (head.oid && head.tree && head.time !== null) {
+    commits.set(head.oid, head);
+    if (commits.size > 64) commits.delete(commits.keys().next().value!);
+  }
+  return { ref, ...head };
+}
+
+/** Commits whose tree and time git has told this process, by id. */
+const commits = new Map<string, { oid: string | null; tree: string | null; time: number | null }>();
+
+/**
+ * HEAD's commit read from the files git keeps it in (a detached HEAD, a loose branch file, packed-refs), or null for
+ * anything else (a symbolic ref in the branch file, reftable, an unborn branch): git is asked then.
+ */
+async function headOid(repo: Repo, ref: string | null): Promise<string | null> {
+  const OID = /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/;
+  if (ref === null) return OID.exec(await readFile(path.join(repo.gitDir, 'HEAD'), 'utf8').catch(() => ''))?.[1] ?? null;
+  if (!ref.startsWith('refs/heads/')) return null;
+  const loose = await readFile(path.join(repo.commonDir, ref), 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : ''));
+  if (loose !== null) return OID.exec(loose)?.[1] ?? null;
+  const packed = await readFile(path.join(repo.commonDir, 'packed-refs'), 'utf8').catch(() => '');
+  for (const line of packed.split('\n')) if (line.endsWith(` ${ref}`) && OID.test(line.slice(0, -ref.length - 1))) return line.slice(0, -ref.length - 1);
+  return null;
 }
 
 /**

@@ -18,6 +18,7 @@ import { filesByModule, filesMentioning, withPackages } from './candidates.js';
 import { textualEdits } from './textual-edits.js';
 import { dottedPathEdits } from './dotted-strings.js';
 import { mark } from '../core/timing.js';
+import { Recent } from '../core/memory.js';
 import { completePlan } from './complete-plan.js';
 import type { CorePlan, ReferenceJSON, RenamePlan, RenameTarget, SymbolJSON } from './plan-types.js';
 import { dynamicWarnings } from './dynamic-warnings.js';
@@ -45,6 +46,33 @@ export async function planPythonRename(
   options: PlanOptions & { python?: string | undefined; check?: boolean | undefined },
 ): Promise<RenamePlan> {
   newName = pythonIdentifier(newName); // `ｂ` is the name b to Python, so it is b here too
+  if (options.check) return planUncached(repo, session, tree, target, newName, options);
+  // An analysis is a function of the tree and the question: asked again on the same tree (a warm daemon, MCP server or
+  // library call), the answer is the last one's, with nothing parsed this time.
+  const key = [repo.commonDir, session.paths.facts, tree, target.file, target.line, target.col, newName, JSON.stringify(options)].join('\0');
+  const known = recentPlans.get(key);
+  if (known) {
+    mark('python: plan reused');
+    return { ...structuredClone(await known), filesParsed: 0 };
+  }
+  const planning = planUncached(repo, session, tree, target, newName, options);
+  recentPlans.set(key, planning);
+  planning.catch(() => recentPlans.drop(key, planning));
+  // A copy: callers add to a plan's lists, and the kept one must stay as it was.
+  return structuredClone(await planning);
+}
+
+/** Analyses lately answered (a few: one question is usually asked again several times, and an edit makes a new tree). */
+const recentPlans = new Recent<Promise<RenamePlan>>(8);
+
+function planUncached(
+  repo: Repo,
+  session: { dir: string; paths: { facts: string; workers: string } },
+  tree: string,
+  target: RenameTarget,
+  newName: string,
+  options: PlanOptions & { python?: string | undefined; check?: boolean | undefined },
+): Promise<RenamePlan> {
   // The plan is worked out on the files the rename can touch, again with more files if it looked up others; doctests and
   // the completeness check need the worker again, so they come after the (synchronous) plan, on the same files.
   return withPythonProject(
