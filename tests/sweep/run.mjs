@@ -1,10 +1,12 @@
 // The sweep: runs tug's refactors at seeded random positions of real projects and checks every result it calls ok
 // by running the project's own tests on the result branch, independently of tug's verification (issue 28 §3).
 // Usage: node tests/sweep/run.mjs --corpus toolz,bs4|all --op rename-symbol,…|all --seed 1 --per-op 30 [--rope]
-//          [--rope-per-op N] [--jobs N] [--warm] [--only N]
+//          [--rope-per-op N] [--jobs N] [--warm] [--only N] [--redo caught,broken]
 // Results go to $SWEEP_DIR/results/<corpus>.<op>.s<seed>.jsonl (one line per sample, resumable); report.mjs tabulates.
 // --rope-per-op runs rope on the first N picks only (the comparison needs a sample, not every try); --jobs runs that
 // many corpora at once, each in its own process (corpora share nothing: own repository, scratch and tug session).
+// --redo CLASSES runs again the stored picks whose tug class is one of CLASSES (after a fix) and replaces their lines;
+// it runs nothing else.
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,7 +23,7 @@ export const PYTHON_OPS = ['rename-symbol', 'move-symbol', 'change-signature', '
 export const RUST_OPS = ['rename-symbol', 'change-signature', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
 
 function parseArgs(argv) {
-  const out = { corpus: 'all', op: 'all', seed: 1, perOp: 20, rope: false, ropePerOp: Infinity, jobs: 1, warm: false, only: null };
+  const out = { corpus: 'all', op: 'all', seed: 1, perOp: 20, rope: false, ropePerOp: Infinity, jobs: 1, warm: false, only: null, redo: [] };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i], argv[i + 1]];
     if (k === '--corpus') (out.corpus = v), i++;
@@ -31,6 +33,7 @@ function parseArgs(argv) {
     else if (k === '--only') (out.only = Number(v)), i++;
     else if (k === '--rope-per-op') (out.ropePerOp = Number(v)), i++;
     else if (k === '--jobs') (out.jobs = Number(v)), i++;
+    else if (k === '--redo') (out.redo = v.split(',')), i++;
     else if (k === '--rope') out.rope = true;
     else if (k === '--warm') out.warm = true;
     else throw new Error(`unknown argument ${k}`);
@@ -187,16 +190,24 @@ function sweepOp(corpus, op, args, warmed, setWarmed) {
     return;
   }
   const out = path.join(WORK, 'results', `${corpus}.${op}.s${args.seed}.jsonl`);
-  const done = new Set(existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).index) : []);
+  const stored = existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  const done = new Set(stored.filter((l) => !args.redo.includes(l.tug.class)).map((l) => l.index));
+  const redone = new Set(stored.filter((l) => args.redo.includes(l.tug.class)).map((l) => l.index));
   picked.forEach((p, index) => {
     if (args.only !== null ? index !== args.only : done.has(index)) return;
+    if (args.only === null && args.redo.length && !redone.has(index)) return;
     if (args.warm && !warmed()) daemon(TUG, info.repo, corpus, true, 'start'), setWarmed(info.repo);
     const started = Date.now();
     const withRope = args.rope && !rust && index < args.ropePerOp;
     const { tug, rope } = sweepOne(info, corpus, p, { rope: withRope, warm: args.warm });
     const repro = `node tests/sweep/run.mjs --corpus ${corpus} --op ${op} --seed ${args.seed} --per-op ${args.perOp} --only ${index}${withRope ? ' --rope' : ''}${args.warm ? ' --warm' : ''}`;
     const line = { corpus, op, seed: args.seed, index, position: p, tug, rope, repro, tug_build: process.env.SWEEP_TUG_COMMIT ?? null, wall_ms: Date.now() - started, at: new Date().toISOString() };
-    if (args.only === null) appendFileSync(out, `${JSON.stringify(line)}\n`);
+    if (args.only === null && redone.has(index)) {
+      // Without --rope the earlier rope result (same position, same corpus commit) still holds.
+      if (!line.rope) line.rope = stored.find((l) => l.index === index)?.rope ?? null;
+      const kept = readFileSync(out, 'utf8').split('\n').filter((l) => l && JSON.parse(l).index !== index);
+      writeFileSync(out, `${[...kept, JSON.stringify(line)].join('\n')}\n`);
+    } else if (args.only === null) appendFileSync(out, `${JSON.stringify(line)}\n`);
     process.stdout.write(`${corpus} ${op} #${index} ${p.file}:${p.line ?? ''}:${p.col ?? ''} tug=${tug.class}${tug.group ? ` (${tug.group})` : ''}${rope ? ` rope=${rope.class}` : ''} ${tug.ms}ms (${line.wall_ms}ms in all)\n`);
     if (args.only !== null) process.stdout.write(`${JSON.stringify(line, null, 2)}\n`);
   });

@@ -147,6 +147,16 @@ export async function planSignatureOn(
     valueUses.push(...done.unsure);
     calls += done.calls;
   }
+  // A value of the function (`assert_raises(E, f, a, b)`, `{"k": mod.f}`) is called somewhere the old way, and no
+  // edit can reach that call: with a change old calls no longer fit, the result would be wrong there, so say so first.
+  const passed = valueUses.find((u) => u.reason === 'value_use');
+  if (passed && !force) {
+    const { file, line, col } = passed;
+    throw new TugError('UnsafeRefactor', `${name} is passed or stored as a value at ${file}:${line}:${col} (${passed.text}); calls made through that value would keep the old arguments, which the new signature no longer fits; pass force to change it anyway (those places are then listed in unsure)`, {
+      details: { reason: 'value use', path: file, line, col },
+      location: { file, line, col },
+    });
+  }
   await fitFStrings(loaded, ask, edits);
   // In no order: every result orders its unsure places (lib/ops/change/unsure.ts).
   const unsure = [...unsureJSON(findUnsure(resolver, entity, name, occurrences), bytesOf, false), ...valueUses];
