@@ -14,7 +14,7 @@ def rewrite_references(files, old, dest_name, name, keep, edits, unsure, skip, g
             module = Module(entry)
         except Refused:
             continue
-        _rewrite_file(module, old, dest_name, name, edits, unsure)
+        _rewrite_file(module, old, dest_name, name, keep, edits, unsure)
         _patched_globals(module, old, name, globals_read, unsure)
 
 
@@ -48,14 +48,15 @@ def _relative_or_absolute(module, level, dest_name):
     return dest_name
 
 
-def _rewrite_file(module, old, dest_name, name, edits, unsure):
+def _rewrite_file(module, old, dest_name, name, keep, edits, unsure):
     src = module.src
     aliases = set()  # names bound to the old module
     dotted = None  # `import pkg.old`: the dotted path reaching it
     for node in ast.walk(module.tree):
         if isinstance(node, ast.ImportFrom):
             base = module.absolute(node.level, node.module)
-            if base == old.name and any(a.name == "*" for a in node.names) and old.star_exports(name):
+            # Kept in the old module (--keep-reexport, or because of this very import), the star import still brings it.
+            if base == old.name and any(a.name == "*" for a in node.names) and old.star_exports(name) and not keep:
                 unsure.append(_unsure(module, node, "unresolved", "a star import of %s may have brought %s" % (old.name, name)))
             if base == old.name:
                 alias = next((a for a in node.names if a.name == name), None)
@@ -120,8 +121,20 @@ def _attribute_uses(module, old, dest_name, name, aliases, dotted, edits, unsure
         for n in ast.walk(module.tree)
     ) or (name in module.top_bindings and not module.imports_from(name, old.name))
     if rebinds:
+        # `_validators.ref` where the file also has a local `ref`: the bare name would mean that, so the use goes
+        # through the new module as it went through the old (`sweep_moved.ref`), under a name the file leaves free.
+        package, _, leaf = dest_name.rpartition(".")
+        taken = leaf in module.top_bindings or any(
+            (isinstance(n, ast.Name) and n.id == leaf) or (isinstance(n, ast.arg) and n.arg == leaf) or (isinstance(n, ast.alias) and (n.asname or n.name).split(".")[0] == leaf)
+            for n in ast.walk(module.tree)
+        )
+        if taken:
+            for node in uses:
+                unsure.append(_unsure(module, node, "unresolved", "%s is bound to something else in this file, and so is %s; rewrite %s by hand" % (name, leaf, _dotted(node))))
+            return
         for node in uses:
-            unsure.append(_unsure(module, node, "unresolved", "%s is bound to something else in this file; rewrite %s by hand" % (name, _dotted(node))))
+            edits.append(module.edit(*src.span(node), "%s.%s" % (leaf, name)))
+        edits.append(module.insert_import("from %s import %s" % (package, leaf) if package else "import %s" % leaf))
         return
     for node in uses:
         edits.append(module.edit(*src.span(node), name))

@@ -193,8 +193,15 @@ def move_symbol(request):
         globals_read.append(free)
     old_uses = old.reads_outside(name, stmt)
     keep = bool(request.get("keep_reexport"))
+    star = [] if keep else _star_importers(request["files"], old, name)
+    edits, creates, unsure, warnings = [], [], [], []
+    if star:
+        # `from old import *` re-exports the name without naming it (a package's __init__, `from pkg._impl import
+        # __all__`): only a binding left in the old module keeps it there, so the move keeps one, as --keep-reexport.
+        keep = True
+        warnings.append({"code": "ReexportKept", "message": "%s star-imports %s, which brings %s: %s keeps `from %s import %s` so that it still does" % (", ".join(star), old.name, name, old.name, dest_name, name)})
     if needs_old and (old_uses or keep or old.imports_module(dest_name)):
-        why = "uses %s" % name if old_uses else "re-exports %s" % name if keep else "imports %s at module level" % dest_name
+        why = "uses %s" % name if old_uses else ("re-exports %s to %s's star import" % (name, ", ".join(star)) if star else "re-exports %s" % name) if keep else "imports %s at module level" % dest_name
         raise Refused(
             "ImportCycle",
             "%s would import %s from %s at module level while %s %s: a cycle at import time" % (dest_name, ", ".join(needs_old), old.name, old.name, why),
@@ -208,7 +215,6 @@ def move_symbol(request):
             "%s imports %s at module level, and %s would import %s back from it: a cycle at import time" % (dest_name, old.name, old.name, name),
             {"modules": [old.name, dest_name], "names": [name]},
         )
-    edits, creates, unsure, warnings = [], [], [], []
     if unknown:
         # Bound in a conditional block (TYPE_CHECKING, try/except) or nowhere: the destination gets no import for them.
         warnings.append({"code": "NamesNotCarried", "message": "%s reads %s, which %s does not import or define at top level; the destination gets no import for them" % (name, ", ".join(unknown), old.name)})
@@ -264,6 +270,23 @@ def _move_stub(files, old, dest_path, dest_new, name, keep, edits, creates, warn
         header = "".join(import_line(c) + "\n" for c in carried)
         creates.append({"path": dest_stub, "content": header + ("\n\n" if header else "") + moved})
     # An existing destination without a stub is read by type checkers as it is: the declaration is not needed there.
+
+
+def _star_importers(files, old, name):
+    """The files whose `from <old> import *` brings name (sorted)."""
+    found = []
+    for entry in files:
+        if entry["path"] == old.path or "import *" not in entry["content"]:
+            continue
+        try:
+            module = Module(entry)
+        except Refused:
+            continue
+        for node in ast.walk(module.tree):
+            if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names) and module.absolute(node.level, node.module) == old.name:
+                if old.star_exports(name) and entry["path"] not in found:
+                    found.append(entry["path"])
+    return sorted(found)
 
 
 def _future(old):
