@@ -133,7 +133,10 @@ test('a parameter rename lists the calls that pass keywords through **mapping, a
       '',
     ].join('\n'),
   });
-  const run = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'uri.py:2:24', '--to', 'protocol', '--json']);
+  // A mapping spread into the call may hold the old name as a key: refused unless the unsure places are accepted.
+  const refused = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'uri.py:2:24', '--to', 'protocol', '--json']);
+  t.is(refused.json.error?.details?.reason, 'keywords through a mapping', refused.stdout);
+  const run = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'uri.py:2:24', '--to', 'protocol', '--include-unsure', '--json']);
   t.is(run.exitCode, 0, run.stdout);
   const sites = run.json.unsure.map((u: { line: number; text: string; reason: string }) => `${u.line} ${u.text} ${u.reason}`);
   t.deepEqual(sites, [

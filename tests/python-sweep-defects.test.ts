@@ -65,3 +65,34 @@ test('move-symbol rewrites old.NAME through the new module in a file that binds 
   t.regex(await repo.git('show', `${run.json.git.branch}:pkg/table.py`), /from pkg import _checks, moved\n[\s\S]*"\$ref": moved\.ref/);
   await repo.cleanup();
 });
+
+// python3-lazr.uri: `URI.resolve` builds `parts = dict(scheme=self.scheme)` and calls `self.__class__(**parts)`;
+// renaming `__init__`'s `scheme` said ok with that call unsure, and every resolve() raised TypeError.
+// python3-simplejson: `JSONEncoder(**{name: BadBool()})` with `name = 'skipkeys'`, the same.
+test('rename of a parameter that a call fills from a mapping is refused (the key is data); --include-unsure renames the rest', async (t) => {
+  const uri = 'class URI:\n    def __init__(self, scheme=None, path=""):\n        self.scheme = scheme\n        self.path = path\n\n    def resolve(self, path):\n        parts = dict(scheme=self.scheme)\n        parts["path"] = path\n        return self.__class__(**parts)\n';
+  const repo = await makeRepo({ 'uri.py': uri, 'use.py': 'from uri import URI\n\nprint(URI(scheme="http").resolve("/x").scheme)\n' });
+  const run = await tug(repo.root, ['run', 'rename-symbol', '--at', 'uri.py:2:24', '--to', 'protocol', '--verify', 'syntax', '--json']);
+  t.is(run.json.error?.code, 'UnsafeRefactor', run.stdout);
+  t.is(run.json.error.details.reason, 'keywords through a mapping');
+  t.deepEqual(run.json.error.location, { file: 'uri.py', line: 9, col: 33 });
+  const forced = await tug(repo.root, ['run', 'rename-symbol', '--at', 'uri.py:2:24', '--to', 'protocol', '--include-unsure', '--verify', 'syntax', '--json']);
+  t.is(forced.exitCode, 0, forced.stdout);
+  t.deepEqual(forced.json.unsure.map((u: { line: number; reason: string; renamed: boolean }) => `${u.line} ${u.reason} ${u.renamed}`), ['9 untyped_receiver false']);
+  await repo.cleanup();
+});
+
+// python3-fixtures: FakePopen.__call__ reads `locals()[param]` for each parameter name and hands the names on as keys;
+// renaming `stdin` said ok (the string unsure) and the recorded call lost its `stdin`.
+test('rename of a local of a function that reads its locals by name is refused', async (t) => {
+  const popen = 'class FakePopen:\n    def __call__(self, args, stdin=None, stdout=None):\n        local = locals()\n        return {name: local[name] for name in ["stdin", "stdout"]}\n';
+  const repo = await makeRepo({ 'popen.py': popen });
+  const run = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'popen.py:2:30', '--to', 'stdin_', '--json']);
+  t.is(run.json.error?.code, 'UnsafeRefactor', run.stdout);
+  t.is(run.json.error.details.reason, 'read through locals()');
+  t.deepEqual(run.json.error.location, { file: 'popen.py', line: 4, col: 49 });
+  // A local the function never spells as a string renames as before.
+  const other = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'popen.py:2:24', '--to', 'argv', '--json']);
+  t.is(other.exitCode, 0, other.stdout);
+  await repo.cleanup();
+});

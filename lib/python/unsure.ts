@@ -27,6 +27,8 @@ export interface UnsureSite {
   reason: UnsureReason;
   /** The span is not the name (a `**mapping` whose keys may hold it): listed, never edited. */
   listedOnly?: boolean;
+  /** The name is data there (a key of a mapping that becomes keywords, a `locals()` lookup): see rename-refusals.ts. */
+  asData?: 'mapping' | 'locals';
 }
 
 const GETATTR_FAMILY = new Set(['getattr', 'setattr', 'hasattr', 'delattr']);
@@ -163,7 +165,7 @@ export function findUnsure(resolver: Resolver, target: Entity, name: string, occ
         // `f(**mapping)`: the mapping's keys are the keywords, and one may be the old name.
         if (call.splat && !known.has(`${info.file}:${call.splat[0]}`)) {
           const reason = reaches ? 'kwargs' : why;
-          if (reason !== 'known') out.push({ file: info.file, span: call.splat, text: `${exprText(call.callee)}(**…)`, reason, listedOnly: true });
+          if (reason !== 'known') out.push({ file: info.file, span: call.splat, text: `${exprText(call.callee)}(**…)`, reason, listedOnly: true, asData: 'mapping' });
         }
       }
     }
@@ -188,7 +190,7 @@ function namesReadThroughLocals(resolver: Resolver, target: Entity, name: string
   if (!readsLocals || !span) return [];
   return info.facts.strings
     .filter((s) => s.value === name && s.span[0] >= span[0] && s.span[1] <= span[1])
-    .map((s) => ({ file: info.file, span: s.span, text: `locals()[${JSON.stringify(name)}]`, reason: 'dynamic_getattr' as const }));
+    .map((s) => ({ file: info.file, span: s.span, text: `locals()[${JSON.stringify(name)}]`, reason: 'dynamic_getattr' as const, asData: 'locals' as const }));
 }
 
 function isBuiltin(info: FileInfo, expr: Expr): boolean {
