@@ -1,4 +1,4 @@
-// The daemon's memory, measured: resident size of itself and its Python workers, and the evictions that keep it in budget.
+// The daemon's memory, measured: resident size of itself (with its warm TypeScript projects) and its Python workers, and the evictions that keep it in budget.
 import { readFileSync, realpathSync } from 'node:fs';
 import { forgetRecent } from '../core/memory.js';
 import { liveHelpers, type Helper } from '../ops/resources.js';
@@ -39,6 +39,8 @@ export interface Memory {
   total_bytes: number;
   budget_bytes: number;
   rust_analyzers: number;
+  /** Warm TypeScript workspaces: inside the daemon's own memory (daemon_bytes), counted here. */
+  typescript_projects: number;
 }
 
 export function measure(settings: DaemonSettings): Memory {
@@ -47,14 +49,15 @@ export function measure(settings: DaemonSettings): Memory {
     .filter((h) => h.kind === 'python_worker' && h.pid !== undefined)
     .reduce((sum, h) => sum + residentBytes(h.pid!), 0);
   const analyzers = liveHelpers().filter((h) => h.kind === 'rust_analyzer').length;
-  return { daemon_bytes: daemon, python_workers_bytes: workers, total_bytes: daemon + workers, budget_bytes: settings.memoryBytes, rust_analyzers: analyzers };
+  const typescript = liveHelpers().filter((h) => h.kind === 'typescript_project').length;
+  return { daemon_bytes: daemon, python_workers_bytes: workers, total_bytes: daemon + workers, budget_bytes: settings.memoryBytes, rust_analyzers: analyzers, typescript_projects: typescript };
 }
 
 /**
  * Ends what the limits say should go, least recently used repository first, and returns one line per eviction. Run
  * only while no request is running, so nothing in use is stopped: repositories idle too long lose their helpers;
- * rust-analyzers beyond the allowed count go; then, while the measured memory is over budget, the Python workers of
- * the least recently used repositories, and last the in-memory caches.
+ * rust-analyzers and TypeScript projects beyond the allowed counts go; then, while the measured memory is over budget,
+ * the Python workers and TypeScript projects of the least recently used repositories, and last the in-memory caches.
  */
 export async function enforceLimits(repos: Map<string, RepoUse>, settings: DaemonSettings, now = Date.now()): Promise<string[]> {
   const evicted: string[] = [];
@@ -69,11 +72,17 @@ export async function enforceLimits(repos: Map<string, RepoUse>, settings: Daemo
   for (const [repo, use] of repos) if (now - use.lastUsed > settings.repositoryIdleMs) repos.delete(repo);
   const analyzers = byRecency(liveHelpers().filter((h) => h.kind === 'rust_analyzer'), lastUsed);
   for (const helper of analyzers.slice(settings.rustAnalyzers)) await stop(helper, `more than ${settings.rustAnalyzers} rust-analyzers`);
-  let workers = byRecency(liveHelpers().filter((h) => h.kind === 'python_worker'), lastUsed);
+  const typescript = byRecency(liveHelpers().filter((h) => h.kind === 'typescript_project'), lastUsed);
+  for (const helper of typescript.slice(settings.typescriptProjects)) await stop(helper, `more than ${settings.typescriptProjects} TypeScript projects`);
+  let workers = byRecency(liveHelpers().filter((h) => h.kind === 'python_worker' || h.kind === 'typescript_project'), lastUsed);
   let forgotten = false;
   while (measure(settings).total_bytes > settings.memoryBytes) {
     const oldest = workers.pop();
-    if (oldest) await stop(oldest, 'over the memory budget');
+    if (oldest) {
+      await stop(oldest, 'over the memory budget');
+      // A TypeScript project's memory is this process's heap: measured again only after a collection returns it.
+      if (oldest.kind === 'typescript_project') (globalThis as { gc?: () => void }).gc?.();
+    }
     else if (!forgotten) {
       forgetRecent();
       (globalThis as { gc?: () => void }).gc?.();

@@ -133,6 +133,7 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
       python_workers: helpers.filter(({ h, repo }) => repo === dir && h.kind === 'python_worker').length,
       python_workers_bytes: helpers.reduce((sum, { h, repo }) => sum + (repo === dir && h.kind === 'python_worker' && h.pid ? residentBytes(h.pid) : 0), 0),
       rust_analyzers: helpers.filter(({ h, repo }) => repo === dir && h.kind === 'rust_analyzer').length,
+      typescript_projects: helpers.filter(({ h, repo }) => repo === dir && h.kind === 'typescript_project').length,
     }));
     const memory = measure(settings);
     return {
@@ -143,7 +144,7 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
       in_flight: active,
       socket,
       warm: warmHelpers(),
-      memory: { ...memory, rust_analyzers_allowed: settings.rustAnalyzers, worker_pids: helpers.flatMap(({ h }) => (h.pid ? [h.pid] : [])).sort((a, b) => a - b) },
+      memory: { ...memory, rust_analyzers_allowed: settings.rustAnalyzers, typescript_projects_allowed: settings.typescriptProjects, worker_pids: helpers.flatMap(({ h }) => (h.pid ? [h.pid] : [])).sort((a, b) => a - b) },
       repositories,
     };
   };

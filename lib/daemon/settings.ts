@@ -10,6 +10,8 @@ const DaemonTable = z
     memory_mb: z.number().int().min(50).max(65_536),
     /** Warm rust-analyzers kept at once (each counted apart from the budget); the least recently used goes first. */
     rust_analyzers: z.number().int().min(0).max(16),
+    /** Warm TypeScript projects (language services inside the daemon, within the memory budget) kept at once. */
+    typescript_projects: z.number().int().min(0).max(16),
     /** A repository unused this long loses its workers and rust-analyzers. */
     repository_idle_minutes: z.number().positive().max(1440),
     /** The daemon exits after this long without a request. */
@@ -21,11 +23,12 @@ const DaemonTable = z
 export interface DaemonSettings {
   memoryBytes: number;
   rustAnalyzers: number;
+  typescriptProjects: number;
   repositoryIdleMs: number;
   idleMs: number;
 }
 
-export const DEFAULT_DAEMON_SETTINGS: DaemonSettings = { memoryBytes: 300 * 2 ** 20, rustAnalyzers: 2, repositoryIdleMs: 10 * 60_000, idleMs: 30 * 60_000 };
+export const DEFAULT_DAEMON_SETTINGS: DaemonSettings = { memoryBytes: 300 * 2 ** 20, rustAnalyzers: 2, typescriptProjects: 2, repositoryIdleMs: 10 * 60_000, idleMs: 30 * 60_000 };
 
 /**
  * The settings the daemon starts with (read once: `tug daemon stop` makes the next start read them again); an invalid
@@ -53,6 +56,7 @@ export async function daemonSettings(env: NodeJS.ProcessEnv = process.env): Prom
   return {
     memoryBytes: d.memory_mb === undefined ? defaults.memoryBytes : d.memory_mb * 2 ** 20,
     rustAnalyzers: d.rust_analyzers ?? defaults.rustAnalyzers,
+    typescriptProjects: d.typescript_projects ?? defaults.typescriptProjects,
     repositoryIdleMs: d.repository_idle_minutes === undefined ? defaults.repositoryIdleMs : d.repository_idle_minutes * 60_000,
     idleMs: fromEnv > 0 ? fromEnv * 1000 : d.idle_minutes === undefined ? defaults.idleMs : d.idle_minutes * 60_000,
   };

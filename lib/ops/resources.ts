@@ -26,7 +26,8 @@ export async function releaseResources(): Promise<void> {
 
 /** One resident helper process, as the daemon sees it to measure and evict: which kind, its pid, whose files it serves. */
 export interface Helper {
-  kind: 'python_worker' | 'rust_analyzer';
+  /** A `typescript_project` is a warm language service inside this process (lib/typescript/warm.ts): no pid of its own. */
+  kind: 'python_worker' | 'rust_analyzer' | 'typescript_project';
   /** The process id when known (a Python worker reports its own); memory is measured through it. */
   pid?: number | undefined;
   /** A directory of the repository it serves (its session's workers dir): the daemon maps it to a repository. */

@@ -10,6 +10,8 @@ export interface SnapshotFiles {
   texts: Map<string, string>;
   /** Every file of the snapshot, by repository path, so a file of another kind still exists. */
   paths: ReadonlySet<string>;
+  /** A warm workspace's count of changes per repository path (lib/typescript/warm.ts); a file not in it is at 0. */
+  versions?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -41,6 +43,12 @@ export class SnapshotFileSystem {
     if (normal === this.root) return '';
     if (!normal.startsWith(this.root + path.sep)) return null;
     return normal.slice(this.root.length + 1).split(path.sep).join('/');
+  }
+
+  /** The language service's script version: it re-reads a file only when this changes. */
+  version(absolute: string): number {
+    const rel = this.relative(absolute);
+    return rel === null ? 0 : (this.snapshot.versions?.get(rel) ?? 0);
   }
 
   absolute(file: string): string {

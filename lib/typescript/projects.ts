@@ -17,18 +17,38 @@ export interface TsProject {
 
 const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
 
-/** Text the caller put in place of a file's snapshot text (the completeness check's renamed files). */
-export type Overlay = Map<string, { text: string; version: number }>;
+/**
+ * Text the caller put in place of a file's snapshot text (the completeness check's renamed files). Each text put in
+ * gets a version of its own whatever the caller passes: the document registry, shared by warm language services,
+ * hands back the file it parsed for a version, so two texts must never share one.
+ */
+export class Overlay extends Map<string, { text: string; version: number }> {
+  private count = 0;
+  override set(file: string, value: { text: string; version: number }): this {
+    return super.set(file, { text: value.text, version: ++this.count });
+  }
+}
 
 export class TsProjects {
   private readonly registry: TS.DocumentRegistry;
-  readonly overlay: Overlay = new Map();
+  readonly overlay = new Overlay();
   private built: TsProject[] | undefined;
   /** Config problems, reported as warnings (a config that does not parse still leaves its files to an inferred project). */
   readonly problems: Array<{ config: string; message: string }> = [];
 
-  constructor(private readonly ts: TypeScriptModule, private readonly fs: SnapshotFileSystem) {
-    this.registry = ts.createDocumentRegistry(true, fs.root);
+  /** `registry` is a warm workspace's, kept across snapshots so unchanged files are not parsed again (warm.ts). */
+  constructor(
+    private readonly ts: TypeScriptModule,
+    private readonly fs: SnapshotFileSystem,
+    registry?: TS.DocumentRegistry,
+  ) {
+    this.registry = registry ?? ts.createDocumentRegistry(true, fs.root);
+  }
+
+  /** Releases the services' files from the registry (a warm workspace rebuilt or evicted). */
+  dispose(): void {
+    for (const project of this.built ?? []) project.service.dispose();
+    this.built = undefined;
   }
 
   /** Config files of the snapshot, outside installed packages, nearest the root first. */
@@ -123,7 +143,8 @@ export class TsProjects {
     const host: TS.LanguageServiceHost & { useSourceOfProjectReferenceRedirect(): boolean } = {
       getCompilationSettings: () => options,
       getScriptFileNames: () => fileNames,
-      getScriptVersion: (f) => String(overlay.get(f)?.version ?? 0),
+      // Overlay and snapshot versions never meet: `o1` is a text the caller put in, `1` the snapshot's own.
+      getScriptVersion: (f) => (overlay.has(f) ? `o${overlay.get(f)!.version}` : String(fs.version(f))),
       getScriptSnapshot: (f) => {
         const text = overlay.get(f)?.text ?? fs.readFile(f);
         return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);

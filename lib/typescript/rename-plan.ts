@@ -6,6 +6,7 @@ import type { EditRequest, FileMove } from '../core/patchset.js';
 import type { WarningJSON } from '../core/schemas.js';
 import { lineStarts, offsetOf, positionOf } from '../core/text.js';
 import type { Repo } from '../git/repo.js';
+import { mark } from '../core/timing.js';
 import { OffsetMap } from './files.js';
 import { assertTsName } from './identifiers.js';
 import { referenceKind, symbolKind, type ReferenceKind } from './occurrences.js';
@@ -40,6 +41,7 @@ export interface TsPlanInput {
 export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
   const { target } = input;
   const ws = await openTsWorkspace(input.repo, input.tree, target.file);
+  mark('typescript: workspace open');
   const { ts } = ws.compiler;
   const bytes = requireScript(ws, target.file);
   const where = `${target.file}:${target.line}:${target.col}`;
@@ -73,6 +75,7 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
 
   const warnings: WarningJSON[] = ws.projects.problems.map((p) => ({ code: 'ConfigNotRead', message: `${p.config} could not be read: ${p.message}; its files were analysed with default options` }));
   const places = placesOf(ws, projects, target.file, position, oldName, warnings);
+  mark(`typescript: ${places.length} places found`);
   const edits: EditRequest[] = [];
   const references: TsRenamePlan['references'] = [];
   const sourceOf = sourceFinder(ws, projects);
@@ -93,7 +96,11 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
     return found ? [{ file, source: found.source, checker: found.checker, bytes: ws.bytes.get(file)! }] : [];
   });
   const check = findTsUnsure({ ts, files, oldName, newName: input.newName, member, renamed: renamedSet, includeUnsure: input.includeUnsure ?? false });
-  if (input.check) assertRenamedSame(ws, projects, places, oldName, input.newName, definition);
+  mark('typescript: unsure places scanned');
+  if (input.check) {
+    assertRenamedSame(ws, projects, places, oldName, input.newName, definition);
+    mark('typescript: renamed text checked');
+  }
   return {
     symbol: { id: `sym_${sha256(`typescript\0${definition.file}\0${definition.byte_start}\0${oldName}`).slice(0, 12)}`, name: oldName, kind: symbolKind(info.kind), location: definition },
     references,

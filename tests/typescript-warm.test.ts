@@ -1,0 +1,169 @@
+// The warm TypeScript path: a long-lived tug (library, daemon) keeps each repository's language services between calls, brings them up to a new snapshot by its changed files, and answers as a cold run does; the daemon counts them and evicts them over its limits.
+import test from 'ava';
+import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { realpathSync } from 'node:fs';
+import { analyzeImpact, renameSymbol } from '../lib/index.js';
+import { tsWarmCounts } from '../lib/typescript/warm.js';
+import { enforceLimits, type RepoUse } from '../lib/daemon/budget.js';
+import { DEFAULT_DAEMON_SETTINGS } from '../lib/daemon/settings.js';
+import { liveHelpers, trackHelper } from '../lib/ops/resources.js';
+import { makeRepo } from './helpers/repo.js';
+import { tug } from './helpers/cli.js';
+import { TS_ENV, tsFixture } from './helpers/typescript.js';
+
+const AT = { file: 'src/geometry.ts', line: 8, column: 17 };
+const ANALYZE = ['analyze-impact', 'rename-symbol', '--at', 'src/geometry.ts:8:17', '--to', 'span'];
+type Impact = { references: Array<{ location: { file: string; line: number } }> };
+const refs = (r: Impact) => r.references.map((x) => `${x.location.file}:${x.location.line}`);
+/** analyze-impact's library input is typed loosely (every refactor's fields), its answer as a union: a rename's here. */
+const impactOf = async (root: string) => (await analyzeImpact({ workspace: root, operation: 'rename_symbol', ...AT, new_name: 'span' } as Parameters<typeof analyzeImpact>[0])) as unknown as Impact;
+
+test.serial('the library keeps the language service between calls and follows edits, new and deleted files as a cold run does', async (t) => {
+  const repo = await tsFixture('shapes');
+  const impact = () => impactOf(repo.root);
+  const cold = async () => JSON.parse((await tug(repo.root, [...ANALYZE, '--json'], { env: TS_ENV })).stdout);
+  const before = tsWarmCounts();
+  const first = await impact();
+  t.deepEqual(refs(first), ['src/geometry.ts:8', 'src/geometry.ts:20', 'src/index.ts:1']);
+  const second = await impact();
+  t.deepEqual(second, first);
+  let now = tsWarmCounts();
+  t.is(now.cold, before.cold + 1, 'the second call built nothing');
+  t.is(now.reused, before.reused + 1, 'it answered from the kept services');
+
+  await repo.write('src/labels.ts', `import { distance } from './geometry.js';\n${await repo.readText('src/labels.ts')}\nexport const far = distance({ x: 1, y: 1 }, { x: 2, y: 2 });\n`);
+  const edited = await impact();
+  t.deepEqual(edited, await cold(), 'an edited file is read again');
+  t.is(edited.references.length, first.references.length + 2);
+  await writeFile(path.join(repo.root, 'src', 'extra.ts'), "import { distance as d } from './geometry.js';\nexport const e = d({ x: 0, y: 0 }, { x: 3, y: 4 });\n");
+  const added = await impact();
+  t.deepEqual(added, await cold(), 'a new file joins the project');
+  t.true(refs(added).includes('src/extra.ts:1'));
+  await unlink(path.join(repo.root, 'src', 'extra.ts'));
+  const removed = await impact();
+  t.deepEqual(removed, edited, 'a deleted file leaves it');
+  now = tsWarmCounts();
+  t.is(now.cold, before.cold + 1, 'edits, a new file and a deleted one were followed without starting over');
+  t.is(now.updated, before.updated + 3);
+
+  // A committed rename checks the renamed text through the same services; the next answer is the snapshot's again.
+  const run = await renameSymbol({ workspace: repo.root, ...AT, new_name: 'span', verify: 'none' });
+  t.is(run.status, 'ok');
+  const renameAgain = await renameSymbol({ workspace: repo.root, ...AT, new_name: 'gap', verify: 'none' });
+  t.is(renameAgain.status, 'ok');
+  t.deepEqual(await impact(), edited);
+  t.is(tsWarmCounts().cold, before.cold + 1);
+  await repo.cleanup();
+});
+
+test.serial('a changed tsconfig.json is followed: the projects are rebuilt over the parsed files kept', async (t) => {
+  const repo = await tsFixture('shapes');
+  const impact = () => impactOf(repo.root);
+  const first = await impact();
+  t.true(refs(first).includes('src/index.ts:1'));
+  const before = tsWarmCounts();
+  const config = JSON.parse(await repo.readText('tsconfig.json')) as { exclude?: string[] };
+  await repo.write('tsconfig.json', JSON.stringify({ ...config, exclude: ['src/index.ts'] }, null, 2));
+  const narrowed = await impact();
+  t.deepEqual(narrowed, JSON.parse((await tug(repo.root, [...ANALYZE, '--json'], { env: TS_ENV })).stdout));
+  t.is(tsWarmCounts().cold, before.cold, 'not built from nothing');
+  t.is(tsWarmCounts().updated, before.updated + 1);
+  await repo.cleanup();
+});
+
+test.serial('over the allowed count, and over the memory budget, warm TypeScript projects go least recently used first', async (t) => {
+  const repos = await Promise.all([0, 1, 2].map(() => makeRepo({ 'a.txt': 'x\n' })));
+  const git = repos.map((r) => realpathSync(path.join(r.root, '.git')));
+  const now = Date.now();
+  const uses = new Map<string, RepoUse>(git.map((g, i) => [g, { lastUsed: now - (i + 1) * 60_000, requests: 1, active: 0 }]));
+  const stopped: string[] = [];
+  for (const [i, repo] of repos.entries()) {
+    let alive = true;
+    trackHelper({ kind: 'typescript_project', scope: repo.root, alive: () => alive, stop: async () => void ((alive = false), stopped.push(`ts${i}`)) });
+  }
+  const evicted = await enforceLimits(uses, { ...DEFAULT_DAEMON_SETTINGS, memoryBytes: 2 ** 40 }, now);
+  t.deepEqual(stopped, ['ts2'], 'the least recently used of three, with two allowed');
+  t.true(evicted.some((line) => line.includes('more than 2 TypeScript projects')), evicted.join('; '));
+  await enforceLimits(uses, { ...DEFAULT_DAEMON_SETTINGS, memoryBytes: 1 }, now);
+  t.deepEqual(stopped, ['ts2', 'ts1', 'ts0'], 'over the budget, the rest go, oldest first');
+  t.is(liveHelpers().filter((h) => h.kind === 'typescript_project').length, 0);
+  await Promise.all(repos.map((r) => r.cleanup()));
+});
+
+/** A daemon of its own (runtime and config dirs), stopped by the test. */
+async function privateDaemon(config = '') {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'tug-rt-'));
+  await mkdir(path.join(home, 'config', 'tug'), { recursive: true });
+  await mkdir(path.join(home, 'run'), { mode: 0o700 });
+  await writeFile(path.join(home, 'config', 'tug', 'config.toml'), config);
+  const env = { TUG_LOCK_TIMEOUT_MS: '2000', XDG_RUNTIME_DIR: path.join(home, 'run'), XDG_CONFIG_HOME: path.join(home, 'config') };
+  const run = (cwd: string, args: string[], more: Record<string, string> = {}) => tug(cwd, args, { env: { ...env, ...more } });
+  const status = async () => (await run(os.tmpdir(), ['daemon', 'status'])).json.daemon;
+  const stop = async () => {
+    await run(os.tmpdir(), ['daemon', 'stop']);
+    await rm(home, { recursive: true, force: true });
+  };
+  return { run, status, stop };
+}
+
+async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
+  for (const deadline = Date.now() + ms; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    const value = await probe();
+    if (done(value) || Date.now() > deadline) return value;
+  }
+}
+
+test.serial('the daemon answers a second TypeScript call from the services it kept, and evicts them over a small memory budget', async (t) => {
+  const repo = await tsFixture('shapes');
+  const roomy = await privateDaemon();
+  const tight = await privateDaemon('[daemon]\nmemory_mb = 50\n');
+  try {
+    await roomy.run(repo.root, ['daemon', 'start']);
+    const first = await roomy.run(repo.root, ANALYZE);
+    t.is(first.exitCode, 0, first.stdout + first.stderr);
+    const second = await roomy.run(repo.root, ANALYZE);
+    t.is(second.stdout, first.stdout);
+    const cold = await roomy.run(repo.root, ANALYZE, { TUG_NO_DAEMON: '1' });
+    t.is(cold.stdout, first.stdout, 'what a cold run prints');
+    const status = await until(() => roomy.status(), (s) => s.in_flight === 0, 5_000);
+    t.is(status.requests, 2);
+    t.is(status.warm.typescript_cold_loads, 1, 'the second call built no language service');
+    t.is(status.warm.typescript_projects, 1);
+    t.is(status.repositories[0].typescript_projects, 1);
+    t.is(status.memory.typescript_projects_allowed, 2);
+
+    await tight.run(repo.root, ['daemon', 'start']);
+    t.is((await tight.run(repo.root, ANALYZE)).exitCode, 0);
+    const evicted = await until(() => tight.status(), (s) => s.warm.typescript_projects === 0, 10_000);
+    t.is(evicted.warm.typescript_projects, 0, 'over the budget the project was let go');
+    t.is(evicted.warm.typescript_cold_loads, 1);
+    const again = await tight.run(repo.root, ANALYZE);
+    t.is(again.stdout, first.stdout, 'an evicted repository still answers, from a new build');
+    t.is((await until(() => tight.status(), (s) => s.in_flight === 0, 5_000)).warm.typescript_cold_loads, 2);
+  } finally {
+    await Promise.all([roomy.stop(), tight.stop()]);
+    await repo.cleanup();
+  }
+});
+
+test.serial('the completeness check type-checks only the files where the new name can meet another declaration, and still finds every duplicate', async (t) => {
+  const repo = await makeRepo({
+    'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'ES2022', moduleResolution: 'Bundler', noEmit: true } }),
+    // Global scripts share one scope: a constant renamed in one is declared twice with one of the other, though b.ts
+    // never had the word; only the type check sees it (each constant is a symbol of its own, so no place is captured).
+    'global/a.ts': 'const shared = 1;\n',
+    'global/b.ts': 'const other = 2;\n',
+    'mod/m.ts': 'export const first = 1;\nexport const second = 2;\n',
+    'mod/use.ts': "import { second } from './m.js';\nexport const v = second;\n",
+  });
+  const rename = (file: string, line: number, column: number, new_name: string) => renameSymbol({ workspace: repo.root, file, line, column, new_name, verify: 'none' });
+  const global = await t.throwsAsync(rename('global/b.ts', 1, 7, 'shared'));
+  t.is((global as { code?: string }).code, 'NameConflict', global?.message);
+  const inModule = await t.throwsAsync(rename('mod/m.ts', 2, 14, 'first'));
+  t.is((inModule as { code?: string }).code, 'NameConflict', inModule?.message);
+  const fine = await rename('mod/m.ts', 2, 14, 'third');
+  t.is(fine.status, 'ok');
+  await repo.cleanup();
+});
