@@ -96,3 +96,39 @@ test('rename of a local of a function that reads its locals by name is refused',
   t.is(other.exitCode, 0, other.stdout);
   await repo.cleanup();
 });
+
+/** Runs extract-function with --verify tests (the repository's own pytest) and returns the result branch's file. */
+async function extractFunction(files: Record<string, string>, range: string, name: string) {
+  const repo = await makeRepo(files);
+  const run = await tug(repo.root, ['run', 'extract-function', '--range', range, '--name', name, '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider"]', '--json']);
+  const file = range.split(':')[0]!;
+  const text = run.json?.git?.branch ? await repo.git('show', `${run.json.git.branch}:${file}`) : '';
+  return { repo, run, text };
+}
+
+// The sweep's extract-function refusals where rope gave a green result (isodate, toolz, mock): a function nested in
+// another one (its closure), and a method under @property or @classmethod.
+test('extract-function from a function nested in another puts the new function beside it, where the closure still reaches', async (t) => {
+  const code = 'def make_parser(sep, strict):\n    count = 0\n\n    def parse(text):\n        parts = text.split(sep)\n        cleaned = [p.strip() for p in parts if p or not strict]\n        return cleaned\n\n    return parse\n';
+  const tests = 'from parsers import make_parser\n\n\ndef test_parse():\n    assert make_parser(",", True)("a, b,") == ["a", "b"]\n    assert make_parser(",", False)("a,,b") == ["a", "", "b"]\n';
+  const { repo, run, text } = await extractFunction({ 'parsers.py': code, 'test_parsers.py': tests }, 'parsers.py:5:9-6:64', 'split_clean');
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.verification.status, 'passed');
+  t.true(text.includes('    def split_clean(text):\n        parts = text.split(sep)\n'), text);
+  t.true(text.includes('        cleaned = split_clean(text)\n'), text);
+  await repo.cleanup();
+});
+
+test('extract-function from a @property uses self as a plain method; from a @classmethod it makes a classmethod', async (t) => {
+  const code = 'class Money:\n    rate = 2\n\n    def __init__(self, amount):\n        self.amount = amount\n\n    @property\n    def doubled(self):\n        value = self.amount * self.rate\n        return value\n\n    @classmethod\n    def zero(cls):\n        made = cls(0)\n        return made\n';
+  const tests = 'from money import Money\n\n\ndef test_money():\n    assert Money(3).doubled == 6\n    assert Money.zero().amount == 0\n';
+  const files = { 'money.py': code, 'test_money.py': tests };
+  const prop = await extractFunction(files, 'money.py:9:9-9:40', 'scaled');
+  t.is(prop.run.exitCode, 0, prop.run.stdout);
+  t.true(prop.text.includes('        value = self.scaled()\n'), prop.text);
+  await prop.repo.cleanup();
+  const cls = await extractFunction(files, 'money.py:14:9-14:22', 'empty');
+  t.is(cls.run.exitCode, 0, cls.run.stdout);
+  t.true(cls.text.includes('    @classmethod\n    def empty(cls):\n'), cls.text);
+  await cls.repo.cleanup();
+});

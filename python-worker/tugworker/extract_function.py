@@ -168,9 +168,29 @@ def _enclosing(source, statements, start):
         if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(scope)):
             _refuse("UnsafeRefactor", source, start, "the enclosing function declares global or nonlocal names")
         outer = [a for a in source.ancestors(scope) if isinstance(a, SCOPES) and not isinstance(a, ast.Module)]
-        if outer and not (isinstance(outer[0], ast.ClassDef) and len(outer) == 1):
-            _refuse("UnsafeRefactor", source, start, "the enclosing function is nested in another function or class; its outer names would not be visible")
+        if any(not isinstance(a, (ast.ClassDef, *FUNCTIONS)) for a in outer):
+            _refuse("UnsafeRefactor", source, start, "the enclosing function is nested in a lambda or comprehension")
     return scope
+
+
+def _decorator_name(node):
+    """`staticmethod` for `@staticmethod` and `@builtins.staticmethod`; None for a call or anything else."""
+    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+
+
+def _beside(source, scope):
+    """Where a new function sees what the enclosing one sees: for a function nested in another (`def outer(): x = 1;
+    def inner(): …`), the def or class statement of the outer function's own body that holds it, before which the new
+    function goes (its closure then reaches the outer names as inner's does); None at module level."""
+    if not isinstance(scope, FUNCTIONS):
+        return None
+    holder = scope
+    for a in source.ancestors(scope):
+        if isinstance(a, FUNCTIONS):
+            return holder
+        if isinstance(a, ast.ClassDef):
+            holder = a
+    return None
 
 
 def _body(source, statements, indent):
@@ -240,8 +260,13 @@ def extract_function(content, start, end, name):
     uses_receiver = receiver is not None and any(isinstance(n, ast.Name) and n.id in (receiver, "super", "__class__") for n in inside)
     if not uses_receiver and any(isinstance(n, ast.Name) and n.id in ("super", "__class__") for n in inside):
         _refuse("UnsafeRefactor", source, start, "the range uses super() or __class__ outside a method")
-    if uses_receiver and scope.decorator_list:
+    binders = [d for d in scope.decorator_list if _decorator_name(d) in ("staticmethod", "classmethod")] if uses_receiver else []
+    # A classmethod's receiver is the class: the new method is one too. Any other decorator leaves `self` as it is.
+    as_classmethod = len(binders) == 1 and _decorator_name(binders[0]) == "classmethod" and len(scope.decorator_list) == 1
+    if binders and not as_classmethod:
         _refuse("UnsupportedOperation", source, start, "the enclosing method is decorated (a classmethod or staticmethod would not bind %s the same way)" % receiver)
+    # A method keeps its new sibling in its class; any other function nested in a function gets it beside itself.
+    beside = None if uses_receiver else _beside(source, scope)
     if uses_receiver:
         params = [p for p in params if p != receiver]
         cls = source.parent[scope]
@@ -274,7 +299,16 @@ def extract_function(content, start, end, name):
         if results:
             body += "\n%s    return %s" % (indent, ", ".join(results))
         at = _line_end(source, source.span(scope)[1])
-        edits.append(edit(source, at, at, "\n\n%s%s\n%s" % (indent, signature, body)))
+        decorator = "%s@classmethod\n" % indent if as_classmethod else ""
+        edits.append(edit(source, at, at, "\n\n%s%s%s\n%s" % (decorator, indent, signature, body)))
+    elif beside is not None:
+        indent = source.indentation_before(beside) or ""
+        body = _body(source, statements, indent + "    ")
+        if results:
+            body += "\n%s    return %s" % (indent, ", ".join(results))
+        line = min([beside.lineno] + [d.lineno for d in beside.decorator_list])
+        at = source.starts[line - 1]
+        edits.append(edit(source, at, at, "%s%s\n%s\n\n" % (indent, signature, body)))
     else:
         body = _body(source, statements, "    ")
         if results:
