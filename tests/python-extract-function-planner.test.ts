@@ -70,7 +70,7 @@ const REFUSED: [string, string, string, string][] = [
   ['read before its assignment later in the loop', 'def f(xs):\n    for x in xs:\n        «if x > 1:\n            print(prev)»\n        prev = x\n', 'g', 'UnsafeRefactor'],
   ['a cut statement', 'def f(a):\n    «b = a\n    c» = b\n', 'g', 'InvalidSelection'],
   ['del of a local', 'def f(a):\n    b = a\n    «del b»\n    return a\n', 'g', 'UnsafeRefactor'],
-  ['a classmethod using cls', 'class C:\n    @classmethod\n    def make(cls, a):\n        «b = cls(a)»\n        return b\n', 'g', 'UnsupportedOperation'],
+  ['a staticmethod whose first parameter the range uses', 'class C:\n    @staticmethod\n    def make(cls, a):\n        «b = cls(a)»\n        return b\n', 'g', 'UnsupportedOperation'],
   ['a class body', 'class C:\n    «x = 1»\n', 'g', 'UnsafeRefactor'],
   ['a name clash', 'def g():\n    pass\n\ndef f(a):\n    «b = a»\n    return b\n', 'g', 'NameConflict'],
   ['a keyword as name', 'def f(a):\n    «b = a»\n    return b\n', 'for', 'InvalidArgument'],
