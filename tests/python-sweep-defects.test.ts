@@ -132,3 +132,56 @@ test('extract-function from a @property uses self as a plain method; from a @cla
   t.true(cls.text.includes('    @classmethod\n    def empty(cls):\n'), cls.text);
   await cls.repo.cleanup();
 });
+
+// python3-toolz: `comp = compose` in toolz/__init__.py, whose `compose` comes from `from .functoolz import *`; the
+// moved constant's new module had no `compose` (NameError at import).
+test('move-symbol refuses code that reads a name its module gets from a star import', async (t) => {
+  const repo = await makeRepo({ 'pkg/__init__.py': 'from pkg.funcs import *\n\ncomp = compose\n', 'pkg/funcs.py': 'def compose(*fs):\n    return fs\n' });
+  const run = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'pkg/__init__.py:3:1', '--destination', 'pkg.moved', '--json']);
+  t.is(run.json.error?.code, 'UnsafeRefactor', run.stdout);
+  t.is(run.json.error.details.reason, 'name from a star import');
+  await repo.cleanup();
+});
+
+// python3-toolz: `remove = toolz.curry(toolz.remove)` moved out of toolz/curried/__init__.py left the package without
+// `remove` (its tests compare the package's names with toolz's).
+test('move-symbol out of a package __init__ keeps the public name importable from the package', async (t) => {
+  const repo = await makeRepo({ 'pkg/__init__.py': 'import operator\n\nadd = operator.add\n', 'use.py': 'import pkg\n\nprint(pkg.add(1, 2))\n' });
+  const run = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/__init__.py:3:1', '--destination', 'pkg.ops', '--verify', 'syntax', '--json']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.true(run.json.warnings.some((w: { code: string }) => w.code === 'ReexportKept'), JSON.stringify(run.json.warnings));
+  const used = await runOnBranch(repo, run.json.git.branch, 'import use');
+  t.true(used.ok, used.out);
+  t.is(used.out.trim(), '3');
+  await repo.cleanup();
+});
+
+// python3-toolz: functoolz imports `_signatures` at its end, after its definitions, because `_signatures` imports
+// functoolz back; moving `_check_sigspec` (which functoolz still calls) gave a new module importing `_signatures` first.
+test('move-symbol refuses a move whose new module would import first what the old module imports late', async (t) => {
+  const repo = await makeRepo({
+    'pkg/__init__.py': '',
+    'pkg/funcs.py': 'def check(f):\n    return _sigs.known(f)\n\n\ndef use(f):\n    return check(f)\n\n\nfrom pkg import _sigs  # noqa: E402 (a cycle)\n',
+    'pkg/_sigs.py': 'from pkg.funcs import use\n\n\ndef known(f):\n    return f is not use\n',
+  });
+  const run = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'pkg/funcs.py:1:5', '--destination', 'pkg.moved', '--json']);
+  t.is(run.json.error?.code, 'ImportCycle', run.stdout);
+  t.regex(run.json.error.message, /only at line 9/);
+  await repo.cleanup();
+});
+
+// python3-simplejson: `import simplejson as json` then `json.decoder.JSONDecoder()`: moving JSONDecoder left that
+// attribute chain alone, silently (AttributeError in the tests).
+test('move-symbol rewrites pkg.old.NAME reached through an import of the package', async (t) => {
+  const repo = await makeRepo({
+    'pkg/__init__.py': 'from pkg import decoder\n',
+    'pkg/decoder.py': 'class Decoder:\n    def decode(self, s):\n        return s.upper()\n',
+    'use.py': 'import pkg as json\n\nprint(json.decoder.Decoder().decode("a"))\n',
+  });
+  const run = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/decoder.py:1:7', '--destination', 'pkg.moved', '--verify', 'syntax', '--json']);
+  t.is(run.exitCode, 0, run.stdout);
+  const used = await runOnBranch(repo, run.json.git.branch, 'import use');
+  t.true(used.ok, used.out);
+  t.is(used.out.trim(), 'A');
+  await repo.cleanup();
+});

@@ -81,6 +81,9 @@ def _rewrite_file(module, old, dest_name, name, keep, edits, unsure):
                     aliases.add(a.asname)
                 elif a.name == old.name or (a.name.startswith(old.name + ".") and not a.asname):
                     dotted = old.name
+                elif old.name.startswith(a.name + "."):
+                    # `import simplejson as json` then `json.decoder.JSONDecoder`: the package reaches the old module.
+                    aliases.add((a.asname or a.name) + old.name[len(a.name) :])
     _attribute_uses(module, old, dest_name, name, aliases, dotted, edits, unsure)
     _strings(module, old, dest_name, name, edits, unsure)
 

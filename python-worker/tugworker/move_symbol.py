@@ -191,6 +191,16 @@ def move_symbol(request):
         else:
             unknown.append(free)
         globals_read.append(free)
+    stars = [s for s in old._top_imports() if isinstance(s, ast.ImportFrom) and any(a.name == "*" for a in s.names)]
+    if unknown and stars:
+        # `comp = compose` under `from .functoolz import *`: the name comes from one of the star imports, which one
+        # tug cannot tell, so the new module would not have it.
+        line = stmt.lineno
+        raise Refused(
+            "UnsafeRefactor",
+            "%s reads %s, which %s gets from a star import (line %d): tug cannot tell which module binds it, so the new module would not have it" % (name, ", ".join(unknown), old.name, stars[0].lineno),
+            {"line": line, "col": 1, "reason": "name from a star import", "name": unknown[0]},
+        )
     old_uses = old.reads_outside(name, stmt)
     keep = bool(request.get("keep_reexport"))
     star = [] if keep else _star_importers(request["files"], old, name)
@@ -200,6 +210,19 @@ def move_symbol(request):
         # __all__`): only a binding left in the old module keeps it there, so the move keeps one, as --keep-reexport.
         keep = True
         warnings.append({"code": "ReexportKept", "message": "%s star-imports %s, which brings %s: %s keeps `from %s import %s` so that it still does" % (", ".join(star), old.name, name, old.name, dest_name, name)})
+    elif not keep and old.path.rsplit("/", 1)[-1] == "__init__.py" and not name.startswith("_"):
+        # A package's public names are what `import pkg; pkg.NAME` and `from pkg import NAME` reach from anywhere,
+        # inside the repository or not: the package keeps the name.
+        keep = True
+        warnings.append({"code": "ReexportKept", "message": "%s is a public name of the package %s: it keeps `from %s import %s`" % (name, old.name, dest_name, name)})
+    if old_uses or keep:
+        late = _late_import(old, carried)
+        if late is not None:
+            raise Refused(
+                "ImportCycle",
+                "%s imports %s only at line %d, after its own definitions (the way to break an import cycle); the new module would import it first, while %s imports the new module at module level" % (old.name, late[1], late[0], old.name),
+                {"modules": [old.name, dest_name], "names": [name]},
+            )
     if needs_old and (old_uses or keep or old.imports_module(dest_name)):
         why = "uses %s" % name if old_uses else ("re-exports %s to %s's star import" % (name, ", ".join(star)) if star else "re-exports %s" % name) if keep else "imports %s at module level" % dest_name
         raise Refused(
@@ -270,6 +293,23 @@ def _move_stub(files, old, dest_path, dest_new, name, keep, edits, creates, warn
         header = "".join(import_line(c) + "\n" for c in carried)
         creates.append({"path": dest_stub, "content": header + ("\n\n" if header else "") + moved})
     # An existing destination without a stub is read by type checkers as it is: the declaration is not needed there.
+
+
+def _late_import(old, carried):
+    """The first carried import that the old module makes only after a definition of its own (line, module), or None."""
+    first_def = next((s.lineno for s in old.tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))), None)
+    if first_def is None:
+        return None
+    for stmt in old._top_imports():
+        if stmt.lineno < first_def:
+            continue
+        module = old.absolute(stmt.level, stmt.module) if isinstance(stmt, ast.ImportFrom) else None
+        for c in carried:
+            if (c[0] == "from" and module is not None and c[1] == module and any(n == a.name for n, _ in c[2] for a in stmt.names)) or (
+                c[0] == "import" and isinstance(stmt, ast.Import) and any(a.name == c[1] for a in stmt.names)
+            ):
+                return stmt.lineno, c[1]
+    return None
 
 
 def _star_importers(files, old, name):
