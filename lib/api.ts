@@ -30,6 +30,7 @@ import { extractFunctionOperation } from './ops/extract-function/operation.js';
 import { inlineOperation } from './ops/inline/operation.js';
 import { doctorOperation } from './ops/doctor/operation.js';
 import { assistOperation, assistsOperation } from './ops/assist-catalog/operation.js';
+import { runPlanOperation } from './ops/plan/operation.js';
 
 type Call<O extends Operation> = (input: z.input<O['input']>, context?: OperationContext) => Promise<z.output<O['output']>>;
 
@@ -69,3 +70,5 @@ export const inline = typed(inlineOperation);
 export const doctor = typed(doctorOperation);
 export const listAssists = typed(assistsOperation);
 export const applyAssist = typed(assistOperation);
+/** Several refactors as one verified change: one branch, a commit per step (or squash), one undo token. */
+export const runPlan = typed(runPlanOperation);

@@ -38,5 +38,7 @@ test('the playbook recipes run as written', async (t) => {
   t.true(out.includes('inventory/audit.py:1 inventory/audit.py:5'), 'and names the new uses of the old name');
   t.true(out.includes('clean true'), 'the replayed branch merges clean');
   t.true(out.includes('no total_value left'));
+  t.true(out.includes('inventory/report.py,tests/test_stock.py | inventory/__init__.py,inventory/audit.py,inventory/report.py,inventory/stock.py,tests/test_stock.py'), 'the plan preview lists each step\'s files');
+  t.true(out.includes('2 commits on tug/plan/rename-symbol-describe-and-1-more, verification passed'), 'the plan was verified and made a commit per step');
   await repo.cleanup();
 });

@@ -100,7 +100,7 @@ test.serial('a place given twice, an argument too many or a missing VALUE is Inv
 
 test('every refactor command shows its positionals in --help, named after the flags they stand for', async (t) => {
   const help = (await tug('/', ['--help'])).stdout;
-  for (const line of ['tug rename [AT] [TO]', 'tug move [AT] [DESTINATION]', 'tug inline [AT]', 'tug extract-variable [RANGE] [NAME]', 'tug extract-function [RANGE] [NAME]', 'tug change-signature [AT] [PARAMS]', 'tug organize-imports [FILE..]', 'tug assist [AT] [ID]', 'tug run <operation> [TARGET] [VALUE]']) {
+  for (const line of ['tug rename [AT] [TO]', 'tug move [AT] [DESTINATION]', 'tug inline [AT]', 'tug extract-variable [RANGE] [NAME]', 'tug extract-function [RANGE] [NAME]', 'tug change-signature [AT] [PARAMS]', 'tug organize-imports [FILE..]', 'tug assist [AT] [ID]', 'tug run [operation] [TARGET] [VALUE]']) {
     t.true(help.includes(line), line);
   }
   const move = (await tug('/', ['move', '-h'])).stdout;

@@ -121,6 +121,12 @@ const DOUBLE = { file: 'twice.py', line: 1, column: 5 };
 const SUM = { file: 'calc.py', line: 2, column: 9, end_line: 2, end_column: 14, new_name: 's' };
 const diffOf = (r: Args) => (r['patch'] as Args | undefined)?.['unified_diff'] ?? r['code'];
 
+/** Two plan steps: the first writes "gamma" into notes.txt, the second takes it out again. */
+const noteEdit = (from: string, to: string) => ({ operation: 'apply_patchset', patchset: { edits: [{ file: 'notes.txt', line: 2, col: 1, old_text: from, new_text: to }] } });
+const NOTE_STEPS = [noteEdit('beta', 'gamma'), noteEdit('gamma', 'delta')];
+/** Fails while notes.txt holds "gamma": only a check after the first step sees it. */
+const NO_GAMMA = PY("import sys; sys.exit('gamma' in open('notes.txt').read())");
+
 /** Fields shared by the change tools, shown once on tug_apply_patchset (the same code path serves them all). */
 const CHANGE: Record<string, Effect> = {
   snapshot: { tool: 'tug_apply_patchset', a: { ...EDIT, snapshot: ZERO }, b: EDIT },
@@ -219,6 +225,9 @@ const EFFECTS: Record<string, Effect> = {
   'run_command.ref': { tool: 'run_command', a: { command: 'cat app.py', ref: 'HEAD' }, b: { command: 'cat app.py' }, setup: dirtyFile, probe: (r) => r['stdout'] },
   'tug_replay.replace': { tool: 'tug_replay', a: { branch: branchMade, replace: true }, b: { branch: branchMade }, setup: movedBranch, probe: (r) => r['code'] ?? [(r['replay'] as Args)['replaced'], (r['git'] as Args)['branch']] },
   'tug_check_merge.into': { tool: 'tug_check_merge', a: { branch: branchMade, into: 'HEAD~1' }, b: { branch: branchMade }, setup: movedBranch, probe: (r) => r['code'] ?? r['into'] },
+  'tug_run_plan.verify_each': { tool: 'tug_run_plan', a: { steps: NOTE_STEPS, verify: 'tests', test_command: NO_GAMMA, verify_each: true }, b: { steps: NOTE_STEPS, verify: 'tests', test_command: NO_GAMMA }, probe: (r) => r['code'] ?? 'ok' },
+  'tug_run_plan.squash': { tool: 'tug_run_plan', a: { steps: NOTE_STEPS, verify: 'none', squash: true }, b: { steps: NOTE_STEPS, verify: 'none' }, probe: (r) => r['code'] ?? (r['plan'] as Args)['squashed'] },
+  'tug_analyze_impact.steps': { tool: 'tug_analyze_impact', a: { steps: NOTE_STEPS }, b: { steps: NOTE_STEPS.slice(0, 1) }, probe: diffOf },
   'tug_log.n': { tool: 'tug_log', a: { n: 1 }, b: {}, setup: twoLogEntries, probe: (r) => (r['entries'] as unknown[]).length },
 };
 

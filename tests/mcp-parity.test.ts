@@ -32,6 +32,12 @@ function agentStep(seedName: string, args: Record<string, unknown>): Step {
 const ONTO = 'tug/edit/parity';
 const PATCH = '--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n def total(items):\n-    return sum(items)\n+    return sum(items, 0)\n';
 
+/** A plan: a rename, then a move of the renamed function planned on the tree the rename made. */
+const PLAN = [
+  { operation: 'rename_symbol', file: 'app.py', line: 1, column: 5, new_name: 'sum_all' },
+  { operation: 'move-symbol', file: 'app.py', line: 1, column: 5, destination: 'totals' },
+];
+
 const STEPS: Step[] = [
   { tool: 'tug_snapshot', cli: () => ['snapshot'], mcp: () => ({}) },
   { tool: 'tug_analyze_impact', cli: () => ['analyze-impact', 'rename-symbol', '--at', 'app.py:1:5', '--to', 'sum_all'], mcp: () => ({ file: 'app.py', line: 1, column: 5, new_name: 'sum_all' }) },
@@ -66,6 +72,7 @@ const STEPS: Step[] = [
   { tool: 'tug_organize_imports', cli: () => ['organize-imports', '--file', 'use.py'], mcp: () => ({ file: 'use.py' }) },
   { tool: 'tug_change_signature', cli: () => ['change-signature', '--at', 'app.py:1:5', '--params', '[{"name":"items"},{"name":"start","default":"0"}]'], mcp: () => ({ file: 'app.py', line: 1, column: 5, new_params: [{ name: 'items' }, { name: 'start', default: '0' }] }) },
   { tool: 'tug_move_symbol', cli: () => ['move', '--at', 'app.py:1:5', '--destination', 'totals'], mcp: () => ({ file: 'app.py', line: 1, column: 5, destination: 'totals' }) },
+  { tool: 'tug_run_plan', cli: () => ['run', '--plan=-', '--verify', 'syntax'], mcp: () => ({ steps: PLAN, verify: 'syntax' }), input: JSON.stringify({ steps: PLAN }) },
 ];
 
 /** Paths, times and (for session status) the warm workers a long-lived MCP server keeps by design. */

@@ -28,7 +28,7 @@ test('tools/list offers exactly the registry, with JSON Schemas and truthful hin
   const repo = await makeRepo(SOURCE);
   const client = await connect(repo);
   const { tools } = await client.listTools();
-  t.deepEqual(tools.map((tool) => tool.name), ['tug_snapshot', 'tug_analyze_impact', 'tug_rename_symbol', 'tug_apply_patchset', 'tug_verify', 'tug_undo', 'tug_session_status', 'tug_clean', 'tug_toolchain', 'tug_read_file', 'tug_list_files', 'tug_list_directory', 'tug_grep_file', 'tug_edit_file', 'tug_write_file', 'tug_create_file', 'tug_delete_file', 'tug_move_file', 'tug_apply_patch', 'tug_run_command', 'tug_log', 'tug_show', 'tug_doctor', 'tug_extract_variable', 'tug_extract_function', 'tug_inline', 'tug_organize_imports', 'tug_move_symbol', 'tug_change_signature', 'tug_assists', 'tug_assist', 'tug_replay', 'tug_check_merge']);
+  t.deepEqual(tools.map((tool) => tool.name), ['tug_snapshot', 'tug_analyze_impact', 'tug_rename_symbol', 'tug_apply_patchset', 'tug_verify', 'tug_undo', 'tug_session_status', 'tug_clean', 'tug_toolchain', 'tug_read_file', 'tug_list_files', 'tug_list_directory', 'tug_grep_file', 'tug_edit_file', 'tug_write_file', 'tug_create_file', 'tug_delete_file', 'tug_move_file', 'tug_apply_patch', 'tug_run_command', 'tug_log', 'tug_show', 'tug_doctor', 'tug_extract_variable', 'tug_extract_function', 'tug_inline', 'tug_organize_imports', 'tug_move_symbol', 'tug_change_signature', 'tug_assists', 'tug_assist', 'tug_replay', 'tug_check_merge', 'tug_run_plan']);
   for (const tool of tools) {
     t.is(tool.inputSchema.type, 'object');
     t.is(tool.outputSchema?.type, 'object');

@@ -49,7 +49,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .middleware(sessionFlags(io))
     .command('snapshot', 'Print the snapshot id (git tree) of the workspace as it is on disk', (y) => y.example('tug snapshot --json', ''), run('snapshot', common)),
     run,
-    { common, changeInput },
+    { common, changeInput, cwd: io.cwd },
   )
     .command(
       'apply-patchset',
@@ -194,7 +194,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .example('tug replay tug/rename/process_data-to-transform_data', '')
           .example('tug replay tug/rename/a-to-b --onto origin/main --replace', ''),
       run('replay', (a) => {
-        // --commit is refused by the schema by name (replay makes a branch to merge); --review is not offered here.
+        // --review is not offered here; --commit moves the current branch to the replayed result (not with --onto).
         const { review: _review, commit, ...rest } = changeInput(a) as Record<string, unknown>;
         return { ...rest, ...(commit === undefined ? {} : { commit }), branch: a['branch'], onto: a['onto'], replace: a['replace'] };
       }),

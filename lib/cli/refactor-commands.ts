@@ -6,10 +6,11 @@ import type { Operation } from '../ops/operation.js';
 import { changeOptions, renameOptions, textFlags, type Args } from './args.js';
 import { addOwnFlags, addRefactorFlags, checkRefactorFlags, positionalFlags, positionalWords, refactorFields, refactorNames, refactors, takePositionals } from './refactor-flags.js';
 import { supportedOperation } from './usage-errors.js';
+import { TugError } from '../core/errors.js';
 
 type Handler = (args: Args) => Promise<void>;
 export type RunCommand = (name: string, toInput: (args: Args) => unknown | Promise<unknown>) => Handler;
-type Inputs = { common: (args: Args) => Record<string, unknown>; changeInput: (args: Args) => Record<string, unknown> };
+type Inputs = { common: (args: Args) => Record<string, unknown>; changeInput: (args: Args) => Record<string, unknown>; cwd: string };
 
 const TARGET_HELP = 'Same as the flag it stands for: --at, --range or --file (see the refactor\'s own -h)';
 const VALUE_HELP = 'Same as the refactor\'s other required flag: --to, --destination, --name, --params';
@@ -32,7 +33,7 @@ export function addRefactorCommands<T>(cli: Argv<T>, run: RunCommand, inputs: In
     y.positional('TARGET', { type: 'string', describe: TARGET_HELP }).positional('VALUE', { type: 'string', describe: VALUE_HELP });
   return cli
     .command(
-      'analyze-impact <operation> [TARGET] [VALUE]',
+      'analyze-impact [operation] [TARGET] [VALUE]',
       'Show what a refactor would touch, without changing anything',
       (y) =>
         addRefactorFlags(
@@ -45,20 +46,23 @@ export function addRefactorCommands<T>(cli: Argv<T>, run: RunCommand, inputs: In
             .option('rust-analyzer', { type: 'string', describe: 'rust-analyzer binary for .rs targets' })
             .option('safety', { choices: ['strict', 'normal', 'aggressive'] as const, describe: 'Python: how an ambiguous position and strings/comments are treated (see tug rename -h)' })
             .option('include', { type: 'string', array: true, describe: 'Analyse only files matching this glob (repeatable)' })
-            .option('exclude', { type: 'string', array: true, describe: 'Leave files matching this glob out (repeatable)' }),
+            .option('exclude', { type: 'string', array: true, describe: 'Leave files matching this glob out (repeatable)' })
+            .option('plan', { type: 'string', describe: 'Preview every step of a plan file (JSON {"steps": [...]}, - for stdin) instead of one refactor' }),
           ['at', 'rust-analyzer'],
         )
           .example('tug analyze-impact rename-symbol --at src/app.py:12:5 --to transform_data', '')
           .example('tug analyze-impact rename-symbol src/app.py:12:5 transform_data', '')
-          .example('tug analyze-impact extract-variable --range src/lib.rs:4:13-4:30 --name total', ''),
+          .example('tug analyze-impact extract-variable --range src/lib.rs:4:13-4:30 --name total', '')
+          .example('tug analyze-impact --plan refactor-plan.json', ''),
       (args: Args) => {
-        const operation = supportedOperation(args['operation'], 'analyze-impact', refactorNames());
+        if (planGiven(args)) return run('analyze-impact', async (a) => ({ ...inputs.common(a), python: a['python'], steps: await planSteps(a, inputs.cwd) }))(args);
+        const operation = supportedOperation(named(args, 'analyze-impact'), 'analyze-impact', refactorNames());
         const fields = refactorInput(operation, args);
         return run('analyze-impact', (a) => ({ ...inputs.common(a), operation: operation.replace(/-/g, '_'), ...fields, python: a['python'] }))(args);
       },
     )
     .command(
-      'run <operation> [TARGET] [VALUE]',
+      'run [operation] [TARGET] [VALUE]',
       'Run a refactor: verify it in a sandbox and commit it on a tug/ branch',
       (y) =>
         changeOptions(
@@ -67,11 +71,24 @@ export function addRefactorCommands<T>(cli: Argv<T>, run: RunCommand, inputs: In
             'rust-analyzer',
           ]),
         )
+          .option('plan', { type: 'string', describe: 'Run the steps of a plan file (JSON {"steps": [{"operation": ..., fields}]}, - for stdin) as one change' })
+          .option('verify-each', { type: 'boolean', describe: 'With --plan: verify after every step, not only once at the end' })
+          .option('squash', { type: 'boolean', describe: 'With --plan: one commit for the whole plan instead of one per step' })
           .example('tug run rename-symbol --at src/app.py:12:5 --to transform_data --verify tests --apply', '')
           .example('tug run move-symbol src/shop/pricing.py:34:5 shop.discounts', '')
-          .example('tug run extract-variable --range src/lib.rs:4:13-4:30 --name total --verify tests', ''),
+          .example('tug run extract-variable --range src/lib.rs:4:13-4:30 --name total --verify tests', '')
+          .example('tug run --plan refactor-plan.json --verify tests', ''),
       (args: Args) => {
-        const operation = supportedOperation(args['operation'], 'run', refactorNames());
+        if (planGiven(args)) {
+          return run('run-plan', async (a) => {
+            const { review: _review, ...rest } = inputs.changeInput(a);
+            return { ...rest, steps: await planSteps(a, inputs.cwd), verify_each: a['verify-each'], squash: a['squash'] };
+          })(args);
+        }
+        for (const flag of ['verify-each', 'squash']) {
+          if (args[flag] !== undefined) throw new TugError('InvalidArgument', `--${flag} goes with --plan`, { details: { argument: flag, reason: 'needs --plan' } });
+        }
+        const operation = supportedOperation(named(args, 'run'), 'run', refactorNames());
         const fields = refactorInput(operation, args);
         return run(operation, (a) => ({ ...inputs.changeInput(a), ...fields }))(args);
       },
@@ -91,6 +108,26 @@ export function addRefactorCommands<T>(cli: Argv<T>, run: RunCommand, inputs: In
       },
     )
     .command(refactors().map((op) => shorthandCommand(op, run, inputs)));
+}
+
+/** --plan FILE instead of an operation; both at once is refused (the plan names its own operations). */
+function planGiven(args: Args): boolean {
+  if (args['plan'] === undefined) return false;
+  if (args['operation'] !== undefined) {
+    throw new TugError('InvalidArgument', `give either an operation (${String(args['operation'])}) or --plan, not both`, { details: { argument: 'plan', reason: 'conflicts with operation' } });
+  }
+  return true;
+}
+
+/** The operation positional, now optional because --plan can stand for it. */
+function named(args: Args, command: string): unknown {
+  if (args['operation'] !== undefined) return args['operation'];
+  throw new TugError('InvalidArgument', `${command} needs a refactor (${refactorNames().join(', ')}) or --plan FILE`, { details: { argument: 'operation', reason: 'missing' } });
+}
+
+async function planSteps(args: Args, cwd: string): Promise<unknown> {
+  const { readPlanFile } = await import('./plan-file.js');
+  return readPlanFile(String(args['plan']), cwd);
 }
 
 /** The command that runs a refactor directly: its declared shorthand (`move`), else its own name (`assist`). */

@@ -12,10 +12,25 @@ export const UNLISTED = new Set([
   'no_wait', 'wait_s', 'snapshot', 'keep_sandbox', 'python', 'typecheck_command', 'timeout', 'workspace_path', 'rust_analyzer',
   'include', 'exclude', 'rename_strings', 'rename_comments', 'keep_alias', 'include_unsure', 'safety', 'strict', 'display_description',
   'line_numbers', 'max_results', 'max_matches', 'case_insensitive', 'context', 'keep_definition', 'keep_reexport', 'force', 'confirm', 'overwrite',
+  // A plan's steps are listed where they are required (tug_run_plan); analyze-impact's preview of a plan is described in full.
+  'steps', 'verify_each', 'squash',
 ]);
 
+/**
+ * Briefs that only restate the parameter's name and type (an argv array, a file's path, tug_clean's switches, an enum of
+ * languages): left out of the list, kept in workspace://tool/{name}. A brief matching the pattern is the one dropped.
+ */
+const SELF_EXPLAINED: Record<string, RegExp> = {
+  test_command: /^Test command argv$/,
+  path: /^Path to the file( to delete)?$/,
+  language: /^The language whose toolchain/,
+  workers: /^Stop worker processes/,
+  cache: /^Delete the facts and snapshot caches$/,
+  sandboxes: /^Remove tug's sandbox checkouts$/,
+};
+
 /** JSON Schema keywords a model does not need to call well; the server checks them anyway. */
-const DROPPED = new Set(['$schema', 'description', 'minLength', 'minimum', 'maximum', 'exclusiveMinimum', 'minItems', 'default', 'additionalProperties']);
+const DROPPED = new Set(['$schema', 'description', 'minLength', 'minimum', 'maximum', 'exclusiveMinimum', 'minItems', 'maxItems', 'default', 'additionalProperties']);
 
 function lean(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(lean);
@@ -30,7 +45,8 @@ function lean(schema: unknown): unknown {
 
 /** A parameter's description cut to its first clause, when that is short; long explanations stay in workspace://tool/{name}. */
 function briefly(description: string | undefined): string | undefined {
-  const clause = description?.split(/(?<=\.)\s|;\s|\s\(/)[0]?.replace(/\.$/, '');
+  // "e.g." ends no clause: the brief stops before it instead of ending in "e.g".
+  const clause = description?.split(/(?<=\.)\s|;\s|\s\(|,? e\.g\./)[0]?.replace(/\.$/, '');
   return clause && clause.length <= BRIEF ? clause : undefined;
 }
 
@@ -44,7 +60,8 @@ export function listedTool(operation: Operation): { description: string; inputSc
     Object.entries(full.properties ?? {})
       .filter(([name]) => required.includes(name) || !UNLISTED.has(name))
       .map(([name, schema]) => {
-        const note = briefly((schema as { description?: string }).description);
+        const brief = briefly((schema as { description?: string }).description);
+        const note = brief && Object.hasOwn(SELF_EXPLAINED, name) && SELF_EXPLAINED[name]!.test(brief) ? undefined : brief;
         return [name, { ...(lean(schema) as object), ...(note ? { description: note } : {}) }];
       }),
   );

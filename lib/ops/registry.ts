@@ -24,6 +24,7 @@ import { assistOperation, assistsOperation } from './assist-catalog/operation.js
 import { renameOperation } from './rename/operation.js';
 import { replayOperation } from './replay/operation.js';
 import { checkMergeOperation } from './check-merge/operation.js';
+import { runPlanOperation } from './plan/operation.js';
 import { analyzeImpactOperation } from './analyze-impact/operation.js';
 import { cleanOperation, sessionStatusOperation } from './session/operations.js';
 import { snapshotOperation } from './snapshot/operation.js';
@@ -66,6 +67,7 @@ export const operations: readonly Operation[] = [
   assistOperation,
   replayOperation,
   checkMergeOperation,
+  runPlanOperation,
 ] as readonly Operation[];
 
 /** Seed 000's name for the shell tool; `tug tool run_pty_cmd` and agentTools() accept it too. */

@@ -9,6 +9,7 @@ import { pythonOpsBench, pythonOpsReport } from './python-ops.mjs';
 import { pythonOpsRealBench, pythonOpsRealReport } from './python-ops-real.mjs';
 import { rustBench, rustReport } from './rust.mjs';
 import { daemonBench, daemonReport } from './daemon.mjs';
+import { planBench, planReport } from './plan.mjs';
 import { floorBench, floorReport, packageBench, packageReport, realSubjects } from './python-floor.mjs';
 import { scaleBench, scaleReport, scaleSubject, warmBench, warmReport } from './python-scale.mjs';
 
@@ -16,7 +17,7 @@ import { scaleBench, scaleReport, scaleSubject, warmBench, warmReport } from './
 process.env['TUG_DAEMON_AUTOSTART'] = '0';
 
 const quick = process.argv.includes('--quick');
-// `--only=kernel|patchset|python|floor|python-ops|rust|daemon` runs one section (the others take minutes).
+// `--only=kernel|patchset|python|floor|python-ops|rust|daemon|plan` runs one section (the others take minutes).
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const wanted = (section) => only === undefined || only === section;
 const sections = [
@@ -65,5 +66,9 @@ if (wanted('rust')) {
 if (wanted('daemon')) {
   process.stderr.write('bench: one daemon, 20 repositories in a row…\n');
   sections.push(daemonReport(daemonBench(quick ? 1 : 2)));
+}
+if (wanted('plan')) {
+  process.stderr.write('bench: a ten-step plan vs the same ten operations one by one, each verified with the tests…\n');
+  sections.push(planReport(planBench(quick ? 1 : 2)));
 }
 process.stdout.write(`${sections.join('\n')}\n`);

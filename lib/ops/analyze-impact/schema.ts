@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ChangePreview } from '../../core/schemas.js';
 import { ChangeFields, CommonFields } from '../operation.js';
 import { RenameImpact } from '../rename/schema.js';
+import { PlanPreview, planSteps } from '../plan/schema.js';
 import { PREVIEW_NAMES, PREVIEWS, type PreviewEntry } from './previews.js';
 
 /**
@@ -26,6 +27,7 @@ export const analyzeImpactInput = z.object({
     .describe('The refactor to analyse; the other fields are that refactor\'s (rename_symbol: file, line, column, new_name, …).'),
   ...allFields(),
   python: ChangeFields.python,
+  steps: planSteps.optional().describe('A plan (as tug_run_plan takes it) instead of one refactor: every step previewed on the tree the one before it makes.'),
 });
 
 const buildImpactInput = (entry: PreviewEntry) => z.object({ ...CommonFields, operation: z.string(), ...entry.fields, python: ChangeFields.python });
@@ -41,4 +43,4 @@ export function impactInputOf(entry: PreviewEntry) {
   return schema;
 }
 
-export const AnalyzeImpactResponse = z.union([RenameImpact, ChangePreview]);
+export const AnalyzeImpactResponse = z.union([RenameImpact, ChangePreview, PlanPreview]);

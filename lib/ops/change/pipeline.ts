@@ -45,7 +45,7 @@ export async function runChange(
   const step = currentStep();
   // A step of a replay or plan: its caller holds the lock and makes the branch, the undo point and the verification.
   if (step?.mode === 'step') return withWorkspace(options, { lock: false }, (ws) => runStep(ws, step, options, kind, plan, reporter));
-  if (step) return withWorkspace(options, { lock: false }, (ws) => runOnSnapshot(ws, stepSnapshot(step.base), options, kind, plan, reporter, step));
+  if (step) return withWorkspace(options, { lock: false }, (ws) => runOnSnapshot(ws, lastStepSnapshot(step), options, kind, plan, reporter, step));
   return withWorkspace(options, { lock: true, signal: reporter.signal, onWait: reporter.progress }, async (ws) => {
     kind.warmUp?.(ws);
     const snapshot = await takeSnapshot(ws);
@@ -57,6 +57,15 @@ export async function runChange(
       throw error;
     }
   });
+}
+
+/**
+ * The last step of a replay or plan: its tree is the step's base; with the user's HEAD (`step.user`), --commit moves the
+ * branch the user is on from HEAD to the result, over every step.
+ */
+function lastStepSnapshot(step: RoadStep): Snapshot {
+  const plain = stepSnapshot(step.base);
+  return step.user ? { ...plain, head: step.user.head, dirty: step.user.dirty } : plain;
 }
 
 /** A file outside the sparse checkout is not on disk: --apply cannot write it, and this says so instead of "stale". */
@@ -90,7 +99,7 @@ async function runOnSnapshot(
     throw new TugError('InvalidArgument', 'the change leaves every file as it was', { details: { argument: 'edits', reason: 'no-op patch' } });
   }
   if (options.commit) await assertCommittable(ws, snapshot);
-  const base = onto?.tip ?? (await snapshotCommit(ws, snapshot));
+  const base = step ? step.base.commit : (onto?.tip ?? (await snapshotCommit(ws, snapshot)));
   const keep = options.keep_sandbox ?? false;
   const { tree: resultTree, verification, sandboxPath } = await verifyInSandbox(ws, base, proposal.patch, config, {
     keep,
@@ -153,7 +162,7 @@ async function runOnSnapshot(
     await advanceOnto(ws, onto, commit);
     branch = onto.branch;
   } else {
-    branch = await createResultBranch(ws.repo, `tug/${kind.scope}/${slugify(proposal.slug)}`, commit);
+    branch = await createResultBranch(ws.repo, step?.branch ?? `tug/${kind.scope}/${slugify(proposal.slug)}`, commit);
   }
   if (step) step.outcome = { commit, tree: resultTree, changed: true, proposal, kind, input: kind.arguments ?? (options as Record<string, unknown>) };
   const undoPoint = {

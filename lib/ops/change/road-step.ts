@@ -2,6 +2,7 @@
 // without verification, branch or undo point; the caller verifies the last tree once and makes those itself.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ChangeKind, Proposal } from './types.js';
+import type { Snapshot } from '../workspace/snapshot.js';
 
 export interface StepBase {
   commit: string;
@@ -34,6 +35,10 @@ export interface RoadStep {
   earlierFiles?: string[];
   /** Recorded on the commit. */
   plan?: { index: number; steps: number };
+  /** The user's HEAD where the first step started: set when the last road may --commit (move that branch). */
+  user?: { head: Snapshot['head']; dirty: boolean };
+  /** The branch the last road makes, instead of one named after the operation (a plan's tug/plan/...). */
+  branch?: string;
   /** Set by the change road when the step is done. */
   outcome?: StepOutcome;
 }

@@ -12,7 +12,7 @@ import { parseInput, type OperationContext } from '../operation.js';
 import { snapshotCommit, takeSnapshot } from '../workspace/snapshot.js';
 import { withWorkspace, type Workspace } from '../workspace/workspace.js';
 import { readTugBranch, type BranchStep, type TugBranch } from './branch.js';
-import { runChain, type StepRunner } from './engine.js';
+import { runChain, type ChainOptions, type StepRunner } from './engine.js';
 import { relocate } from './locate.js';
 import { stepOperation } from './runners.js';
 import { ReplayResponse, type replayInput } from './schema.js';
@@ -20,18 +20,20 @@ import { ReplayResponse, type replayInput } from './schema.js';
 type Input = z.infer<typeof replayInput>;
 
 export async function runReplay(input: Input, context: OperationContext): Promise<z.infer<typeof ReplayResponse>> {
-  if (input.onto && input.apply) {
-    throw new TugError('InvalidArgument', 'apply writes the working tree, so it needs the replay to start from it; drop onto or apply', { details: { argument: 'apply', reason: 'conflicts with onto' } });
+  for (const flag of ['apply', 'commit'] as const) {
+    if (input.onto && input[flag]) {
+      throw new TugError('InvalidArgument', `${flag} writes the working tree, so it needs the replay to start from it; drop onto or ${flag}`, { details: { argument: flag, reason: 'conflicts with onto' } });
+    }
   }
   return withWorkspace(input, { lock: true, signal: context.signal, onWait: context.progress }, async (ws) => {
     const branch = await readTugBranch(ws.repo, input.branch);
-    const first = await startingPoint(ws, input.onto);
+    const { first, user } = await startingPoint(ws, input.onto);
     const options: ChangeOptions = { ...input, onto: undefined };
     const inputs: Array<Record<string, unknown> | undefined> = [];
     const runners: StepRunner[] = branch.steps.map((step, index) =>
       step.record?.replay === 'operation' ? operationStep(ws, input, step, (relocated) => (inputs[index] = relocated), context) : textStep(ws, input, branch, step, context),
     );
-    const { response, outcomes } = await runChain(ws, first, runners, options, context, false);
+    const { response, outcomes } = await runChain(ws, first, runners, options, context, { ...planOf(branch), ...(user ? { user } : {}) });
     let resultBranch = response.git!.branch;
     const replaced = input.replace === true && resultBranch !== branch.branch;
     if (replaced) {
@@ -60,15 +62,21 @@ export async function runReplay(input: Input, context: OperationContext): Promis
   });
 }
 
+/** A plan's branch replays as a plan: its commits stay marked as steps, and the result keeps its name (with -2, ...). */
+function planOf(branch: TugBranch): ChainOptions {
+  return branch.steps.some((s) => s.record?.plan !== undefined) ? { planned: true, branch: branch.branch } : {};
+}
+
 /** The working tree as every operation starts (HEAD plus uncommitted changes), or the commit `onto` names. */
-async function startingPoint(ws: Workspace, onto: string | undefined): Promise<StepBase> {
+async function startingPoint(ws: Workspace, onto: string | undefined): Promise<{ first: StepBase; user?: ChainOptions['user'] }> {
   if (onto === undefined) {
     const snapshot = await takeSnapshot(ws);
-    return { commit: await snapshotCommit(ws, snapshot), tree: snapshot.tree, time: snapshot.head.time ?? 0 };
+    // The user's HEAD goes with it: --commit moves that branch to the replayed result.
+    return { first: { commit: await snapshotCommit(ws, snapshot), tree: snapshot.tree, time: snapshot.head.time ?? 0 }, user: { head: snapshot.head, dirty: snapshot.dirty } };
   }
   const commit = await resolveCommit(ws.repo, onto);
   if (!commit) throw new TugError('InvalidArgument', `onto ${JSON.stringify(onto)} names no commit`, { details: { argument: 'onto', reason: 'unknown revision' } });
-  return { commit, tree: await treeOf(ws.repo, commit), time: await commitTime(ws.repo, commit) };
+  return { first: { commit, tree: await treeOf(ws.repo, commit), time: await commitTime(ws.repo, commit) } };
 }
 
 /** Fields of the replay call every step gets: where to work, and the interpreter. */

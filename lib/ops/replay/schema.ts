@@ -35,9 +35,7 @@ export const replayFields = {
   replace: z.boolean().optional().describe('Move the replayed branch to the result instead of making a new branch (-2, -3, ...).'),
 };
 
-/** Every change field but commit: a replay makes a branch to merge (or applies it), it does not move the current branch. */
-const { commit: _commit, ...changeFields } = ChangeFields;
-export const replayInput = z.object({ ...CommonFields, ...changeFields, ...replayFields }).strict();
+export const replayInput = z.object({ ...CommonFields, ...ChangeFields, ...replayFields }).strict();
 
 export const ReplayedStep = z.object({
   commit: z.string().describe('The original commit.'),
