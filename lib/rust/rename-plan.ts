@@ -285,7 +285,7 @@ export function cargoRootOf(entries: readonly TreePath[], file: string): string 
 }
 
 /** A member crate belongs to the outermost enclosing Cargo.toml that declares [workspace]; rust-analyzer loads all of it. */
-async function workspaceRoot(repo: Repo, entries: readonly TreePath[], crate: string): Promise<string> {
+export async function workspaceRoot(repo: Repo, entries: readonly TreePath[], crate: string): Promise<string> {
   const ancestors: TreePath[] = [];
   for (let dir = crate; dir !== ''; ) {
     dir = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';

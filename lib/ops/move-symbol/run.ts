@@ -28,7 +28,11 @@ const EXCLUDED = /(^|\/)(\.venv|venv|\.tox|node_modules|site-packages|__pycache_
 function planner(input: Input, context: OperationContext): Planner {
   return async (ws, snapshot) => {
     const file = await resolveUserPath(ws.repo, input.file, 'file');
-    if (isScriptFile(file)) throw unsupportedLanguage('move-symbol', file, 'Python');
+    if (isScriptFile(file)) throw unsupportedLanguage('move-symbol', file, 'Python and Rust');
+    if (file.endsWith('.rs')) {
+      const destination = input.destination.endsWith('.rs') ? await resolveWritePath(ws.repo, input.destination, 'destination') : input.destination;
+      return (await import('./rust.js')).planRustMoveSymbol(ws, snapshot, { ...input, file, destination }, context);
+    }
     const destination = input.destination.endsWith('.py') ? await resolveWritePath(ws.repo, input.destination, 'destination') : input.destination;
     const entries = await listTreePaths(ws.repo, snapshot.tree);
     const python = entries.filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.pyi?$/.test(e.path) && !EXCLUDED.test(e.path));
