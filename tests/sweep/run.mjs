@@ -20,7 +20,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 // SWEEP_TUG: a frozen copy of a build, so that rebuilding the worktree does not change tug in the middle of a sweep.
 const TUG = process.env.SWEEP_TUG ?? path.join(HERE, '..', '..', 'bin', 'tug');
 export const PYTHON_OPS = ['rename-symbol', 'move-symbol', 'change-signature', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
-export const RUST_OPS = ['rename-symbol', 'change-signature', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
+export const RUST_OPS = ['rename-symbol', 'move-symbol', 'change-signature', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
 
 function parseArgs(argv) {
   const out = { corpus: 'all', op: 'all', seed: 1, perOp: 20, rope: false, ropePerOp: Infinity, jobs: 1, warm: false, only: null, redo: [] };
@@ -81,7 +81,7 @@ export function sample(all, seed, n) {
 
 function withNames(p) {
   const q = { ...p };
-  if (p.op === 'move-symbol') q.destination = path.posix.join(path.posix.dirname(p.file), 'sweep_moved.py');
+  if (p.op === 'move-symbol') q.destination = p.file.endsWith('.rs') ? 'crate::sweep_moved' : path.posix.join(path.posix.dirname(p.file), 'sweep_moved.py');
   if (p.op === 'extract-variable') q.new_name = 'sweep_v';
   if (p.op === 'extract-function') q.new_name = 'sweep_fn';
   return q;
@@ -92,7 +92,7 @@ export function tugArgs(p, corpus) {
   const range = `${p.file}:${p.line}:${p.col}-${p.end_line}:${p.end_col}`;
   const specific = {
     'rename-symbol': () => ['--at', at, '--to', `${p.name}_sw`],
-    'move-symbol': () => ['--at', at, '--destination', p.destination],
+    'move-symbol': () => ['--at', at, '--destination', p.destination, ...(p.keep_reexport ? ['--keep-reexport'] : [])],
     'change-signature': () => ['--at', at, '--params', JSON.stringify(p.params)],
     'organize-imports': () => ['--file', p.file],
     'extract-variable': () => ['--range', range, '--name', p.new_name],

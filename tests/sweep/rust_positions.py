@@ -2,7 +2,8 @@
 # rust-analyzer is what tug itself uses, so this reads the source with plain patterns instead, line by line:
 # definitions and lets (rename-symbol), lets and calls of the crate's own functions (inline), call expressions
 # (extract-variable), runs of whole one-line statements (extract-function), files with `use` (organize-imports),
-# fns whose parameter list fits on one line (change-signature: swap the first two parameters, or add one at the end).
+# fns whose parameter list fits on one line (change-signature: swap the first two parameters, or add one at the end),
+# top-level items (move-symbol).
 # Usage: python3 rust_positions.py ROOT FILE... ; prints one JSON object per line.
 import json
 import re
@@ -105,6 +106,11 @@ for file, lines in texts.items():
         if code:
             for m in DEF.finditer(line):
                 emit(op='rename-symbol', file=file, line=n, col=m.start(2) + 1, name=m.group(2), kind=m.group(1))
+            # move-symbol: a top-level item (at column 0 of a module file) into a new module `sweep_moved` of the
+            # crate; a `pub` one keeps a `pub use` at the old place (a published crate's path is refused without it)
+            top = re.match(r'(pub(?:\([^)]*\))?\s+)?((?:const\s+|unsafe\s+|async\s+)*fn|struct|enum|trait|type|const|static)\s+([A-Za-z_]\w*)', raw)
+            if top and depth == 0:
+                emit(op='move-symbol', file=file, line=n, col=top.start(3) + 1, name=top.group(3), kind=top.group(2).split()[-1], keep_reexport=bool(top.group(1)))
             if re.search(r'\bfn\s', line):
                 signature_positions(file, n, line)
                 sig = line[line.find('('):]
