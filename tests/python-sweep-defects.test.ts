@@ -185,3 +185,19 @@ test('move-symbol rewrites pkg.old.NAME reached through an import of the package
   t.is(used.out.trim(), 'A');
   await repo.cleanup();
 });
+
+// The largest extract-function refusal of the sweep ("the range contains a return", webencodings, wadllib, iso8601,
+// isodate): statements that always return or raise need no code after them, wherever they stand.
+test('extract-function of statements that always return, in the middle of a function, returns the call', async (t) => {
+  const code = 'def parse(text, strict):\n    for part in text.split(","):\n        if part == "x":\n            value = 10\n            if strict:\n                raise ValueError(part)\n            return value\n        width = len(part)\n    return -1\n';
+  const tests = 'import pytest\n\nfrom parse import parse\n\n\ndef test_parse():\n    assert parse("a,x", False) == 10\n    assert parse("a,b", True) == -1\n    with pytest.raises(ValueError):\n        parse("x", True)\n';
+  const { repo, run, text } = await extractFunction({ 'parse.py': code, 'test_parse.py': tests }, 'parse.py:4:13-7:25', 'found');
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.verification.status, 'passed');
+  t.true(text.includes('            return found(strict, part)\n        width = len(part)\n'), text);
+  await repo.cleanup();
+  // One that may go on past its end still cannot carry a return.
+  const partial = await extractFunction({ 'parse.py': code, 'test_parse.py': tests }, 'parse.py:3:9-8:26', 'found');
+  t.is(partial.run.json.error?.code, 'UnsafeRefactor', partial.run.stdout);
+  await partial.repo.cleanup();
+});

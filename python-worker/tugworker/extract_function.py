@@ -95,7 +95,25 @@ def _reads(nodes):
     return [n for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
 
 
-def _analyse(source, scope, statements, start, end):
+def _always_exits(statements):
+    """Whether control never leaves the statements by their end: the last one returns or raises, or is an if (or a
+    with, or a try without finally whose body and handlers all do) every branch of which does."""
+    if not statements:
+        return False
+    last = statements[-1]
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return True
+    if isinstance(last, ast.If):
+        return _always_exits(last.body) and _always_exits(last.orelse)
+    if isinstance(last, (ast.With, ast.AsyncWith)):
+        # A context manager may swallow an exception and go on after the with; only a return is sure to leave.
+        return isinstance(last.body[-1], ast.Return) and _always_exits(last.body)
+    if isinstance(last, ast.Try) and not last.finalbody:
+        return _always_exits(last.orelse or last.body) and all(_always_exits(h.body) for h in last.handlers)
+    return False
+
+
+def _analyse(source, scope, statements, start, end, exits=False):
     inside = set()
     for statement in statements:
         inside.update(ast.walk(statement))
@@ -116,6 +134,9 @@ def _analyse(source, scope, statements, start, end):
     read_outside = {n.id for n in _reads(outside) if in_loop or isinstance(scope, ast.Module) or source.span(n)[0] >= end}
     # A module's names are its attributes, which other modules may read: every one the range assigns stays assigned.
     results = written if isinstance(scope, ast.Module) else [name for name in written if name in read_outside]
+    if exits:
+        # The range always returns or raises: no code after it reads what it assigned.
+        results = []
     if in_loop:
         later = {name for n in own_scope if hasattr(n, "end_lineno") and source.span(n)[0] >= end for name in _bound(n)}
         for node in _reads(inside):
@@ -244,6 +265,10 @@ def extract_function(content, start, end, name):
     block, statements = _statements_at(source, start, end)
     # The statements that end a function's body may return: the call's value is then the function's.
     tail = isinstance(block, FUNCTIONS) and statements[-1] is block.body[-1] and any(isinstance(n, ast.Return) for n in _own(statements))
+    # Statements that never go on past their end (`…; return x`, or an if whose branches all return or raise) may
+    # return anywhere too: the call's value is the function's, and nothing after them runs on their values.
+    exits = not tail and _always_exits(statements) and any(isinstance(n, ast.Return) for n in _own(statements))
+    tail = tail or exits
     first = statements[0]
     if _is_docstring(block, first):
         what = "the module" if isinstance(block, ast.Module) else block.name
@@ -252,7 +277,7 @@ def extract_function(content, start, end, name):
         _refuse("InvalidSelection", source, start, "the statements share a line with other code")
     _check_flow(source, statements, tail)
     scope = _enclosing(source, statements, start)
-    params, results = _analyse(source, scope, statements, start, end)
+    params, results = _analyse(source, scope, statements, start, end, exits)
     inside = [n for s in statements for n in ast.walk(s)]
     is_async = any(isinstance(n, (ast.Await, ast.AsyncFor, ast.AsyncWith)) for n in _own(statements))
     method = isinstance(scope, FUNCTIONS) and isinstance(source.parent.get(scope), ast.ClassDef) and scope.args.args
