@@ -89,7 +89,7 @@ export class LineTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
-    const text = `${JSON.stringify(message)}\n`;
+    const text = `${serialized(message)}\n`;
     if (this.output.write(text)) return;
     await new Promise<void>((resolve) => this.output.once('drain', resolve));
   }
@@ -102,4 +102,22 @@ export class LineTransport implements Transport {
     this.input.pause();
     this.onclose?.();
   }
+}
+
+/** Results sent again and again unchanged (tools/list: ~240 KB), with their JSON text made once. */
+const texts = new WeakMap<object, string>();
+
+/** Marks `result` as never changing: this transport then sends the JSON text it made the first time. */
+export function sentUnchanged<T extends object>(result: T): T {
+  texts.set(result, JSON.stringify(result));
+  return result;
+}
+
+function serialized(message: JSONRPCMessage): string {
+  const result = 'result' in message ? texts.get(message.result) : undefined;
+  if (result === undefined) return JSON.stringify(message);
+  // The result first (where the SDK puts it), then the rest of the message: the same JSON, its text made once.
+  const { result: _result, ...rest } = message as Record<string, unknown>;
+  const others = JSON.stringify(rest);
+  return `{"result":${result}${others === '{}' ? '' : `,${others.slice(1, -1)}`}}`;
 }
