@@ -26,7 +26,12 @@ class Positions:
         return lo + 1, offset - self.starts[lo] + 1
 
     def node_span(self, node):
-        return [self.offset(node.lineno, node.col_offset), self.offset(node.end_lineno, node.end_col_offset)]
+        # offset() twice, inlined: every name, call and attribute of a file takes this path.
+        starts, line, end_line = self.starts, node.lineno, node.end_lineno
+        size = len(starts)
+        start = (starts[line - 1] if line <= size else len(self.data)) + node.col_offset + (self.bom if line == 1 else 0)
+        end = (starts[end_line - 1] if end_line <= size else len(self.data)) + node.end_col_offset + (self.bom if end_line == 1 else 0)
+        return [start, end]
 
     def text(self, start, end):
         return self.data[start:end].decode("utf-8", "replace")
@@ -66,8 +71,10 @@ class Positions:
         return before != (data[begin] in _WORD)
 
     def loc(self, span):
-        line, col = self.line_col(span[0])
-        return {"span": span, "line": line, "col": col}
+        # line_col() inlined, for the same reason.
+        offset = span[0]
+        line = max(bisect_right(self.starts, offset) - 1, 0)
+        return {"span": span, "line": line + 1, "col": offset - self.starts[line] + 1}
 
 
 _WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")

@@ -4,8 +4,12 @@ import ast
 WRAPS = ("wraps", "update_wrapper")
 
 
+_BLOCKS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
 def _returns(body):
-    """Return statements of a function body, not those of nested functions or classes."""
+    """Return statements of a function body, not those of nested functions or classes. Only statements can hold a
+    return, so expressions are not walked; the order is the one a walk of every child node gives."""
     stack = list(body)
     while stack:
         node = stack.pop()
@@ -13,7 +17,10 @@ def _returns(body):
             yield node
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
-        stack.extend(ast.iter_child_nodes(node))
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                stack.extend(v for v in value if isinstance(v, _BLOCKS))
 
 
 def _wrapper_names(body):

@@ -3,6 +3,7 @@ import ast
 
 from tugworker.positions import string_content_span
 from tugworker.returns import returned_call, returned_kind
+from tugworker.walk import FastVisitor
 
 DYNAMIC_CALLS = {"getattr", "setattr", "hasattr", "delattr", "eval", "exec", "globals", "locals", "vars", "__import__"}
 
@@ -25,7 +26,7 @@ def _plain_tuple(target):
     return isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts)
 
 
-class ScopeWalker(ast.NodeVisitor):
+class ScopeWalker(FastVisitor):
     def __init__(self, positions):
         self.pos = positions
         self.scopes = []
