@@ -11,6 +11,7 @@ export function Header({ state }: { state: ReviewState }) {
   if (state.screen === 'review' && result) {
     const { kept, total } = keptCount(state);
     text = `${result.branch}  kept ${kept}/${total}  ${result.verification}  ${result.operation}`;
+    if (result.stale) text += `  base moved: press r to replay`;
   }
   return (
     <Box height={1}>

@@ -24,6 +24,7 @@ export type Effect =
   | { type: 'open'; branch: string }
   | { type: Action; result: ReviewResult; decisions: Decisions; confirmIncomplete?: boolean }
   | { type: 'undo'; entry: UndoEntry }
+  | { type: 'replay'; result: ReviewResult }
   | { type: 'quit' };
 
 export type Event =
@@ -133,7 +134,7 @@ function opened(state: ReviewState, result: ReviewResult): ReviewState {
 function afterOutcome(state: ReviewState, effect: Effect['type'], outcome: ActionOutcome): ReviewState {
   let next: ReviewState = { ...state, busy: null, message: { tone: outcome.ok ? 'ok' : 'error', text: outcome.message } };
   if (outcome.verification?.status === 'failed') next.verification = outcome.verification;
-  if (!outcome.ok && outcome.incomplete && effect !== 'verify' && effect !== 'undo' && effect !== 'list' && effect !== 'open' && effect !== 'quit') {
+  if (!outcome.ok && outcome.incomplete && effect !== 'verify' && effect !== 'undo' && effect !== 'replay' && effect !== 'list' && effect !== 'open' && effect !== 'quit') {
     next.confirm = { action: effect, decisions: state.decisions, incomplete: outcome.incomplete };
     next.message = { tone: 'error', text: `y keeps this incomplete subset anyway, any other key cancels: ${outcome.incomplete.message}` };
   }
@@ -202,6 +203,11 @@ function onReviewKey(state: ReviewState, input: string, key: KeyInfo): Step {
     if (state.group < 0) return { state: { ...state, message: { tone: 'info', text: 'this file has no change to decide on' } } };
     const decisions = updateGroup(state.decisions, state.file, state.group, (v) => !v);
     return { state: { ...state, decisions, message: null } };
+  }
+  if (input === 'r') {
+    // A branch whose base HEAD has moved on from: its operations are redone on the current tree as a new branch.
+    if (!result.stale) return { state: { ...state, message: { tone: 'info', text: 'the base has not moved: nothing to replay' } } };
+    return { state: { ...state, busy: `replaying ${result.branch} on the moved base`, message: null }, effect: { type: 'replay', result } };
   }
   if (input === 'a') return { state: setFile(state, state.file, true) };
   if (input === 'd') return { state: setFile(state, state.file, false) };

@@ -41,6 +41,9 @@ export function useReview(createKernel: KernelFactory, branch?: string): ReviewH
         case 'undo':
           kernel.undo(effect.entry).then((outcome) => dispatchRef.current({ type: 'outcome', effect: 'undo', outcome }), fail);
           return;
+        case 'replay':
+          kernel.replay(effect.result).then((outcome) => dispatchRef.current({ type: 'outcome', effect: 'replay', outcome }), fail);
+          return;
         case 'verify':
           kernel.verify(effect.result, effect.decisions).then((outcome) => dispatchRef.current({ type: 'outcome', effect: 'verify', outcome }), fail);
           return;

@@ -117,7 +117,7 @@ export function fileRows(state: ReviewState): FileRow[] {
 /** Two lines per result: where it is and when, then what it is. */
 export function resultRows(results: readonly ResultSummary[], cursor: number, now: number): Array<{ text: string; current: boolean; detail: boolean }> {
   return results.flatMap((r, i) => [
-    { text: `${i === cursor ? '>' : ' '} ${r.branch}  (${ageOf(r.createdAt, now)})`, current: i === cursor, detail: false },
+    { text: `${i === cursor ? '>' : ' '} ${r.branch}  (${ageOf(r.createdAt, now)})${r.stale ? '  base moved: open it and press r to replay' : ''}`, current: i === cursor, detail: false },
     {
       text: `    ${r.operation}  ${r.symbol}  base ${r.base.slice(0, 7)}  ${r.files} file${r.files === 1 ? '' : 's'}  ${r.verification}${r.steps > 1 ? `  ${r.steps} steps` : ''}`,
       current: i === cursor,
@@ -184,6 +184,7 @@ export const HELP: ReadonlyArray<[string, string]> = [
   ['x', 'write the accepted changes into the working tree, all or none'],
   ['y', 'keep an incomplete subset anyway (asked after c, m or x)'],
   ['u', 'undo the last commit, merge or apply made here'],
+  ['r', 'replay a branch whose base moved, as a new branch'],
   ['esc', 'back to the list of tug/ branches'],
   ['?', 'this help (any key closes it)'],
   ['q', 'quit'],

@@ -78,6 +78,20 @@ export function createReviewKernel(options: ReviewOptions): ReviewKernel {
   const isOutcome = (value: object): value is ActionOutcome => 'ok' in value;
 
   return {
+    // runReplay takes the session lock itself.
+    replay: async (result) => {
+      const { runReplay } = await import('../ops/replay/run.js');
+      const { progress, verify, python, test_command, typecheck_command, timeout, ...where } = options;
+      try {
+        const replayed = await runReplay({ ...where, verify, python, test_command, typecheck_command, timeout, branch: result.branch }, { progress });
+        const branch = replayed.git!.branch;
+        const fresh = await unlocked((ws) => openResult(ws.repo, branch));
+        return { ok: true, message: `replayed ${result.branch} on the moved base as ${branch} (verification ${replayed.verification.status}); ${result.branch} is left as it was`, result: fresh };
+      } catch (error) {
+        if (!(error instanceof TugError)) throw error;
+        return { ok: false, message: `replay refused (${error.code}): ${error.message}; nothing was made` };
+      }
+    },
     list: () => unlocked((ws) => listResults(ws.repo, ws.session)),
     open: (branch) => unlocked((ws) => openResult(ws.repo, branch)),
 

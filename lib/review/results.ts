@@ -10,6 +10,7 @@ import { readJson } from '../session/files.js';
 import type { Session } from '../session/session.js';
 import { readLog } from '../ops/change/op-log.js';
 import { undoTokenFor, type UndoRecord } from '../ops/change/undo-records.js';
+import { readTugBranch, staleness } from '../ops/replay/branch.js';
 import type { ReviewFile, ReviewResult, ResultSummary } from './types.js';
 
 /**
@@ -32,6 +33,7 @@ export async function listResults(repo: Repo, session: Session): Promise<ResultS
         verification: r.trailers['Tug-Verification'] ?? '?',
         createdAt: steps.at(-1)?.time ?? record?.created_at ?? new Date(r.time * 1000).toISOString(),
         steps: steps.length,
+        ...((await behindHead(repo, r.branch)) ? { stale: true } : {}),
       };
     }),
   );
@@ -63,6 +65,7 @@ export async function openResult(repo: Repo, branch: string): Promise<ReviewResu
     const diff: FileDiff = before.ok && after.ok ? diffFile(before.text, after.text) : { groups: [], hunks: [] };
     return { path: change.path, ...(change.oldPath ? { oldPath: change.oldPath } : {}), status: change.status, diff, splittable };
   });
+  const behind = await behindHead(repo, tip.branch);
   return {
     branch: tip.branch,
     commit: tip.commit,
@@ -71,5 +74,17 @@ export async function openResult(repo: Repo, branch: string): Promise<ReviewResu
     subject: tip.subject,
     verification: tip.trailers['Tug-Verification'] ?? '?',
     files,
+    ...(behind ? { stale: { behind } } : {}),
   };
+}
+
+/** Commits HEAD has that the branch's base lacks; 0 when it is current, merged, or not a branch tug can read back. */
+async function behindHead(repo: Repo, branch: string): Promise<number> {
+  try {
+    const status = await staleness(repo, await readTugBranch(repo, branch), 'HEAD');
+    return status.base_moved ? status.behind : 0;
+  } catch {
+    // An unborn HEAD or a branch without tug commits: nothing to say about staleness.
+    return 0;
+  }
 }

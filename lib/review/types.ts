@@ -18,6 +18,8 @@ export interface ResultSummary {
   createdAt: string;
   /** How many logged operations built the branch (several when an agent's edits accumulated with `onto`). */
   steps: number;
+  /** HEAD has commits the branch's base lacks (the base moved): replay it before merging. */
+  stale?: boolean;
 }
 
 export interface ReviewFile {
@@ -39,6 +41,8 @@ export interface ReviewResult {
   subject: string;
   verification: string;
   files: ReviewFile[];
+  /** Set when HEAD has moved on from the branch's base: `behind` commits the branch lacks; `r` replays it. */
+  stale?: { behind: number };
 }
 
 /** decisions[file][group]: true keeps the change group, false drops it. */
@@ -100,6 +104,8 @@ export interface ReviewKernel {
   /** `git merge`s the branch (after committing the accepted subset when something was rejected). */
   merge(result: ReviewResult, decisions: Decisions, options?: ActionOptions): Promise<ActionOutcome>;
   undo(entry: UndoEntry): Promise<ActionOutcome>;
+  /** Redoes the branch's recorded operations on the current tree (tug replay): a new branch, opened in its place. */
+  replay(result: ReviewResult): Promise<ActionOutcome>;
 }
 
 /** What the CLI hands the TUI (ui/main.tsx implements `runReview`); the TUI builds its kernel with its own progress sink. */

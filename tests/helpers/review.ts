@@ -42,7 +42,7 @@ export interface Call {
 }
 
 /** Records every call; answers are configurable per action. */
-export function memoryKernel(answers: Partial<Record<'verify' | 'commit' | 'apply' | 'merge' | 'undo', ActionOutcome>> = {}, result: () => ReviewResult = sampleResult) {
+export function memoryKernel(answers: Partial<Record<'verify' | 'commit' | 'apply' | 'merge' | 'undo' | 'replay', ActionOutcome>> = {}, result: () => ReviewResult = sampleResult) {
   const calls: Call[] = [];
   const answer = (action: keyof typeof answers, decisions?: Decisions, options?: ActionOptions) => {
     calls.push({ action, ...(decisions ? { decisions } : {}), ...(options?.confirmIncomplete ? { confirmIncomplete: true } : {}) });
@@ -64,6 +64,7 @@ export function memoryKernel(answers: Partial<Record<'verify' | 'commit' | 'appl
     apply: (_r, d, o) => answer('apply', d, o),
     merge: (_r, d, o) => answer('merge', d, o),
     undo: () => answer('undo'),
+    replay: () => answer('replay'),
   };
   return { kernel, calls };
 }
