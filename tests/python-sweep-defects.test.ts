@@ -201,3 +201,20 @@ test('extract-function of statements that always return, in the middle of a func
   t.is(partial.run.json.error?.code, 'UnsafeRefactor', partial.run.stdout);
   await partial.repo.cleanup();
 });
+
+// python3-colorama: the tests patch `colorama.ansitowin32.winapi_test`, which AnsiToWin32 reads; once AnsiToWin32 moved,
+// the patch reached only the old module's binding and the test failed. Nothing else reads it there: the patch target
+// follows the code.
+test('move-symbol points a patch of a global the moved code reads at the new module when nothing else reads it from the old one', async (t) => {
+  const repo = await makeRepo({
+    'pkg/__init__.py': '',
+    'pkg/platform.py': 'def native():\n    return False\n',
+    'pkg/stream.py': 'from pkg.platform import native\n\n\nclass Stream:\n    def __init__(self):\n        self.convert = not native()\n',
+    'tests/test_stream.py': 'from unittest.mock import patch\n\nfrom pkg.stream import Stream\n\n\n@patch("pkg.stream.native", lambda: True)\ndef test_native():\n    assert not Stream().convert\n',
+  });
+  const run = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/stream.py:4:7', '--destination', 'pkg.moved', '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider","tests"]', '--json']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.verification.status, 'passed');
+  t.regex(await repo.git('show', `${run.json.git.branch}:tests/test_stream.py`), /@patch\("pkg\.moved\.native", lambda: True\)/);
+  await repo.cleanup();
+});

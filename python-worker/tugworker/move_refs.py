@@ -6,33 +6,59 @@ from tugworker.move_module import Module, drop_alias
 from tugworker.positions import Positions, string_content_span
 
 
-def rewrite_references(files, old, dest_name, name, keep, edits, unsure, skip, globals_read=()):
+def rewrite_references(files, old, dest_name, name, keep, edits, unsure, skip, globals_read=(), still_read=()):
+    modules = []
     for entry in files:
         if entry["path"] in skip or entry.get("skip_refs"):
             continue
         try:
-            module = Module(entry)
+            modules.append(Module(entry))
         except Refused:
             continue
+    # A global some other module reads from the old module (`clock.now()`, `from old import now`) is one a patch of
+    # the old module's binding may be meant for: its patch strings stay as they are (listed).
+    read_elsewhere = {g for g in globals_read for m in modules if _reads_global(m, old, g)}
+    for module in modules:
         _rewrite_file(module, old, dest_name, name, keep, edits, unsure)
-        _patched_globals(module, old, name, globals_read, unsure)
+        _patched_globals(module, old, dest_name, name, globals_read, set(still_read) | read_elsewhere, edits, unsure)
 
 
-def _patched_globals(module, old, name, globals_read, unsure):
+def _reads_global(module, old, glob):
+    """Whether the module may read the old module's global by name: an attribute of that name, or an import of it."""
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Attribute) and node.attr == glob:
+            return True
+        if isinstance(node, ast.ImportFrom) and module.absolute(node.level, node.module) == old.name and any(a.name == glob for a in node.names):
+            return True
+    return False
+
+
+def _patched_globals(module, old, dest_name, name, globals_read, still_read, edits, unsure):
     """A string naming a global of the old module that the moved code reads (`mock.patch("pkg.old.get_handle")`)
-    patches the old module's binding, which the moved code no longer reads: such a test may now test something else."""
-    targets = ["%s.%s" % (old.name, g) for g in sorted(set(globals_read))]
-    if not targets:
+    patches the old module's binding, which the moved code no longer reads: it is pointed at the new module's binding
+    when nothing else reads that global from the old module, and listed otherwise (one patch cannot reach both).
+    `"pkg.old.g.attr"` patches an attribute of the object itself, which both modules share: nothing to do."""
+    wanted = {"%s.%s" % (old.name, g): g for g in sorted(set(globals_read))}
+    if not wanted:
         return
+    positions = None
     # Call arguments only, the shape of a patch target (`patch("m.x")`, `setattr`-like helpers): an annotation or a
     # docstring naming the global means the object, which the move does not change.
     arguments = [a for call in ast.walk(module.tree) if isinstance(call, ast.Call) for a in call.args]
     for node in arguments:
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            full = next((t for t in targets if node.value == t or node.value.startswith(t + ".")), None)
-            if full is not None:
-                message = "a string names %s, which the moved %s reads: a patch of it no longer reaches %s in its new module" % (full, name, name)
-                unsure.append(_unsure(module, node, "string_mention", message))
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in wanted):
+            continue
+        glob = wanted[node.value]
+        if glob in still_read:
+            message = "a string names %s, which the moved %s reads and other code reads from %s too: a patch of it no longer reaches %s in its new module" % (node.value, name, old.name, name)
+            unsure.append(_unsure(module, node, "string_mention", message))
+            continue
+        positions = positions or Positions(module.src.data)
+        span = string_content_span(positions, node)
+        if span is None:
+            unsure.append(_unsure(module, node, "string_mention", "a string names %s, which the moved %s reads" % (node.value, name)))
+        else:
+            edits.append(module.edit(span[0], span[1], "%s.%s" % (dest_name, glob)))
 
 
 def _relative_or_absolute(module, level, dest_name):

@@ -255,7 +255,8 @@ def move_symbol(request):
         edits.extend(dest.receive(name, moved, [c for c in _dedupe(carried) if not dest.has_import(c)], old.name))
     skip = {old.path, dest_path}
     _move_stub(files, old, dest_path, dest is None, name, keep, edits, creates, warnings, skip)
-    rewrite_references(request["files"], old, dest_name, name, keep, edits, unsure, skip=skip, globals_read=globals_read)
+    still_read = {g for g in globals_read if old.reads_outside(g, stmt)}
+    rewrite_references(request["files"], old, dest_name, name, keep, edits, unsure, skip=skip, globals_read=globals_read, still_read=still_read)
     return {"edits": edits, "creates": creates, "unsure": unsure, "warnings": warnings, "name": name, "kind": type(stmt).__name__, "old_module": old.name}
 
 
