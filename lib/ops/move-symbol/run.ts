@@ -12,8 +12,9 @@ import type { OperationContext } from '../operation.js';
 import { refactorDoors } from '../change/doors.js';
 import { loadSourceFiles } from '../change/source-files.js';
 import { isScriptFile } from '../../typescript/files.js';
-import { unsupportedLanguage } from '../assists/rust.js';
 import type { Planner } from '../change/types.js';
+import { TugError } from '../../core/errors.js';
+import type { Workspace } from '../workspace/workspace.js';
 import { warmPythonFor } from '../assists/python.js';
 import { configFor, configuredPython } from '../workspace/config.js';
 import { projectImportSettings } from '../organize-imports/engine.js';
@@ -21,6 +22,7 @@ import type { moveSymbolInput } from './schema.js';
 import { sortAddedImports } from './sorted-imports.js';
 
 type Input = z.infer<typeof moveSymbolInput>;
+type PlanResult = Awaited<ReturnType<Planner>>;
 
 /** Environments and vendored trees: never a module the move should touch. */
 const EXCLUDED = /(^|\/)(\.venv|venv|\.tox|node_modules|site-packages|__pycache__|\.git)\//;
@@ -28,7 +30,7 @@ const EXCLUDED = /(^|\/)(\.venv|venv|\.tox|node_modules|site-packages|__pycache_
 function planner(input: Input, context: OperationContext): Planner {
   return async (ws, snapshot) => {
     const file = await resolveUserPath(ws.repo, input.file, 'file');
-    if (isScriptFile(file)) throw unsupportedLanguage('move-symbol', file, 'Python and Rust');
+    if (isScriptFile(file)) return planTypeScript(ws, snapshot, input, file, context);
     if (file.endsWith('.rs')) {
       const destination = input.destination.endsWith('.rs') ? await resolveWritePath(ws.repo, input.destination, 'destination') : input.destination;
       return (await import('./rust.js')).planRustMoveSymbol(ws, snapshot, { ...input, file, destination }, context);
@@ -58,6 +60,20 @@ function planner(input: Input, context: OperationContext): Planner {
     const symbol = { name: plan.name, qualified_name: `${plan.oldModule}.${plan.name}`, file, line: input.line, col: input.column };
     return { patch, warnings, subject: plan.subject, slug: plan.slug, unsure, symbol };
   };
+}
+
+/** TypeScript/JavaScript: the language service's Move to file (lib/typescript/move.ts); Python's options do not apply. */
+async function planTypeScript(ws: Workspace, snapshot: { tree: string }, input: Input, file: string, context: OperationContext): Promise<PlanResult> {
+  if (input.python) throw new TugError('InvalidArgument', 'python applies to Python modules only', { details: { argument: 'python', reason: 'Python only' } });
+  const destination = await resolveWritePath(ws.repo, input.destination, 'destination');
+  context.progress?.('asking the TypeScript language service');
+  const { planTsMove } = await import('../../typescript/move.js');
+  const plan = await planTsMove({ repo: ws.repo, tree: snapshot.tree, file, line: input.line, col: input.column, destination, keepReexport: input.keep_reexport ?? false });
+  const sources = await loadSourceFiles(ws.repo, snapshot.tree, [...new Set(plan.edits.map((e) => e.file))]);
+  const encoder = new TextEncoder();
+  const patch = withFileOperations(buildPatchSet(plan.edits, sources), plan.creates.map((c) => ({ path: c.path, bytes: encoder.encode(c.content) })), []);
+  const symbol = { name: plan.name, qualified_name: `${file}#${plan.name}`, file, line: input.line, col: input.column };
+  return { patch, warnings: plan.warnings, subject: plan.subject, slug: plan.slug, unsure: plan.unsure, symbol };
 }
 
 const doors = refactorDoors<Input>('move-symbol', planner, (input) => warmPythonFor(input.file, input.python));
