@@ -218,3 +218,17 @@ test('move-symbol points a patch of a global the moved code reads at the new mod
   t.regex(await repo.git('show', `${run.json.git.branch}:tests/test_stream.py`), /@patch\("pkg\.moved\.native", lambda: True\)/);
   await repo.cleanup();
 });
+
+// python3-toolz (`get`): extracting the generator of `tuple(_get(i, seq, default) for i in ind)` left
+// `return tuplesweep_v`: a generator that is a call's only argument shares the call's parentheses.
+test("extract-variable of a generator that is a call's only argument keeps the call's parentheses", async (t) => {
+  const code = 'def get(ind, seq):\n    return tuple(seq[i] for i in ind)\n';
+  const repo = await makeRepo({ 'get.py': code });
+  const run = await tug(repo.root, ['run', 'extract-variable', '--range', 'get.py:2:17-2:38', '--name', 'items', '--verify', 'syntax', '--json']);
+  t.is(run.exitCode, 0, run.stdout);
+  const used = await runOnBranch(repo, run.json.git.branch, 'from get import get; print(get([0, 2], "abc"))');
+  t.true(used.ok, used.out);
+  t.is(used.out.trim(), "('a', 'c')");
+  t.true((await repo.git('show', `${run.json.git.branch}:get.py`)).includes('    return tuple(items)'));
+  await repo.cleanup();
+});

@@ -134,6 +134,15 @@ def _same_block_later(source, statement, node, expression):
     return [n for n in found if n is not expression]
 
 
+def _in_place(source, node, start, end, name):
+    """What replaces the expression: its name, or `(name)` for a generator that is a call's only argument, whose
+    parentheses are the call's own (`tuple(x for x in xs)`: the generator's span starts at the call's `(`)."""
+    parent = source.parent.get(node)
+    if isinstance(node, ast.GeneratorExp) and isinstance(parent, ast.Call) and source.span(parent)[1] == end and source.data[start : start + 1] == b"(":
+        return "(%s)" % name
+    return name
+
+
 def _with_own_parentheses(source, node):
     """The node's span, widened to parentheses around it that only group it (not a call's or a def's)."""
     start, end = source.span(node)
@@ -185,7 +194,8 @@ def extract_variable(content, start, end, name, replace_all=False, strict=False)
     statement_start = source.line_start(source.span(statement)[0])
     if (start, end) == (s, e):
         start, end = _with_own_parentheses(source, node)
-    edits = [edit(source, statement_start, statement_start, "%s%s = %s%s" % (indent, name, text, source.newline(statement_start))), edit(source, start, end, name)]
+    edits = [edit(source, statement_start, statement_start, "%s%s = %s%s" % (indent, name, text, source.newline(statement_start))), edit(source, start, end, _in_place(source, node, start, end, name))]
     for copy in copies:
-        edits.append(edit(source, *_with_own_parentheses(source, copy), name))
+        span = _with_own_parentheses(source, copy)
+        edits.append(edit(source, *span, _in_place(source, copy, *span, name)))
     return {"edits": sorted(edits, key=lambda e: e["span"]), "replaced": 1 + len(copies), "warnings": warnings}
