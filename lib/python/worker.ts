@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { TugError } from '../core/errors.js';
+import { noteToolVersion } from '../core/tool-versions.js';
 import { ISOLATED_CWD, ISOLATED_FLAGS, isolatedEnv } from './isolated.js';
 import { explainStartFailure, isSupportedVersion, unsupportedInterpreter } from './supported.js';
 
@@ -100,6 +101,9 @@ export class PythonWorker {
       await worker.shutdown();
       throw unsupportedInterpreter(options.python, worker.ready.python);
     }
+    // For the records of the operations this worker plans (refs/notes/tug).
+    noteToolVersion('python', worker.ready.python);
+    noteToolVersion('libcst', worker.ready.libcst);
     return worker;
   }
 

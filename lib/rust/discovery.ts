@@ -1,4 +1,5 @@
 // Finds a rust-analyzer that really runs: a rustup proxy without the component is on PATH on many machines and only fails when called.
+import { noteToolVersion } from '../core/tool-versions.js';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +48,7 @@ async function discover(explicit?: string): Promise<RustAnalyzerInfo> {
     const version = await versionOf(candidate.path);
     if (version.ok) {
       searched.push(`${candidate.source}: ${candidate.path} (${version.text})`);
+      noteToolVersion('rust-analyzer', version.text.replace(/^rust-analyzer\s+/, ''));
       return { found: true, path: candidate.path, source: candidate.source, version: version.text, searched };
     }
     searched.push(`${candidate.source}: ${candidate.path} does not run (${version.text})`);

@@ -2,6 +2,7 @@
 // reason about it later: the input with the symbol by identity, the tool versions, the start snapshot, the verification.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { toolVersions } from '../../core/tool-versions.js';
 import type { Verification } from '../../verify/verify.js';
 
 /** Operations whose input still means something on another tree: replay re-runs them. Everything else is replayed as text. */
@@ -77,12 +78,20 @@ export function buildRecord(parts: RecordParts): OperationRecordJSON {
     replay: REPLAYABLE.has(parts.operation) ? 'operation' : 'text',
     input: recordedInput(parts.input),
     symbol: parts.symbol ?? null,
-    tools: { tug: tugVersion(), node: process.versions.node, ...parts.tools },
+    tools: { tug: tugVersion(), node: process.versions.node, ...languageTools(parts), ...parts.tools },
     snapshot: parts.snapshot,
     base: parts.base,
     verification: { status: parts.verification.status, mode: parts.verification.mode, checks: parts.verification.checks.map((c) => ({ name: c.name, status: c.status })) },
     ...(parts.plan ? { plan: parts.plan } : {}),
   });
+}
+
+/** The language tools that planned the operation, by the language of its target file (what this process has run). */
+function languageTools(parts: RecordParts): Record<string, string> {
+  const file = parts.symbol?.file ?? (typeof parts.input['file'] === 'string' ? parts.input['file'] : '');
+  if (/\.pyi?$/.test(file)) return toolVersions(['python', 'libcst']);
+  if (file.endsWith('.rs')) return toolVersions(['rust-analyzer']);
+  return {};
 }
 
 /** The note's text: pretty JSON, so `git log --notes=tug` reads well. */

@@ -1,0 +1,19 @@
+// The versions of the language tools this process has started (the Python worker's interpreter and LibCST,
+// rust-analyzer), so each operation's record can say which tools planned it. Memory only: the adapters note a version
+// when a tool starts; the change road reads them when it writes the record.
+
+const seen = new Map<string, string>();
+
+export function noteToolVersion(tool: string, version: string | null | undefined): void {
+  if (version) seen.set(tool, version);
+}
+
+/** The versions noted for these tools (absent when the tool has not run in this process). */
+export function toolVersions(tools: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const tool of tools) {
+    const version = seen.get(tool);
+    if (version !== undefined) out[tool] = version;
+  }
+  return out;
+}
