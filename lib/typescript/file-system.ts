@@ -37,22 +37,32 @@ export class SnapshotFileSystem {
     }
   }
 
+  /** Both directions of the path mapping, remembered: the service asks for every file's version on every request. */
+  private readonly relatives = new Map<string, string | null>();
+  private readonly absolutes = new Map<string, string>();
+
   /** Repository path of an absolute path inside the root, else null. */
   relative(absolute: string): string | null {
+    const known = this.relatives.get(absolute);
+    if (known !== undefined) return known;
     const normal = path.resolve(absolute);
-    if (normal === this.root) return '';
-    if (!normal.startsWith(this.root + path.sep)) return null;
-    return normal.slice(this.root.length + 1).split(path.sep).join('/');
+    const rel = normal === this.root ? '' : normal.startsWith(this.root + path.sep) ? normal.slice(this.root.length + 1).split(path.sep).join('/') : null;
+    this.relatives.set(absolute, rel);
+    return rel;
   }
 
   /** The language service's script version: it re-reads a file only when this changes. */
   version(absolute: string): number {
+    const versions = this.snapshot.versions;
+    if (!versions || versions.size === 0) return 0;
     const rel = this.relative(absolute);
-    return rel === null ? 0 : (this.snapshot.versions?.get(rel) ?? 0);
+    return rel === null ? 0 : (versions.get(rel) ?? 0);
   }
 
   absolute(file: string): string {
-    return file === '' ? this.root : path.join(this.root, ...file.split('/'));
+    let known = this.absolutes.get(file);
+    if (known === undefined) this.absolutes.set(file, (known = file === '' ? this.root : path.join(this.root, ...file.split('/'))));
+    return known;
   }
 
   /** Whether the path is read from disk: outside the repository, or an installed package inside it. */

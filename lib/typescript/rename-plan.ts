@@ -80,7 +80,7 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
   const references: TsRenamePlan['references'] = [];
   const sourceOf = sourceFinder(ws, projects);
   for (const place of places) {
-    const map = new OffsetMap(ws.fs.readFile(ws.fs.absolute(place.file))!);
+    const map = offsetMapOf(ws, place.file);
     const start = map.byteOf(place.start);
     const end = map.byteOf(place.start + place.length);
     edits.push({ file: place.file, span: { start, end }, old_text: decoded(ws, place.file, start, end), new_text: `${place.prefix}${input.newName}${place.suffix}` });
@@ -169,8 +169,24 @@ function definitionOf(ws: TsWorkspace, project: TsProject, absolute: string, pos
   return null;
 }
 
+/** Per file, for the places of one rename (a file may hold hundreds): its offset map and line starts, made once. */
+const perFile = new WeakMap<Uint8Array, { map?: OffsetMap; starts?: number[] }>();
+
+function cached(ws: TsWorkspace, file: string) {
+  const bytes = ws.bytes.get(file)!;
+  let entry = perFile.get(bytes);
+  if (!entry) perFile.set(bytes, (entry = {}));
+  return entry;
+}
+
+function offsetMapOf(ws: TsWorkspace, file: string): OffsetMap {
+  const entry = cached(ws, file);
+  return (entry.map ??= new OffsetMap(ws.fs.readFile(ws.fs.absolute(file))!));
+}
+
 export function locationOf(ws: TsWorkspace, file: string, start: number, end: number): LocationJSON {
-  return { file, ...positionOf(lineStarts(ws.bytes.get(file)!), start), byte_start: start, byte_end: end };
+  const entry = cached(ws, file);
+  return { file, ...positionOf((entry.starts ??= lineStarts(ws.bytes.get(file)!)), start), byte_start: start, byte_end: end };
 }
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
