@@ -1,0 +1,145 @@
+// TypeScript/JavaScript refactors on a real project, the way docs/QUALITY.md counts them: each case of a cases file run with `--verify tests`, every ok result's commit tested again outside tug (a red run there is "broken"), a markdown row per case. Run: node tests/sweep/typescript.mjs PROJECT_DIR CASES.json [--no-recheck]
+//
+// PROJECT_DIR is a clone with its packages installed (npm install). CASES.json:
+//   { "test_command": ["npx", "uvu", "-r", "esm", "test"],      (optional; default: the package's test script)
+//     "cases": [ { "op": "rename", "file": "src/index.js", "word": "toVal", "nth": 1, "to": "toValue" },
+//                { "op": "organize-imports", "file": "test/index.js" },
+//                { "op": "extract-variable" | "extract-function", "file": "…", "text": "a + b", "nth": 1, "name": "sum" },
+//                { "op": "inline", "file": "…", "word": "tmp", "nth": 2 },
+//                { "op": "move-symbol", "file": "…", "word": "helper", "nth": 1, "destination": "src/helpers.js" },
+//                { "op": "change-signature", "file": "…", "word": "f", "nth": 1, "params": "[…]" } ] }
+// `word`/`text` with `nth` (1-based occurrence in the file; a word counts only whole) name positions, so a case list
+// reads like what a maintainer meant and survives small upstream edits. Each result branch is deleted after its case.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TUG = fileURLToPath(new URL('../../bin/tug', import.meta.url));
+const ENV = { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0' };
+
+/** 1-based line and column of the nth occurrence of `needle` (whole word when `word`), and where it ends. */
+export function locate(text, needle, nth = 1, word = true) {
+  const escaped = needle.replace(/[$.*+?^()|[\]{}\\]/g, '\\$&');
+  const pattern = new RegExp(word ? `(?<![\\w$])${escaped}(?![\\w$])` : escaped, 'g');
+  const matches = [...text.matchAll(pattern)];
+  const match = matches[nth - 1];
+  if (!match) throw new Error(`${needle} occurs ${matches.length} times, not ${nth}`);
+  const at = (offset) => {
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length;
+    return { line, col: offset - before.lastIndexOf('\n') };
+  };
+  return { start: at(match.index), end: at(match.index + needle.length) };
+}
+
+function argsOf(dir, c) {
+  const text = readFileSync(path.join(dir, c.file), 'utf8');
+  const pos = () => {
+    const { start } = locate(text, c.word, c.nth ?? 1, true);
+    return `${c.file}:${start.line}:${start.col}`;
+  };
+  const range = () => {
+    const { start, end } = locate(text, c.text, c.nth ?? 1, false);
+    return `${c.file}:${start.line}:${start.col}-${end.line}:${end.col}`;
+  };
+  switch (c.op) {
+    case 'rename':
+      return ['run', 'rename-symbol', '--at', pos(), '--to', c.to];
+    case 'organize-imports':
+      return ['run', 'organize-imports', '--file', c.file];
+    case 'extract-variable':
+    case 'extract-function':
+      return ['run', c.op, '--range', range(), '--name', c.name];
+    case 'inline':
+      return ['run', 'inline', '--at', pos()];
+    case 'move-symbol':
+      return ['run', 'move-symbol', '--at', pos(), '--destination', c.destination];
+    case 'change-signature':
+      return ['run', 'change-signature', '--at', pos(), '--params', c.params];
+    default:
+      throw new Error(`unknown op ${c.op}`);
+  }
+}
+
+/** The project's tests on a commit, in a throwaway worktree that sees the project's installed packages. */
+function testsPass(dir, commit, command) {
+  const tree = mkdtempSync(path.join(os.tmpdir(), 'tug-ts-recheck-'));
+  rmSync(tree, { recursive: true });
+  execFileSync('git', ['worktree', 'add', '-q', '--detach', tree, commit], { cwd: dir, stdio: 'ignore' });
+  try {
+    symlinkSync(path.join(dir, 'node_modules'), path.join(tree, 'node_modules'));
+    const [program, ...args] = command ?? ['npm', 'test', '--silent'];
+    const run = spawnSync(program, args, { cwd: tree, encoding: 'utf8', timeout: 600_000, env: { ...process.env, CI: 'true' } });
+    return { ok: run.status === 0, tail: `${run.stdout}${run.stderr}`.trim().split('\n').slice(-5).join(' / ') };
+  } finally {
+    execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: dir, stdio: 'ignore' });
+  }
+}
+
+export function sweep(dir, spec, recheck = true) {
+  const rows = [];
+  // Each case's row goes to stderr as soon as it is known: a run of a few dozen cases takes minutes per case under load.
+  const push = rows.push.bind(rows);
+  rows.push = (row) => (process.stderr.write(`${row.outcome}\t${row.label}\t${row.note ?? ''}\n`), push(row));
+  for (const c of spec.cases) {
+    const label = c.op === 'rename' ? `rename ${c.word}#${c.nth ?? 1} -> ${c.to}` : `${c.op} ${c.file}${c.text ? ` "${c.text.slice(0, 40)}"` : c.word ? ` ${c.word}` : ''}`;
+    let args;
+    try {
+      args = argsOf(dir, c);
+    } catch (error) {
+      rows.push({ label, outcome: 'case error', note: error.message });
+      continue;
+    }
+    const testFlags = spec.test_command ? ['--test-command', JSON.stringify(spec.test_command)] : [];
+    const started = performance.now();
+    const run = spawnSync(TUG, [...args, '--verify', 'tests', ...testFlags, '--json'], { cwd: dir, encoding: 'utf8', env: ENV, maxBuffer: 64 * 1024 * 1024, timeout: 900_000 });
+    const seconds = ((performance.now() - started) / 1000).toFixed(0);
+    let json;
+    try {
+      json = JSON.parse(run.stdout);
+    } catch {
+      rows.push({ label, outcome: 'crash', note: `exit ${run.status}: ${(run.stderr || run.stdout).slice(-300)}`, seconds });
+      continue;
+    }
+    if (json.status !== 'ok') {
+      const code = json.error?.code ?? 'error';
+      rows.push({ label, outcome: code === 'InternalError' ? 'crash' : 'refused', note: `${code}: ${(json.error?.message ?? '').slice(0, 160)}`, seconds });
+      continue;
+    }
+    const edits = json.patch?.edits?.length ?? 0;
+    const branch = json.git?.branch;
+    let outcome = json.summary?.changed === false || edits === 0 ? 'ok (no change)' : 'ok';
+    let note = `${edits} edits, ${new Set((json.patch?.edits ?? []).map((e) => e.file)).size} files${json.unsure?.length ? `, ${json.unsure.length} unsure` : ''}`;
+    if (recheck && branch && edits > 0) {
+      const again = testsPass(dir, json.git.commit, spec.test_command);
+      if (!again.ok) (outcome = 'broken'), (note += `; tests red outside tug: ${again.tail.slice(0, 200)}`);
+    }
+    if (branch) spawnSync('git', ['branch', '-D', branch], { cwd: dir, stdio: 'ignore' });
+    rows.push({ label, outcome, note, seconds });
+  }
+  return rows;
+}
+
+export function report(name, rows) {
+  const count = (o) => rows.filter((r) => r.outcome.startsWith(o)).length;
+  return [
+    `| ${name} | case | outcome | note | s |`,
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| | ${r.label} | ${r.outcome} | ${(r.note ?? '').replace(/\|/g, '\\|')} | ${r.seconds ?? ''} |`),
+    '',
+    `${name}: ${rows.length} cases, ${count('ok')} ok, ${count('refused')} refused, ${count('broken')} broken, ${count('crash')} crashes, ${count('case error')} case errors.`,
+  ].join('\n');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const [dir, casesFile] = process.argv.slice(2);
+  if (!dir || !casesFile) {
+    process.stderr.write('usage: node tests/sweep/typescript.mjs PROJECT_DIR CASES.json [--no-recheck]\n');
+    process.exit(2);
+  }
+  const spec = JSON.parse(readFileSync(casesFile, 'utf8'));
+  const rows = sweep(path.resolve(dir), spec, !process.argv.includes('--no-recheck'));
+  process.stdout.write(`${report(path.basename(path.resolve(dir)), rows)}\n`);
+}
