@@ -10,6 +10,7 @@ import { pythonOpsRealBench, pythonOpsRealReport } from './python-ops-real.mjs';
 import { rustBench, rustReport } from './rust.mjs';
 import { daemonBench, daemonReport } from './daemon.mjs';
 import { planBench, planReport } from './plan.mjs';
+import { typescriptBench, typescriptReport } from './typescript.mjs';
 import { floorBench, floorReport, packageBench, packageReport, realSubjects } from './python-floor.mjs';
 import { scaleBench, scaleReport, scaleSubject, warmBench, warmReport } from './python-scale.mjs';
 
@@ -17,7 +18,7 @@ import { scaleBench, scaleReport, scaleSubject, warmBench, warmReport } from './
 process.env['TUG_DAEMON_AUTOSTART'] = '0';
 
 const quick = process.argv.includes('--quick');
-// `--only=kernel|patchset|python|floor|python-ops|rust|daemon|plan` runs one section (the others take minutes).
+// `--only=kernel|patchset|python|floor|python-ops|rust|typescript|daemon|plan` runs one section (the others take minutes).
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const wanted = (section) => only === undefined || only === section;
 const sections = [
@@ -62,6 +63,10 @@ if (wanted('python-ops')) {
 if (wanted('rust')) {
   process.stderr.write('bench: rust rename, cold vs warm daemon…\n');
   sections.push(rustReport(rustBench(quick ? 1 : 2)));
+}
+if (wanted('typescript')) {
+  process.stderr.write('bench: typescript rename, cold vs a bare tsserver, and warm, on 500 modules…\n');
+  sections.push(typescriptReport(await typescriptBench(500, quick ? 1 : 3)));
 }
 if (wanted('daemon')) {
   process.stderr.write('bench: one daemon, 20 repositories in a row…\n');

@@ -1,5 +1,6 @@
-// TypeScript rename: a cold `tug` (analyze-impact and a full rename with --verify none) against a bare tsserver (start + open + rename) on the same generated project; prints markdown for docs/PERFORMANCE.md. Run: node tests/bench/typescript.mjs [files=500] [runs=3]
+// TypeScript rename: a cold `tug` (analyze-impact and a full rename with --verify none) against a bare tsserver (start + open + rename) on the same generated project, and the warm path (a private daemon, and calls inside one process); prints markdown for docs/PERFORMANCE.md. Run: node tests/bench/typescript.mjs [files=500] [runs=3]
 import { execFileSync, spawn } from 'node:child_process';
+import { inProcessTimes } from './lib.mjs';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -67,6 +68,43 @@ function tugRun(dir, args) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/**
+ * The warm path: a daemon of its own (private runtime dir, so no other user of the machine's daemon is in the way)
+ * asked once to load the project, then `runs` times per command; and the same analysis called in one process.
+ */
+function warmRuns(dir, runs) {
+  const runtime = mkdtempSync(path.join(os.tmpdir(), 'tug-bench-rt-'));
+  const env = { ...process.env, XDG_RUNTIME_DIR: runtime, TUG_DAEMON_AUTOSTART: '0' };
+  delete env.TUG_NO_DAEMON;
+  const call = (args) => {
+    const started = performance.now();
+    const out = execFileSync(TUG, args, { cwd: dir, encoding: 'utf8', env });
+    return { ms: performance.now() - started, json: JSON.parse(out) };
+  };
+  const analyze = ['analyze-impact', 'rename-symbol', '--at', 'src/util.ts:1:17', '--to', 'step', '--json'];
+  try {
+    call(['daemon', 'start', '--json']);
+    call(analyze);
+    const impact = [];
+    const rename = [];
+    for (let i = 0; i < runs; i++) {
+      impact.push(call(analyze).ms);
+      const run = call(['rename', 'src/util.ts:1:17', 'step', '--verify', 'none', '--json']);
+      rename.push(run.ms);
+      execFileSync('git', ['branch', '-D', run.json.git.branch], { cwd: dir, stdio: 'ignore' });
+    }
+    const status = call(['daemon', 'status', '--json']).json.daemon;
+    const inProcess = inProcessTimes('tug_analyze_impact', { workspace: dir, operation: 'rename_symbol', file: 'src/util.ts', line: 1, column: 17, new_name: 'step' }, runs);
+    return { impact: median(impact), rename: median(rename), inProcess: median(inProcess), coldLoads: status.warm.typescript_cold_loads, daemonMb: status.memory.daemon_bytes / 2 ** 20 };
+  } finally {
+    try {
+      call(['daemon', 'stop', '--json']);
+    } finally {
+      rmSync(runtime, { recursive: true, force: true });
+    }
+  }
+}
+
 export async function typescriptBench(files = 500, runs = 3) {
   const dir = makeProject(files);
   try {
@@ -86,7 +124,7 @@ export async function typescriptBench(files = 500, runs = 3) {
       rename.push(run.ms);
       execFileSync('git', ['branch', '-D', run.json.git.branch], { cwd: dir, stdio: 'ignore' });
     }
-    return { files, runs, bare: median(bare), impact: median(impact), rename: median(rename), refs, tsRefs };
+    return { files, runs, bare: median(bare), impact: median(impact), rename: median(rename), refs, tsRefs, warm: warmRuns(dir, runs) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -103,6 +141,14 @@ export function typescriptReport(r) {
     `| bare tsserver: start + open + rename | ${r.bare.toFixed(0)} | 1.00× |`,
     `| tug analyze-impact rename-symbol (snapshot, language service, unsure scan) | ${r.impact.toFixed(0)} | ${(r.impact / r.bare).toFixed(2)}× |`,
     `| tug rename --verify none (plus the completeness check on the renamed text, sandbox, commit) | ${r.rename.toFixed(0)} | ${(r.rename / r.bare).toFixed(2)}× |`,
+    '',
+    `Warm (the language services kept by a daemon of the bench's own after one loading call; ${r.warm.coldLoads} cold load in it over all calls, daemon resident ${r.warm.daemonMb.toFixed(0)} MB):`,
+    '',
+    '| warm call | median ms |',
+    '|---|---|',
+    `| tug analyze-impact rename-symbol through the daemon (client process included) | ${r.warm.impact.toFixed(0)} |`,
+    `| the same analysis called inside one process (MCP server, library) | ${r.warm.inProcess.toFixed(0)} |`,
+    `| tug rename --verify none through the daemon (check, sandbox, commit) | ${r.warm.rename.toFixed(0)} |`,
     '',
   ].join('\n');
 }
