@@ -8,6 +8,9 @@ import { fixtureRepo } from './helpers/rename-cases.js';
 import { makeRepo } from './helpers/repo.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
 
+// The SDK's 60 s default is a guard against a hang, not a time limit; a loaded machine can take longer to answer.
+const GUARD = { timeout: 900_000 };
+
 async function assist(args: string[]) {
   const repo = await fixtureRepo('rust', 'sound');
   const run = await tug(repo.root, ['run', ...args, '--verify', 'tests', '--json']);
@@ -98,11 +101,11 @@ test('an assist rust-analyzer does not offer there is UnsupportedByAdapter namin
   const client = new Client({ name: 'tug-rust-assists', version: '0.0.0' });
   await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe', env: { ...(process.env as Record<string, string>) } }));
   try {
-    const mcp = await client.callTool({ name: 'tug_inline', arguments: { file: 'src/shapes.rs', line: 1, column: 1 } });
+    const mcp = await client.callTool({ name: 'tug_inline', arguments: { file: 'src/shapes.rs', line: 1, column: 1 } }, undefined, GUARD);
     t.true(Boolean(mcp.isError));
     t.true(JSON.stringify(mcp.content).includes('UnsupportedByAdapter'), JSON.stringify(mcp.content));
     // rust_analyzer picks the server: one that does not exist is RustAnalyzerNotFound, not the discovered one.
-    const missing = await client.callTool({ name: 'tug_inline', arguments: { file: 'src/shapes.rs', line: 1, column: 1, rust_analyzer: '/nonexistent/rust-analyzer' } });
+    const missing = await client.callTool({ name: 'tug_inline', arguments: { file: 'src/shapes.rs', line: 1, column: 1, rust_analyzer: '/nonexistent/rust-analyzer' } }, undefined, GUARD);
     t.true(JSON.stringify(missing.content).includes('RustAnalyzerNotFound'), JSON.stringify(missing.content));
   } finally {
     await client.close();
@@ -125,11 +128,11 @@ test('analyze-impact shows an assist\'s patch without writing anything; MCP take
     await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe', env: { ...(process.env as Record<string, string>) } }));
     try {
       const target = { file: 'src/shapes.rs', line: 28, column: 9, end_line: 28, end_column: 18, new_name: 'width' };
-      const mcp = await client.callTool({ name: 'tug_analyze_impact', arguments: { operation: 'extract_variable', ...target } });
+      const mcp = await client.callTool({ name: 'tug_analyze_impact', arguments: { operation: 'extract_variable', ...target } }, undefined, GUARD);
       t.falsy(mcp.isError, JSON.stringify(mcp.content));
       t.is((mcp.structuredContent as { patch: { unified_diff: string } }).patch.unified_diff, cli.json.patch.unified_diff);
       // A field the named refactor does not take is refused, not ignored.
-      const stray = await client.callTool({ name: 'tug_analyze_impact', arguments: { operation: 'inline', ...target } });
+      const stray = await client.callTool({ name: 'tug_analyze_impact', arguments: { operation: 'inline', ...target } }, undefined, GUARD);
       t.true(Boolean(stray.isError));
       t.true(JSON.stringify(stray.content).includes('end_line'), JSON.stringify(stray.content));
     } finally {

@@ -8,6 +8,9 @@ import { renameSymbol } from '../lib/index.js';
 import { TUG_BIN, tug } from './helpers/cli.js';
 import { TS_ENV as ENV, tsFixture } from './helpers/typescript.js';
 
+// The SDK's 60 s default is a guard against a hang, not a time limit; a loaded machine can take longer to answer.
+const GUARD = { timeout: 900_000 };
+
 test('git tug, MCP, the library and tug tool make the same rename commit as the CLI', async (t) => {
   const repo = await tsFixture('plain-js');
   const cli = await tug(repo.root, ['rename', 'lib/util.js:7:10', 'toTitle'], { env: ENV });
@@ -17,7 +20,7 @@ test('git tug, MCP, the library and tug tool make the same rename commit as the 
   const client = new Client({ name: 'tug-test', version: '0.0.0' });
   await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe', env: { ...process.env, ...ENV } as Record<string, string> }));
   try {
-    const result = await client.callTool({ name: 'tug_rename_symbol', arguments: { file: 'lib/util.js', line: 7, column: 10, new_name: 'toTitle' } });
+    const result = await client.callTool({ name: 'tug_rename_symbol', arguments: { file: 'lib/util.js', line: 7, column: 10, new_name: 'toTitle' } }, undefined, GUARD);
     t.falsy(result.isError, JSON.stringify(result.structuredContent));
     t.is((result.structuredContent as { git: { commit: string } }).git.commit, cli.json.git.commit);
   } finally {
