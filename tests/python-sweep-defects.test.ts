@@ -232,3 +232,15 @@ test("extract-variable of a generator that is a call's only argument keeps the c
   t.true((await repo.git('show', `${run.json.git.branch}:get.py`)).includes('    return tuple(items)'));
   await repo.cleanup();
 });
+
+// python3-simplejson (`_make_iterencode`): `_iterencode_list`, defined before the range, calls `_iterencode_dict`,
+// defined in it; the extracted function kept `_iterencode_dict` to itself and encoding a nested dict raised NameError.
+test('extract-function returns a name the range defines when a function nested before it reads it later', async (t) => {
+  const code = 'def make(sep):\n    def encode_list(xs):\n        return "[" + sep.join(encode_item(x) for x in xs) + "]"\n\n    def encode_item(x):\n        return encode_list(x) if isinstance(x, list) else str(x)\n\n    return encode_list\n';
+  const tests = 'from enc import make\n\n\ndef test_nested():\n    assert make(",")([1, [2, 3]]) == "[1,[2,3]]"\n';
+  const { repo, run, text } = await extractFunction({ 'enc.py': code, 'test_enc.py': tests }, 'enc.py:5:5-6:65', 'items');
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.verification.status, 'passed');
+  t.true(text.includes('    encode_item = items(encode_list)\n'), text);
+  await repo.cleanup();
+});

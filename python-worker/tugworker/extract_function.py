@@ -131,7 +131,10 @@ def _analyse(source, scope, statements, start, end, exits=False):
             if name not in written:
                 written.append(name)
     in_loop = any(isinstance(a, LOOPS) for a in source.ancestors(statements[0]) if not isinstance(a, SCOPES)) and not isinstance(scope, ast.Module)
-    read_outside = {n.id for n in _reads(outside) if in_loop or isinstance(scope, ast.Module) or source.span(n)[0] >= end}
+    # A function nested here (defined before the range too) reads its free names when it is called, which may be after
+    # the range: a name the range assigns and such a function reads is a result (simplejson's `_iterencode_list`
+    # calls `_iterencode_dict`, defined later in the same function).
+    read_outside = {n.id for n in _reads(outside) if in_loop or isinstance(scope, ast.Module) or source.span(n)[0] >= end or source.scope_of(n) is not scope}
     # A module's names are its attributes, which other modules may read: every one the range assigns stays assigned.
     results = written if isinstance(scope, ast.Module) else [name for name in written if name in read_outside]
     if exits:
