@@ -37,7 +37,6 @@ test('refactors the TypeScript adapter does not offer yet answer UnsupportedByAd
   const repo = await tsFixture('plain-js');
   const runs = await Promise.all([
     tug(repo.root, ['run', 'inline', '--at', 'lib/index.js:6:20'], { env: ENV }),
-    tug(repo.root, ['run', 'move-symbol', '--at', 'lib/util.js:3:10', '--destination', 'lib/slug.js'], { env: ENV }),
   ]);
   for (const run of runs) {
     t.is(run.json?.error?.code, 'UnsupportedByAdapter', run.stdout);
