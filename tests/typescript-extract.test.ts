@@ -23,6 +23,14 @@ test('a range that is no expression is InvalidSelection; a name the file uses is
   t.is(partial.json.error.code, 'InvalidSelection', partial.stdout);
   const taken = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/geometry.ts:9:21-9:30', '--name', 'ORIGIN'], { env: ENV });
   t.is(taken.json.error.code, 'NameConflict', taken.stdout);
+  await repo.write('src/units.ts', "// years: the longest unit\nexport function label(n: number, unit: 'years' | 'days') {\n  return n * 2 + unit;\n}\n");
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'units');
+  // The word in a string or a comment binds nothing (found on vercel/ms, whose unit names are strings).
+  const wordOnly = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/units.ts:3:10-3:15', '--name', 'years', '--verify', 'none'], { env: ENV });
+  t.is(wordOnly.exitCode, 0, wordOnly.stdout);
+  t.regex(await repo.git('show', `${wordOnly.json.git.commit}:src/units.ts`), /const years = n \* 2;\n {2}return years \+ unit;/);
+  await repo.git('branch', '-D', wordOnly.json.git.branch);
   await repo.write('src/guard.ts', 'export function when(d: Date | null) {\n  if (d) return d.getTime() > 0;\n  return false;\n}\n');
   await repo.git('add', '-A');
   await repo.git('commit', '-qm', 'guard');

@@ -38,10 +38,14 @@ export async function planTsExtract(input: TsExtractInput): Promise<{ edits: Edi
   const parseErrors = project.service.getSyntacticDiagnostics(absolute);
   if (parseErrors.length > 0) throw syntaxError(ts, file, bytes, parseErrors[0]!);
   assertTsName(ts, input.newName, 'x');
-  if (new RegExp(`(?<![\\p{ID_Continue}$])${input.newName.replace(/\$/g, '\\$')}(?![\\p{ID_Continue}$])`, 'u').test(text)) {
+  const source = project.service.getProgram()!.getSourceFile(absolute)!;
+  // A name is taken when the file has an identifier of that name; the same word in a string or a comment ('years' in
+  // ms's unit table) binds nothing.
+  const named = (node: import('typescript').Node): boolean => ((ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) && node.text === input.newName) || ts.forEachChild(node, named) === true;
+  if (named(source)) {
     throw new TugError('NameConflict', `${input.newName} is already used in ${file}; pick a name the file does not use`, { details: { conflicts: [{ file, reason: 'already used' }] } });
   }
-  if (input.kind === 'constant') assertEvaluatedAlways(ts, project.service.getProgram()!.getSourceFile(absolute)!, range, where);
+  if (input.kind === 'constant') assertEvaluatedAlways(ts, source, range, where);
   const refactors = project.service.getApplicableRefactors(absolute, range, {}, undefined, undefined);
   const actions = refactors.filter((r) => r.name === 'Extract Symbol').flatMap((r) => r.actions);
   const usable = actions.filter((a) => a.name.startsWith(`${input.kind}_scope_`) && !a.notApplicableReason);

@@ -1,7 +1,6 @@
 // TypeScript rename: a cold `tug` (analyze-impact and a full rename with --verify none) against a bare tsserver (start + open + rename) on the same generated project, and the warm path (a private daemon, and calls inside one process); prints markdown for docs/PERFORMANCE.md. Run: node tests/bench/typescript.mjs [files=500] [runs=3]
 import { execFileSync, spawn } from 'node:child_process';
-import { inProcessTimes } from './lib.mjs';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,8 +47,11 @@ function tsserverRename(dir) {
         if (message.type === 'response' && message.command === 'rename') {
           const ms = performance.now() - started;
           const count = message.body.locs.reduce((n, l) => n + l.locs.length, 0);
+          // utime + stime of the server so far, in clock ticks (100 per second on Linux), read before it is ended.
+          const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+          const cpu = (Number(fields[11]) + Number(fields[12])) * 10;
           server.kill();
-          resolve({ ms, count });
+          resolve({ ms, count, cpu });
         }
       }
     });
@@ -60,13 +62,45 @@ function tsserverRename(dir) {
   });
 }
 
+/** A cold tug process: wall time, and CPU time with its git children (GNU time's rusage) when /usr/bin/time is there. */
 function tugRun(dir, args) {
+  const cpuFile = path.join(os.tmpdir(), `tug-bench-ts-cpu-${process.pid}`);
+  const timed = existsSync('/usr/bin/time');
   const started = performance.now();
-  const out = execFileSync(TUG, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0' } });
-  return { ms: performance.now() - started, json: JSON.parse(out) };
+  const out = timed
+    ? execFileSync('/usr/bin/time', ['-f', '%U %S', '-o', cpuFile, TUG, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0' } })
+    : execFileSync(TUG, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0' } });
+  const ms = performance.now() - started;
+  const cpu = timed ? readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1).split(' ').reduce((sum, x) => sum + Number(x) * 1000, 0) : NaN;
+  return { ms, cpu, json: JSON.parse(out) };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Warm calls inside one process: wall and CPU milliseconds of each (CPU time holds up better on a loaded machine). */
+const IN_PROCESS = `
+const [dir, runs] = process.argv.slice(1);
+const { analyzeImpact } = await import(${JSON.stringify(new URL('../../dist/lib/index.js', import.meta.url).href)});
+const call = () => analyzeImpact({ workspace: dir, operation: 'rename_symbol', file: 'src/util.ts', line: 1, column: 17, new_name: 'step' });
+await call();
+const wall = [];
+const cpu = [];
+for (let i = 0; i < Number(runs); i++) {
+  const started = performance.now();
+  const used = process.cpuUsage();
+  await call();
+  const spent = process.cpuUsage(used);
+  wall.push(performance.now() - started);
+  cpu.push((spent.user + spent.system) / 1000);
+}
+process.stdout.write(JSON.stringify({ wall, cpu }));
+process.exit(0);
+`;
+
+function inProcess(dir, runs) {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', IN_PROCESS, dir, String(runs)], { encoding: 'utf8', env: { ...process.env, TUG_NO_DAEMON: '1' } });
+  return JSON.parse(out);
+}
 
 /**
  * The warm path: a daemon of its own (private runtime dir, so no other user of the machine's daemon is in the way)
@@ -94,8 +128,8 @@ function warmRuns(dir, runs) {
       execFileSync('git', ['branch', '-D', run.json.git.branch], { cwd: dir, stdio: 'ignore' });
     }
     const status = call(['daemon', 'status', '--json']).json.daemon;
-    const inProcess = inProcessTimes('tug_analyze_impact', { workspace: dir, operation: 'rename_symbol', file: 'src/util.ts', line: 1, column: 17, new_name: 'step' }, runs);
-    return { impact: median(impact), rename: median(rename), inProcess: median(inProcess), coldLoads: status.warm.typescript_cold_loads, daemonMb: status.memory.daemon_bytes / 2 ** 20 };
+    const local = inProcess(dir, Math.max(runs, 5));
+    return { impact: median(impact), rename: median(rename), inProcess: median(local.wall), inProcessCpu: median(local.cpu), coldLoads: status.warm.typescript_cold_loads, daemonMb: status.memory.daemon_bytes / 2 ** 20 };
   } finally {
     try {
       call(['daemon', 'stop', '--json']);
@@ -111,20 +145,25 @@ export async function typescriptBench(files = 500, runs = 3) {
     const bare = [];
     const impact = [];
     const rename = [];
+    const cpu = { bare: [], impact: [], rename: [] };
     let refs = 0;
     let tsRefs = 0;
     for (let i = 0; i < runs; i++) {
       const server = await tsserverRename(dir);
       bare.push(server.ms);
+      cpu.bare.push(server.cpu);
       tsRefs = server.count;
       const analysis = tugRun(dir, ['analyze-impact', 'rename-symbol', '--at', 'src/util.ts:1:17', '--to', 'step', '--json']);
       impact.push(analysis.ms);
+      cpu.impact.push(analysis.cpu);
       refs = analysis.json.references.length;
       const run = tugRun(dir, ['rename', 'src/util.ts:1:17', 'step', '--verify', 'none', '--json']);
       rename.push(run.ms);
+      cpu.rename.push(run.cpu);
       execFileSync('git', ['branch', '-D', run.json.git.branch], { cwd: dir, stdio: 'ignore' });
     }
-    return { files, runs, bare: median(bare), impact: median(impact), rename: median(rename), refs, tsRefs, warm: warmRuns(dir, runs) };
+    const cpuOf = (xs) => median(xs);
+    return { files, runs, bare: median(bare), impact: median(impact), rename: median(rename), refs, tsRefs, cpu: { bare: cpuOf(cpu.bare), impact: cpuOf(cpu.impact), rename: cpuOf(cpu.rename) }, warm: warmRuns(dir, runs) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -136,18 +175,18 @@ export function typescriptReport(r) {
     '',
     `Measured ${new Date().toISOString().slice(0, 10)} with \`node tests/bench/typescript.mjs ${r.files} ${r.runs}\` on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)}), Node ${process.version}: a generated project of ${r.files + 1} modules, one function used by all of them (${r.refs} places, tsserver ${r.tsRefs}); medians of ${r.runs} cold processes.`,
     '',
-    '| what | median ms | vs tsserver |',
-    '|---|---|---|',
-    `| bare tsserver: start + open + rename | ${r.bare.toFixed(0)} | 1.00× |`,
-    `| tug analyze-impact rename-symbol (snapshot, language service, unsure scan) | ${r.impact.toFixed(0)} | ${(r.impact / r.bare).toFixed(2)}× |`,
-    `| tug rename --verify none (plus the completeness check on the renamed text, sandbox, commit) | ${r.rename.toFixed(0)} | ${(r.rename / r.bare).toFixed(2)}× |`,
+    '| what | median ms | vs tsserver | CPU ms | CPU vs tsserver |',
+    '|---|---|---|---|---|',
+    `| bare tsserver: start + open + rename | ${r.bare.toFixed(0)} | 1.00× | ${r.cpu.bare.toFixed(0)} | 1.00× |`,
+    `| tug analyze-impact rename-symbol (snapshot, language service, unsure scan) | ${r.impact.toFixed(0)} | ${(r.impact / r.bare).toFixed(2)}× | ${r.cpu.impact.toFixed(0)} | ${(r.cpu.impact / r.cpu.bare).toFixed(2)}× |`,
+    `| tug rename --verify none (plus the completeness check on the renamed text, sandbox, commit) | ${r.rename.toFixed(0)} | ${(r.rename / r.bare).toFixed(2)}× | ${r.cpu.rename.toFixed(0)} | ${(r.cpu.rename / r.cpu.bare).toFixed(2)}× |`,
     '',
     `Warm (the language services kept by a daemon of the bench's own after one loading call; ${r.warm.coldLoads} cold load in it over all calls, daemon resident ${r.warm.daemonMb.toFixed(0)} MB):`,
     '',
     '| warm call | median ms |',
     '|---|---|',
     `| tug analyze-impact rename-symbol through the daemon (client process included) | ${r.warm.impact.toFixed(0)} |`,
-    `| the same analysis called inside one process (MCP server, library) | ${r.warm.inProcess.toFixed(0)} |`,
+    `| the same analysis called inside one process (MCP server, library) | ${r.warm.inProcess.toFixed(0)} (CPU ${r.warm.inProcessCpu.toFixed(0)}) |`,
     `| tug rename --verify none through the daemon (check, sandbox, commit) | ${r.warm.rename.toFixed(0)} |`,
     '',
   ].join('\n');
