@@ -244,3 +244,13 @@ test('extract-function returns a name the range defines when a function nested b
   t.true(text.includes('    encode_item = items(encode_list)\n'), text);
   await repo.cleanup();
 });
+
+// The same simplejson range, up to `return _iterencode`: the call must be returned, and the nested function defined
+// before it would find `_iterencode_dict` unbound; refused rather than written as `x = return f()`.
+test('extract-function refuses a returning range that defines a name a function nested before it reads', async (t) => {
+  const code = 'def make(sep):\n    def encode_list(xs):\n        return "[" + sep.join(encode_item(x) for x in xs) + "]"\n\n    def encode_item(x):\n        return encode_list(x) if isinstance(x, list) else str(x)\n\n    return encode_list\n';
+  const { repo, run } = await extractFunction({ 'enc.py': code }, 'enc.py:5:5-8:23', 'items');
+  t.is(run.json.error?.code, 'UnsafeRefactor', run.stdout);
+  t.regex(run.json.error.message, /encode_item, which a function nested before the range reads/);
+  await repo.cleanup();
+});

@@ -138,7 +138,11 @@ def _analyse(source, scope, statements, start, end, exits=False):
     # A module's names are its attributes, which other modules may read: every one the range assigns stays assigned.
     results = written if isinstance(scope, ast.Module) else [name for name in written if name in read_outside]
     if exits:
-        # The range always returns or raises: no code after it reads what it assigned.
+        # The range returns (or raises) for the function: no code after it reads what it assigned, but a function
+        # nested before it that reads one of those names later would find it unbound in the enclosing function.
+        late = sorted({n.id for n in _reads(outside) if source.scope_of(n) is not scope} & set(written))
+        if late:
+            _refuse("UnsafeRefactor", source, start, "%s, which a function nested before the range reads when it is called, would no longer be bound in the enclosing function once the range returns" % ", ".join(late), name=late[0])
         results = []
     if in_loop:
         later = {name for n in own_scope if hasattr(n, "end_lineno") and source.span(n)[0] >= end for name in _bound(n)}
@@ -280,7 +284,7 @@ def extract_function(content, start, end, name):
         _refuse("InvalidSelection", source, start, "the statements share a line with other code")
     _check_flow(source, statements, tail)
     scope = _enclosing(source, statements, start)
-    params, results = _analyse(source, scope, statements, start, end, exits)
+    params, results = _analyse(source, scope, statements, start, end, tail)
     inside = [n for s in statements for n in ast.walk(s)]
     is_async = any(isinstance(n, (ast.Await, ast.AsyncFor, ast.AsyncWith)) for n in _own(statements))
     method = isinstance(scope, FUNCTIONS) and isinstance(source.parent.get(scope), ast.ClassDef) and scope.args.args
