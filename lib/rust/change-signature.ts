@@ -152,6 +152,7 @@ export async function planRustSignature(input: RustSignatureInput): Promise<Rust
   }
 
   let calls = 0;
+  const valueUses: RustUnsure[] = [];
   for (const s of sites) {
     if (isDefinition(s)) continue;
     const text = textOf.get(s.file)!;
@@ -164,7 +165,7 @@ export async function planRustSignature(input: RustSignatureInput): Promise<Rust
     if (/(^|[;}\n])\s*(\/\/[/!]\s*)?(pub(\([^)]*\))?\s+)?use\s+[^;]*$/.test(text.slice(before.lastIndexOf(';') + 1, s.at))) continue;
     const list = text[after] === '(' ? splitList(text, after, false) : null;
     if (!list) {
-      unsure.push({ ...where, text: lineAround(text, s.at), reason: 'value_use', renamed: false });
+      valueUses.push({ ...where, text: lineAround(text, s.at), reason: 'value_use', renamed: false });
       continue;
     }
     const receiver = !method && main.hasSelf ? 1 : 0;
@@ -188,6 +189,17 @@ export async function planRustSignature(input: RustSignatureInput): Promise<Rust
     replaceList(s.file, after, items, text.slice(after + 1, list.close));
     calls++;
   }
+  // A fn passed as a value (`.map(f)`, `let g: fn(u8) = f`) is called with the old signature wherever it goes: that no
+  // longer compiles, or, for a reorder of equal types, silently passes the arguments swapped (the sweep: shlex `quote`,
+  // percent-encoding `percent_encode_byte`). Refused unless forced; forced, each such use is listed.
+  if (valueUses.length > 0 && !input.force) {
+    const first = valueUses[0]!;
+    throw new TugError('UnsafeRefactor', `${name} is used as a value at ${first.file}:${first.line}:${first.col} (\`${first.text}\`), where calls through it keep the old signature`, {
+      details: { reason: 'value use', line: first.line, col: first.col, uses: valueUses.map((u) => `${u.file}:${u.line}:${u.col}`), suggestion: 'pass force to change it anyway; each such use is listed as unsure' },
+      location: { file: first.file, line: first.line, col: first.col },
+    });
+  }
+  unsure.push(...valueUses);
   return { name, edits, calls, unsure };
 }
 

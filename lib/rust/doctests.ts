@@ -52,10 +52,13 @@ export function docTestLines(bytes: Uint8Array): Array<{ blockId: number; start:
  * (`use crate as name;`), so paths such as `name::Span::new` resolve as they do when cargo test compiles the example.
  * Null when no doc test mentions `word`.
  */
-export function docTestOverlay(rootFile: string, rootBytes: Uint8Array, files: ReadonlyMap<string, Uint8Array>, crateName: string, word: string): DocTestOverlay | null {
+export function docTestOverlay(rootFile: string, rootBytes: Uint8Array, files: ReadonlyMap<string, Uint8Array>, crateName: string, word: string, edition2015 = false): DocTestOverlay | null {
   const segments: Segment[] = [];
   let body = '';
-  const header = `\n#[allow(unused, dead_code, unused_imports)]\nmod __tug_doctests {\n    use crate as ${crateName};\n`;
+  // Edition 2015 reads a `use` path from the crate root, so `use strsim::hamming;` in a doc test needs the crate's name
+  // there too (strsim: without it the doc test's calls resolved to nothing and were left unrenamed).
+  const alias = edition2015 ? `\n#[allow(unused)]\nextern crate self as ${crateName};` : '';
+  const header = `${alias}\n#[allow(unused, dead_code, unused_imports)]\nmod __tug_doctests {\n    use crate as ${crateName};\n`;
   const base = rootBytes.length + encoder.encode(header).length;
   let size = 0;
   const append = (s: string) => {
@@ -98,6 +101,12 @@ export function crateNameOf(manifest: string): string | null {
   return name ? name.replaceAll('-', '_') : null;
 }
 
+/** The `[package] edition` of a manifest; Cargo's default, 2015, when it has none. */
+export function editionOf(manifest: string): string {
+  const pkg = /^\[package\]([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(manifest)?.[1] ?? '';
+  return /^\s*edition\s*=\s*"(\d+)"/m.exec(pkg)?.[1] ?? '2015';
+}
+
 /**
  * Shows rust-analyzer the crate root with its doc tests appended (in memory: the file on disk is not touched), runs
  * `body`, then shows it the real file again. Without a lib crate root or a doc test naming `word`, just runs `body`.
@@ -114,7 +123,7 @@ export async function withDocTests<T>(
   const name = manifest ? crateNameOf(manifest) : null;
   const prefix = crate.dir === '' ? 'src/' : `${crate.dir}/src/`;
   const own = new Map([...crate.files].filter(([f]) => f.startsWith(prefix)));
-  const overlay = rootBytes && name ? docTestOverlay(rootFile, rootBytes, own, name, word) : null;
+  const overlay = rootBytes && name ? docTestOverlay(rootFile, rootBytes, own, name, word, editionOf(manifest!) === '2015') : null;
   if (!overlay) return body(null);
   const onDisk = path.join(crate.root, 'src', 'lib.rs');
   await server.showText(onDisk, decoder.decode(overlay.text));

@@ -151,6 +151,7 @@ export async function planRustRename(input: RustPlanInput): Promise<RustRenamePl
         newName: input.newName,
         renamed: new Set(converted.edits.map((e) => `${e.file}\0${e.span!.start}`)),
         includeUnsure: input.includeUnsure ?? false,
+        definition: bytesOf.has(definition.file) ? { file: definition.file, start: definition.start, bytes: bytesOf.get(definition.file)! } : undefined,
       });
       const noStd = server.stdMissing ? [STD_MISSING] : [];
       const symbol = {

@@ -6,6 +6,7 @@ import type { RustAnalyzer } from './lsp-client.js';
 import { docTestLines } from './doctests.js';
 import { scanRust, type MacroCall } from './macro-calls.js';
 import { lspPositionOfOffset } from './positions.js';
+import { certainInMacroBody, type ItemDefinition } from './macro-body-names.js';
 
 export type RustUnsureReason = 'macro_unexpanded' | 'macro_definition' | 'cfg_inactive' | 'unresolved' | 'value_use';
 
@@ -29,6 +30,8 @@ export interface UnsureInput {
   /** `file\0byteStart` of every occurrence rust-analyzer's rename already covers. */
   renamed: ReadonlySet<string>;
   includeUnsure: boolean;
+  /** The renamed item's definition, for the macro_rules! mentions that certainly name it (macro-body-names.ts). */
+  definition?: ItemDefinition | undefined;
 }
 
 const decoder = new TextDecoder();
@@ -60,13 +63,17 @@ export async function findUnsure(input: UnsureInput): Promise<{ unsure: RustUnsu
   const unsure: RustUnsure[] = [];
   const edits: EditRequest[] = [];
   const warnings: WarningJSON[] = [];
+  const scans = new Map<string, ReturnType<typeof scanRust>>();
+  const scanOf = (file: string) => scans.get(file) ?? scans.set(file, scanRust(decoder.decode(input.bytesOf.get(file)))).get(file)!;
+  const callsOf = (name: string) =>
+    [...input.bytesOf].flatMap(([file, bytes]) => (decoder.decode(bytes).includes(name) ? scanOf(file).macros.filter((m) => !m.definition && m.name === name).map((m) => ({ file, bytes, start: m.start })) : []));
   for (const [file, bytes] of [...input.bytesOf].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const text = decoder.decode(bytes);
     if (!text.includes(bare)) continue;
     const starts = lineStarts(bytes);
     const uri = input.uriOf(file);
     const expanded = new Map<number, boolean>();
-    const { identifiers, macros } = scanRust(text);
+    const { identifiers, macros } = scanOf(file);
     const cfg = cfgRegions(bytes);
     const lineText = (at: number) => {
       const { line } = positionOf(starts, at);
@@ -78,7 +85,14 @@ export async function findUnsure(input: UnsureInput): Promise<{ unsure: RustUnsu
       const position = (at: number) => lspPositionOfOffset(bytes, at, server.encoding, starts);
       const macro = innermost(macros, token.start, token.end);
       let reason: RustUnsureReason | null;
-      if (macro?.definition) reason = 'macro_definition';
+      if (macro?.definition) {
+        const mention = { file, bytes, start: token.start, end: token.end, macro, macroName: nameOfRules(text, macro), callsOf };
+        if (input.definition && certainInMacroBody(mention, input.definition)) {
+          edits.push({ file, span: { start: token.start, end: token.end }, old_text: token.text, new_text: input.newName });
+          continue;
+        }
+        reason = 'macro_definition';
+      }
       else if (macro) {
         let seen = expanded.get(macro.start);
         if (seen === undefined) {
