@@ -15,6 +15,7 @@ import { lspPositionOfOffset } from './positions.js';
 import { cargoRootOf } from './rename-plan.js';
 import { renameCreated } from './created-name.js';
 import { repairExtracted } from './extract-repair.js';
+import { checkExtractedSignature } from './extract-signature.js';
 import type { RustAnalyzer } from './lsp-client.js';
 import { withRustAnalyzer } from './servers.js';
 import { convertWorkspaceEdit, type ConvertedEdit } from './workspace-edit.js';
@@ -124,7 +125,8 @@ export async function planRustAssist(input: AssistInput): Promise<AssistPlan> {
     if (converted.edits.length === 0) throw new TugError('UnsupportedByAdapter', `${idOf(chosen)} at ${where} changes nothing`, { details: { operation: input.operation, offered: [idOf(chosen)], location: where } });
     const kind = idOf(chosen) === 'extract_function' ? 'function' : 'variable';
     const selected = decoder.decode(bytes.subarray(from, to));
-    const fixed = kind === 'function' ? repairExtracted(converted.edits, selected, createdFunction(converted.edits) ?? 'fun_name') : converted.edits;
+    const created = createdFunction(converted.edits) ?? 'fun_name';
+    const fixed = kind === 'function' ? checkExtractedSignature(repairExtracted(converted.edits, selected, created), created, bytes, from, to) : converted.edits;
     const edits = input.name === undefined ? fixed : await renameCreated({ server, file: input.file, onDisk, uri, original: bytes, edits: fixed, selected, name: input.name, kind });
     return { title: resolved.title, edits, moves: converted.moves, warnings: converted.warnings };
   });
