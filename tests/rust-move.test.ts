@@ -2,7 +2,8 @@
 // not published) used by a binary crate (`app`), and a published library (`pubcrate`). A fn moves into an existing
 // `mod.rs` module and the other crate's imports follow; a struct moves with its impls into a new file declared in
 // lib.rs; a fn a macro_rules! body names is listed as unsure (its move fails verification unless a `pub use` stays);
-// a published public path is refused unless keep_reexport; a #[cfg] item is refused.
+// a published public path is refused unless keep_reexport (an integration test keeps the old path); a test fn takes
+// a #[cfg(test)] import along; a #[cfg] item is refused.
 import test from 'ava';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -164,7 +165,55 @@ const WORKSPACE: Record<string, string> = {
     'pub fn twice() -> u32 {',
     '    exposed() * 2',
     '}',
+    '',
+    '#[cfg(test)]',
+    'fn expected() -> u32 {',
+    '    2',
+    '}',
+    '',
+    '#[test]',
+    'fn twice_is_two() {',
+    '    assert_eq!(twice(), expected());',
+    '}',
+    '',
+    'use std::fmt::Write;',
+    '',
+    '/// A set of small numbers.',
+    'pub struct Small {',
+    '    top: u8,',
+    '}',
+    '',
+    'impl Small {',
+    '    pub const fn new(top: u8) -> Small {',
+    '        Small { top }',
+    '    }',
+    '',
+    '    const fn has(&self, n: u8) -> bool {',
+    '        n <= self.top',
+    '    }',
+    '}',
+    '',
+    'const TEN: Small = Small::new(10);',
+    '',
+    'macro_rules! static_assert {',
+    '    ($($b:expr,)+) => {',
+    '        fn _static_assert() {',
+    '            $(let _ = std::mem::transmute::<[u8; $b as usize], u8>;)+',
+    '        }',
+    '    };',
+    '}',
+    '',
+    'static_assert! {',
+    '    TEN.has(3),',
+    '}',
+    '',
+    'pub fn render(n: u32) -> String {',
+    '    let mut s = String::new();',
+    '    s.write_str(&n.to_string()).unwrap();',
+    '    s',
+    '}',
   ),
+  'pubcrate/tests/it.rs': lines('#[test]', 'fn exposed_is_one() {', '    assert_eq!(pubcrate::inner::exposed(), 1);', '}'),
 };
 
 async function workspace(): Promise<TestRepo> {
@@ -243,7 +292,29 @@ test.serial('MCP: a struct with its impls into a new file; a macro-reached fn; a
     t.false(reexported.isError, reexported.raw);
     t.is(reexported.result.verification.status, 'passed', reexported.raw);
     t.is(await repo.git('show', `${reexported.result.git.commit}:pubcrate/src/lib.rs`), lines('pub mod inner;', 'mod other;').trimEnd());
-    t.true((await repo.git('show', `${reexported.result.git.commit}:pubcrate/src/inner.rs`)).startsWith(lines('pub use crate::other::exposed;', '', 'pub fn twice() -> u32 {')));
+    const inner = await repo.git('show', `${reexported.result.git.commit}:pubcrate/src/inner.rs`);
+    t.true(inner.includes('pub use crate::other::exposed;\nuse std::fmt::Write;\n') && !inner.includes('pub fn exposed'), inner);
+    // The integration test is a crate of its own: it keeps the old path (the new module is private).
+    t.is(await repo.git('show', `${reexported.result.git.commit}:pubcrate/tests/it.rs`), WORKSPACE['pubcrate/tests/it.rs']!.trimEnd());
+
+    // A test fn needing a #[cfg(test)] fn of its old module: the import carries the cfg, the fn becomes pub(crate).
+    const check = await call({ file: 'pubcrate/src/inner.rs', line: 16, column: 4, destination: 'crate::checks' });
+    t.false(check.isError, check.raw);
+    t.is(check.result.verification.status, 'passed', check.raw);
+    const checks = await repo.git('show', `${check.result.git.commit}:pubcrate/src/checks.rs`);
+    t.true(checks.includes('#[cfg(test)]\nuse crate::inner::expected;\n') && checks.includes('use crate::inner::twice;\n'), checks);
+    t.true((await repo.git('show', `${check.result.git.commit}:pubcrate/src/inner.rs`)).includes('#[cfg(test)]\npub(crate) fn expected() -> u32 {'));
+
+    // A trait imported only for its methods goes along (`s.write_str`); a private method named only where a macro
+    // builds a type (`[u8; TEN.has(3) as usize]`) becomes pub(crate).
+    const render = await call({ file: 'pubcrate/src/inner.rs', line: 51, column: 8, destination: 'crate::text', keep_reexport: true });
+    t.false(render.isError, render.raw);
+    t.is(render.result.verification.status, 'passed', render.raw);
+    t.true((await repo.git('show', `${render.result.git.commit}:pubcrate/src/text.rs`)).startsWith('use std::fmt::Write;\n'));
+    const small = await call({ file: 'pubcrate/src/inner.rs', line: 23, column: 12, destination: 'crate::sets', keep_reexport: true });
+    t.false(small.isError, small.raw);
+    t.is(small.result.verification.status, 'passed', small.raw);
+    t.true((await repo.git('show', `${small.result.git.commit}:pubcrate/src/sets.rs`)).includes('    pub(crate) const fn has(&self, n: u8) -> bool {'));
 
     const gated = await call({ file: 'geom/src/shapes.rs', line: 43, column: 8, destination: 'crate::util' });
     t.true(gated.isError, gated.raw);

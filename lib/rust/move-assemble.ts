@@ -84,12 +84,13 @@ export async function assembleMove(input: AssembleInput): Promise<{ edits: EditR
   const ownPrefix = `crate${destSegs.length ? `::${modulePath(destSegs)}` : ''}::`;
   const imports: Import[] = needs.imports.filter((imp) => {
     if (imp.alias === null && imp.path === `${ownPrefix}${imp.name}`) return false;
+    if (imp.alias === '_') return true;
     const have = bound.get(imp.alias ?? imp.name);
     if (have === undefined && !defined.has(imp.alias ?? imp.name)) return true;
     if (have === imp.path) return false;
     throw new TugError('NameConflict', `the moved code uses ${imp.name} (${imp.path}), but ${destFile} already binds that name`, { details: { name: imp.name, conflicts: [{ file: destFile }] } });
   });
-  const lines = imports.map((i) => `use ${i.path}${i.alias ? ` as ${i.alias}` : ''};`);
+  const lines = imports.map((i) => `${i.cfg.map((c) => `${c}\n`).join('')}use ${i.path}${i.alias ? ` as ${i.alias}` : ''};`);
   const creates: Array<{ path: string; content: string }> = [];
   if (dest.create) {
     creates.push({ path: destFile, content: `${lines.length ? `${lines.join('\n')}\n\n` : ''}${movedText}\n` });
@@ -130,7 +131,7 @@ function unusedAfterMove(input: AssembleInput, imports: readonly Import[]): StrE
   for (const span of [...moved, ...uses]) rest = rest.slice(0, span.start) + ' '.repeat(span.end - span.start) + rest.slice(span.end);
   const byItem = new Map<UseItem, Set<UseTree>>();
   for (const imp of imports) {
-    if (!imp.from) continue;
+    if (!imp.from || imp.keep) continue;
     const name = imp.alias ?? imp.name;
     if (new RegExp(`(?<![\\p{XID_Continue}])${name}(?![\\p{XID_Continue}])`, 'u').test(rest)) continue;
     byItem.set(imp.from.item, new Set([...(byItem.get(imp.from.item) ?? []), imp.from.tree]));

@@ -2,7 +2,7 @@
 // old module's own items it names (imported from there, and made `pub(crate)` when private), and `self::`/`super::`
 // paths written from the crate root instead. Each candidate name is checked with rust-analyzer's definition, so a
 // local variable that happens to share an import's name brings nothing along.
-import { leavesOf, useItems, type Seg, type StrEdit, type UseItem, type UseLeaf, type UseTree } from './move-text.js';
+import { cfgBefore, leavesOf, useItems, type Seg, type StrEdit, type UseItem, type UseLeaf, type UseTree } from './move-text.js';
 import type { TopItem } from './move-items.js';
 
 export interface DepsContext {
@@ -26,6 +26,10 @@ export interface Import {
   alias: string | null;
   /** The old module's `use` it was copied from (absent for the old module's own items). */
   from?: { item: UseItem; tree: UseTree };
+  /** `#[cfg(…)]` lines the import needs (those of the `use` or of the item it names). */
+  cfg: string[];
+  /** A trait brought for its methods: copied, never taken out of the old module. */
+  keep?: boolean;
 }
 
 export interface DepsOutcome {
@@ -88,20 +92,44 @@ export async function movedCodeNeeds(ctx: DepsContext): Promise<DepsOutcome> {
   for (const [name, spots] of [...candidates].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const leaf = leaves.get(name);
     if (leaf) {
-      if (await needed(spots, (def) => !local(def))) imports.push({ name, path: absolute(leaf.path, ctx).join('::'), alias: leaf.alias, from: { item: leaf.item, tree: leaf.chain[leaf.chain.length - 1]! } });
+      if (await needed(spots, (def) => !local(def))) imports.push({ name, path: absolute(leaf.path, ctx).join('::'), alias: leaf.alias, from: { item: leaf.item, tree: leaf.chain[leaf.chain.length - 1]! }, cfg: leaf.item.cfg });
       continue;
     }
     const sibling = siblings.get(name)!;
     if (await needed(spots, (def) => def === null || (def.file === ctx.source && def.at >= sibling.start && def.at <= sibling.end))) {
-      imports.push({ name, path: ['crate', ...ctx.srcSegs, name].join('::'), alias: null });
+      imports.push({ name, path: ['crate', ...ctx.srcSegs, name].join('::'), alias: null, cfg: cfgBefore(masked, ctx.text, sibling.header.visStart) });
     }
   }
+  imports.push(...traitImports(ctx, leaves, imports));
   const needVisible: TopItem[] = [];
   for (const [name, spots] of visibility) {
     const sibling = siblings.get(name)!;
     if (await needed(spots, (def) => def !== null && def.file === ctx.source && def.at >= sibling.start && def.at <= sibling.end)) needVisible.push(sibling);
   }
   return { imports, edits, needVisible };
+}
+
+/**
+ * Imports the old module has only for their methods (`use std::io::Write;`, `use x::Trait as _;`: the name is written
+ * nowhere else in the file): the moved code may call those methods, so they go along when it calls any method.
+ */
+function traitImports(ctx: DepsContext, leaves: ReadonlyMap<string, UseLeaf & { item: UseItem }>, taken: readonly Import[]): Import[] {
+  if (!ctx.moved.some((r) => /\.\s*[\p{XID_Start}_][\p{XID_Continue}]*\s*(?:::\s*<[^;{}]*>\s*)?\(/u.test(ctx.masked.slice(r.start, r.end)))) return [];
+  const found: Import[] = [];
+  const all = useItems(ctx.text, ctx.masked).filter((u) => u.depth === 0 && !inside(ctx.moved, u.start));
+  let rest = ctx.masked;
+  for (const u of all) rest = rest.slice(0, u.start) + ' '.repeat(u.end - u.start) + rest.slice(u.end);
+  for (const item of all) {
+    for (const leaf of leavesOf(item.tree)) {
+      if (leaf.glob) continue;
+      const underscore = leaf.alias === '_';
+      const name = leaf.name ?? leaf.path[leaf.path.length - 1]?.text;
+      if (!name || taken.some((i) => i.name === name) || (!underscore && leaves.get(name)?.item.start !== item.start)) continue;
+      if (!underscore && new RegExp(`(?<![\\p{XID_Continue}])${name}(?![\\p{XID_Continue}])`, 'u').test(rest)) continue;
+      found.push({ name: underscore ? `_${name}` : name, path: absolute(leaf.path, ctx).join('::'), alias: underscore ? '_' : null, cfg: item.cfg, keep: true });
+    }
+  }
+  return found;
 }
 
 function inside(ranges: ReadonlyArray<{ start: number; end: number }>, at: number): boolean {

@@ -77,7 +77,8 @@ export function moduleOfFile(pkg: CratePackage, file: string, textOf: (file: str
   if (!file.startsWith(`${rootDir}/`)) return null;
   const rel = file.slice(rootDir.length + 1).replace(/\.rs$/, '').split('/');
   if (rel[rel.length - 1] === 'mod') rel.pop();
-  return walk(pkg, rel, textOf)?.file === file ? walk(pkg, rel, textOf) : null;
+  const found = walk(pkg, rel, textOf);
+  return found?.file === file ? found : null;
 }
 
 /** The module at `segs`, if the crate declares it and its file exists. */

@@ -66,7 +66,9 @@ export async function planRustMove(input: RustMoveInput): Promise<RustMovePlan> 
   const pkg = packageOf(pkgDir, decoder.decode(blobs.get(manifest.oid)), (f) => texts.has(f));
   const src = moduleOfFile(pkg, source, textOf);
   if (!src) throw new TugError('UnsupportedOperation', `${source} is not a module of the crate ${pkg.name} (no \`mod\` declaration reaches it from ${pkg.root})`, { details: { operation: 'move-symbol', reason: 'not in the module tree' } });
-  const sameCrate = (f: string) => cargoRootOf(entries, f) === pkgDir;
+  // Integration tests, examples, benches and src/bin are crates of their own: only files the root's `mod` lines reach count.
+  const inCrate = new Map<string, boolean>();
+  const sameCrate = (f: string) => inCrate.get(f) ?? (inCrate.set(f, cargoRootOf(entries, f) === pkgDir && moduleOfFile(pkg, f, textOf) !== null), inCrate.get(f)!);
   const where = `${source}:${target.line}:${target.col}`;
   const byteAt = offsetOf(srcBytes, lineStarts(srcBytes), target.line, target.col);
   if (byteAt === null) throw new TugError('InvalidPosition', `${where} is outside the file`, { details: { location: where }, location: target });
@@ -130,7 +132,11 @@ export async function planRustMove(input: RustMoveInput): Promise<RustMovePlan> 
       item.header.vis === 'pub' && isPublicModule(pkg, dest.module),
     );
     const visibility = decideVisibility({ pkg, src, dest: dest.module, item, keepReexport: input.keepReexport, refs, outcome, insideMoved, moduleOf: (f) => (sameCrate(f) ? moduleOfFile(pkg, f, textOf) : null), positionAt });
-    const members = await privateMembersUsedOutside(server, moved, source, srcText, masked, async (at) =>
+    // A member named in a macro call rust-analyzer does not expand has no reference: `.name`/`::name` written outside counts too.
+    const written = (name: string) =>
+      [...texts].some(([f, t]) => t.includes(name) && sameCrate(f) && [...maskRust(t).matchAll(new RegExp(`(?:\\.|::)\\s*${name}(?![\\p{XID_Continue}])`, 'gu'))].some((m) => !insideMoved(f, m.index)));
+    const members = await privateMembersUsedOutside(server, moved, source, srcText, masked, async (at, name) =>
+      written(name) ||
       ((await ask<LspLocation[]>(server, 'textDocument/references', { textDocument: { uri: uriOf(source) }, position: positionAt(source, at), context: { includeDeclaration: false } })) ?? [])
         .map(locate)
         .some((r) => r !== null && !insideMoved(r.file, r.at)),
@@ -160,7 +166,7 @@ async function privateMembersUsedOutside(
   _source: string,
   text: string,
   masked: string,
-  usedOutside: (at: number) => Promise<boolean>,
+  usedOutside: (at: number, name: string) => Promise<boolean>,
 ): Promise<Array<{ at: number; name: string }>> {
   const found: Array<{ at: number; name: string }> = [];
   for (const owner of moved) {
@@ -168,7 +174,7 @@ async function privateMembersUsedOutside(
     if (!inherent && !/^(?:struct|union)\b/.test(owner.header.keyword)) continue;
     for (const member of topItems(owner.symbol.children ?? [], text, masked)) {
       if (member.header.vis !== '' || member.start < owner.start) continue;
-      if (await usedOutside(member.nameAt)) found.push({ at: member.header.visStart, name: member.name });
+      if (await usedOutside(member.nameAt, member.name)) found.push({ at: member.header.visStart, name: member.name });
     }
   }
   return found;

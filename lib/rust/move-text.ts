@@ -100,6 +100,8 @@ export interface UseItem {
   tree: UseTree;
   /** Brace depth of the item: 0 at the top of a file. */
   depth: number;
+  /** Its `#[cfg(…)]` attributes, as written. */
+  cfg: string[];
 }
 
 const USE = /(?<![\p{XID_Continue}])(?:(pub(?:\s*\([^)]*\))?)\s+)?use(?![\p{XID_Continue}])/gu;
@@ -116,9 +118,29 @@ export function useItems(text: string, masked = maskRust(text)): UseItem[] {
     const tokens = tokenize(masked, m.index + m[0].length, semi);
     const parsed = tokens ? parseTree(tokens, 0) : null;
     if (!parsed || parsed.next !== tokens!.length) continue;
-    found.push({ start: m.index, end: semi + 1, vis: m[1] ?? '', tree: parsed.tree, depth: depth[m.index]! });
+    found.push({ start: m.index, end: semi + 1, vis: m[1] ?? '', tree: parsed.tree, depth: depth[m.index]!, cfg: cfgBefore(masked, text, m.index) });
   }
   return found;
+}
+
+/** The `#[cfg(…)]` attributes right before `at` (other attributes between them are skipped). */
+export function cfgBefore(masked: string, text: string, at: number): string[] {
+  const found: string[] = [];
+  let i = at;
+  for (;;) {
+    while (i > 0 && /\s/.test(masked[i - 1]!)) i--;
+    if (masked[i - 1] !== ']') return found;
+    let depth = 0;
+    let j = i - 1;
+    for (; j >= 0; j--) {
+      if (masked[j] === ']') depth++;
+      else if (masked[j] === '[' && --depth === 0) break;
+    }
+    if (j < 1 || masked[j - 1] !== '#') return found;
+    const attr = text.slice(j - 1, i);
+    if (/^#\[\s*cfg\s*\(/.test(attr)) found.unshift(attr);
+    i = j - 1;
+  }
 }
 
 type Tok = { t: string; start: number; end: number };
