@@ -106,6 +106,10 @@ async function planTypeScript(ws: Workspace, snapshot: Snapshot, at: RenameTarge
       details: { argument: input.include?.length ? 'include' : input.exclude?.length ? 'exclude' : config.sources['include'] ?? config.sources['exclude'] ?? 'include', reason: 'Python only' },
     });
   }
+  // At a module specifier (`'./money.js'`) the module itself is renamed: its file (or an index module's directory) moves.
+  const { isModuleSpecifierAt, planTsFileRename } = await import('../../typescript/file-rename.js');
+  const source = (await loadSourceFiles(ws.repo, snapshot.tree, [at.file])).get(at.file)!;
+  if (isModuleSpecifierAt(at.file, source.bytes, at.line, at.col)) return planTsFileRename({ repo: ws.repo, tree: snapshot.tree, target: at, newName: input.new_name });
   const { planTsRename } = await import('../../typescript/rename-plan.js');
   return planTsRename({ repo: ws.repo, tree: snapshot.tree, target: at, newName: input.new_name, includeUnsure: input.include_unsure, check });
 }
