@@ -1,7 +1,7 @@
 // rust-analyzer's refactoring assists (extract variable, inline, …) as edit plans: ask for the code action at a range, resolve it, convert its WorkspaceEdit.
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { CodeAction, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { CodeAction, Location, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { TugError } from '../core/errors.js';
 import type { EditRequest, FileMove } from '../core/patchset.js';
 import type { WarningJSON } from '../core/schemas.js';
@@ -119,6 +119,7 @@ export async function planRustAssist(input: AssistInput): Promise<AssistPlan> {
         location: { file: input.file, line: input.start.line, col: input.start.col },
       });
     }
+    if (idOf(chosen) === 'inline_call') await refuseForeignCallee(server, uri, bytes, from, where, onDisk.slice(0, onDisk.length - input.file.length));
     const resolved = chosen.edit ? chosen : await server.request<CodeAction>('codeAction/resolve', chosen);
     if (!resolved.edit) throw new TugError('InternalError', `rust-analyzer resolved ${idOf(chosen)} without an edit`, { details: { assist: idOf(chosen) } });
     const converted = convert(resolved.edit);
@@ -130,6 +131,22 @@ export async function planRustAssist(input: AssistInput): Promise<AssistPlan> {
     const edits = input.name === undefined ? fixed : await renameCreated({ server, file: input.file, onDisk, uri, original: bytes, edits: fixed, selected, name: input.name, kind });
     return { title: resolved.title, edits, moves: converted.moves, warnings: converted.warnings };
   });
+}
+
+/**
+ * inline_call of a fn defined outside the workspace (std's `Vec::new`) pastes its body, which names the other crate's
+ * private items (shlex in the sweep: `RawVec`, E0412): refused, only the workspace's own fns are inlined.
+ */
+async function refuseForeignCallee(server: RustAnalyzer, uri: string, bytes: Uint8Array, from: number, where: string, treeRoot: string): Promise<void> {
+  const position = lspPositionOfOffset(bytes, from, server.encoding);
+  const found = await server.request<Location[] | Location | null>('textDocument/definition', { textDocument: { uri }, position }).catch(() => null);
+  const locations = found === null ? [] : Array.isArray(found) ? found : [found];
+  const outside = locations.filter((l) => !fileURLToPath(l.uri).startsWith(treeRoot));
+  if (locations.length > 0 && outside.length === locations.length) {
+    throw new TugError('UnsupportedByAdapter', `the fn called at ${where} is defined outside the workspace (${fileURLToPath(outside[0]!.uri)}); only the workspace's own fns are inlined`, {
+      details: { operation: 'inline', offered: ['inline_call'], reason: 'callee outside the workspace', location: where },
+    });
+  }
 }
 
 /** The name of the fn an extract_function edit adds (rust-analyzer picks `fun_name`, or `fun_name1`, … when taken). */

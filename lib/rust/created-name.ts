@@ -107,8 +107,17 @@ function byPosition(own: readonly EditRequest[], after: string, binder: number, 
   for (const e of [...own].sort((a, b) => a.span!.start - b.span!.start)) {
     const at = e.span!.start + shift;
     const text = e.new_text;
+    // What the edit keeps of the old text (its common head and tail) was not written by the assist: on strsim one edit
+    // ran past `b.chars()` on a later line, whose method got the variable's name. A path or method segment never is it.
+    const old = e.old_text;
+    let head = 0;
+    while (head < text.length && head < old.length && text[head] === old[head]) head++;
+    let tail = 0;
+    while (tail < text.length - head && tail < old.length - head && text[text.length - 1 - tail] === old[old.length - 1 - tail]) tail++;
     const masked = selected === '' ? text : text.split(selected).join('\0'.repeat(selected.length));
     for (const m of masked.matchAll(new RegExp(`(?<![\\p{XID_Continue}])${word}(?![\\p{XID_Continue}])`, 'gu'))) {
+      if (m.index! + word.length <= head || m.index! >= text.length - tail) continue;
+      if (/(?:\.|::)\s*$/u.test(text.slice(0, m.index!))) continue;
       places.push(at + encoder.encode(text.slice(0, m.index!)).length);
     }
     shift += encoder.encode(text).length - (e.span!.end - e.span!.start);
@@ -117,10 +126,35 @@ function byPosition(own: readonly EditRequest[], after: string, binder: number, 
   let out = '';
   let from = 0;
   for (const p of places) {
-    out += decoder.decode(afterBytes.subarray(from, p)) + input.name;
+    const head = decoder.decode(afterBytes.subarray(from, p));
+    // A struct literal's shorthand field (`Shlex { in_iter, … }`) keeps its field name: `in_iter: sweep_v`.
+    const shorthand = p !== binder && isShorthandField(after.slice(0, decoder.decode(afterBytes.subarray(0, p)).length), decoder.decode(afterBytes.subarray(p + encoder.encode(word).length)));
+    out += head + (shorthand ? `${word}: ${input.name}` : input.name);
     from = p + encoder.encode(word).length;
   }
   return out + decoder.decode(afterBytes.subarray(from));
+}
+
+/**
+ * Whether a name between `before` and `rest` stands alone as a field of a struct literal (`Name { a, x, b }`): right
+ * after `{` or `,` and before `,` or `}`, in braces that follow a type's name (capitalised, as Rust's types are).
+ * Renaming it there names a field that does not exist (the sweep: shlex, percent-encoding, scopeguard).
+ */
+function isShorthandField(before: string, rest: string): boolean {
+  if (!/[{,]\s*$/u.test(before) || !/^\s*[,}]/u.test(rest)) return false;
+  let depth = 0;
+  for (let i = before.length - 1; i >= 0; i--) {
+    const c = before[i]!;
+    if (')]}'.includes(c)) depth++;
+    else if ('([{'.includes(c)) {
+      if (depth > 0) {
+        depth--;
+        continue;
+      }
+      return c === '{' && /(?:^|[^\p{XID_Continue}])(?:Self|[\p{Lu}][\p{XID_Continue}]*)(?:\s*::\s*<[^{}]*>)?\s*$/u.test(before.slice(0, i));
+    }
+  }
+  return false;
 }
 
 /** One edit over the stretch where the file changed: the common head and tail stay as they are. */

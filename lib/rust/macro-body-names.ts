@@ -88,11 +88,21 @@ export function certainInMacroBody(mention: BodyMention, def: ItemDefinition): b
     const path = viaCrate[1]!.split('::').map((s) => s.trim()).filter(Boolean);
     return macroFile?.crate === defModule.crate && same(path, defModule.path);
   }
-  // A plain path's first segment: not a field, method, macro variable, path tail, lifetime, binding or macro call.
-  if (/(?:\.|\$|::|'|\blet\s+(?:mut\s+)?|\bmut\s+|\bfn\s+|\bstruct\s+|\benum\s+|\bconst\s+|\bstatic\s+|\btype\s+|\bmod\s+|\|)\s*$/u.test(before)) return false;
+  // A plain path (`NAME`, `private::Sealed`, `self::m::NAME`): not a field, method, macro variable, lifetime, binding
+  // or macro call; its module prefix is read from the macro's module, where the macro is called.
+  const chain = new RegExp(`((?:(?:crate|self|super|${IDENT})\\s*::\\s*)*)$`, 'u').exec(before)![1]!;
+  const ahead = before.slice(0, before.length - chain.length);
+  if (/(?:\.|\$|::|'|\blet\s+(?:mut\s+)?|\bmut\s+|\bfn\s+|\bstruct\s+|\benum\s+|\bconst\s+|\bstatic\s+|\btype\s+|\bmod\s+|\|)\s*$/u.test(ahead)) return false;
   if (/^\s*(?:!|:(?!:)|@)/u.test(after)) return false;
   const macroModule = moduleAt(mention.file, mention.bytes, mention.macro.start);
-  if (!macroModule || macroModule.crate !== defModule.crate || !same(macroModule.path, defModule.path)) return false;
+  if (!macroModule || macroModule.crate !== defModule.crate) return false;
+  const target = [...macroModule.path];
+  for (const seg of chain.split('::').map((x) => x.trim()).filter(Boolean)) {
+    if (seg === 'crate') target.length = 0;
+    else if (seg === 'super') target.pop();
+    else if (seg !== 'self') target.push(seg);
+  }
+  if (!same(target, defModule.path)) return false;
   const head = decoder.decode(mention.bytes.subarray(Math.max(0, mention.macro.start - 120), mention.macro.start));
   if (/macro_export/.test(head.slice(head.lastIndexOf('}') + 1))) return false;
   // The body must not bind the name itself (a `let`, a parameter, a pattern, an item of the same name).
@@ -103,6 +113,6 @@ export function certainInMacroBody(mention: BodyMention, def: ItemDefinition): b
   const calls = mention.callsOf(mention.macroName);
   return calls.length > 0 && calls.every((c) => {
     const at = moduleAt(c.file, c.bytes, c.start);
-    return at !== null && at.crate === defModule.crate && same(at.path, defModule.path);
+    return at !== null && at.crate === macroModule.crate && same(at.path, macroModule.path);
   });
 }

@@ -184,7 +184,14 @@ async function refuseForeignTraitMethod(
   fileOf: (uri: string) => string | null,
   seen: (file: string) => Uint8Array | undefined,
 ): Promise<void> {
-  for (const def of (await ask<LspLocation[]>(server, 'textDocument/definition', { textDocument, position })) ?? []) {
+  // The position itself first: on an impl's `type Item` rust-analyzer's definition is the trait's own item, outside
+  // the workspace, and its rename then searched all of std for `Item` (the sweep: a 60 s timeout on strsim and shlex).
+  const own = fileOf(textDocument.uri);
+  const ownBytes = own === null ? undefined : seen(own);
+  const at = ownBytes ? offsetOfLspPosition(ownBytes, position, server.encoding) : 0;
+  const naming = ownBytes !== undefined && /\b(fn|type|const)\s+[\p{XID_Continue}]*$/u.test(decoder.decode(ownBytes.subarray(Math.max(0, at - 80), at)));
+  const here = naming ? [{ uri: textDocument.uri, range: { start: position, end: position } }] : [];
+  for (const def of [...here, ...((await ask<LspLocation[]>(server, 'textDocument/definition', { textDocument, position })) ?? [])]) {
     const file = fileOf(def.uri);
     const b = file === null ? undefined : seen(file);
     if (!b) continue;

@@ -1,0 +1,111 @@
+// Every Rust operation's time, for issue 32's targets: warm (through a daemon whose rust-analyzer is indexed) within
+// 0.3 s plus verification, so `--verify none` here; cold (a new process, TUG_NO_DAEMON=1) within 1.5× rust-analyzer's
+// own start-and-answer for the same request (tests/bench/ra-alone.mjs: spawn, index, one rename), printed side by side.
+// Usage: node tests/bench/rust-ops.mjs [--runs N]   (prints a Markdown table; the machine's load is printed with it)
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { git, median, ROOT, timed, TUG } from './lib.mjs';
+
+const runs = process.argv.includes('--runs') ? Number(process.argv[process.argv.indexOf('--runs') + 1]) : 3;
+
+const LIB = `use std::collections::HashMap;
+use std::fmt::Write;
+
+pub fn area(width: u32, height: u32) -> u32 {
+    let doubled = width * 2;
+    doubled * height / 2
+}
+
+pub fn total(items: &[u32]) -> u32 {
+    let mut sum = 0;
+    for i in items {
+        sum += area(*i, 2);
+    }
+    sum
+}
+
+pub fn index(words: &[&str]) -> HashMap<usize, String> {
+    let mut map = HashMap::new();
+    for (n, w) in words.iter().enumerate() {
+        map.insert(n, w.to_string());
+    }
+    map
+}
+`;
+
+// Each operation as the CLI takes it; positions are in LIB above.
+const OPS = [
+  ['rename-symbol', ['run', 'rename-symbol', '--at', 'src/lib.rs:4:8', '--to', 'surface']],
+  ['extract-variable', ['run', 'extract-variable', '--range', 'src/lib.rs:12:16-12:27', '--name', 'part']],
+  ['extract-function', ['run', 'extract-function', '--range', 'src/lib.rs:20:9-20:38', '--name', 'put']],
+  ['inline', ['run', 'inline', '--at', 'src/lib.rs:5:9']],
+  ['organize-imports', ['run', 'organize-imports', '--file', 'src/lib.rs']],
+  ['change-signature', ['run', 'change-signature', '--at', 'src/lib.rs:4:8', '--params', '[{"name":"height"},{"name":"width"}]']],
+  ['assist', ['run', 'assist', '--id', 'flip_binexpr', '--at', 'src/lib.rs:6:22']],
+];
+
+function crate() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tug-bench-rust-ops-'));
+  mkdirSync(path.join(dir, 'src'));
+  writeFileSync(path.join(dir, 'Cargo.toml'), '[package]\nname = "bench_ops"\nversion = "0.1.0"\nedition = "2021"\n');
+  writeFileSync(path.join(dir, 'src', 'lib.rs'), LIB);
+  writeFileSync(path.join(dir, '.gitignore'), 'target/\n');
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, '-c', 'user.name=bench', '-c', 'user.email=bench@localhost', 'commit', '-q', '-m', 'crate');
+  return dir;
+}
+
+/** One tug call's wall time; the branch it made is deleted so that the next call starts from the same place. */
+function call(dir, args, env) {
+  const run = timed(TUG, [...args, '--verify', 'none', '--json'], { cwd: dir, env, allowFailure: true });
+  const json = JSON.parse(run.stdout);
+  if (json.status !== 'ok') throw new Error(`${args.join(' ')}: ${run.stdout.slice(0, 600)}`);
+  if (json.git?.branch) git(dir, 'branch', '-D', json.git.branch);
+  return run.ms;
+}
+
+const dir = crate();
+const runtime = mkdtempSync(path.join(tmpdir(), 'tug-bench-xdg-'));
+const warm = { ...process.env, XDG_RUNTIME_DIR: runtime, TUG_DAEMON_IDLE_SECONDS: '300' };
+delete warm.TUG_NO_DAEMON;
+const cold = { ...process.env, TUG_NO_DAEMON: '1' };
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const rows = [];
+try {
+  const loadBefore = load();
+  const raAlone = [];
+  const coldRename = [];
+  for (let i = 0; i < runs; i++) {
+    raAlone.push(Number(timed('node', [path.join(ROOT, 'tests', 'bench', 'ra-alone.mjs'), dir, 'src/lib.rs', '4', '8', 'surface']).stdout.trim()));
+    coldRename.push(timed(TUG, ['analyze-impact', 'rename-symbol', '--at', 'src/lib.rs:4:8', '--to', 'surface', '--json'], { cwd: dir, env: cold }).ms);
+  }
+  timed(TUG, ['daemon', 'start', '--json'], { cwd: dir, env: warm });
+  for (const [, args] of OPS) call(dir, args, warm); // the daemon's rust-analyzer indexes the crate once
+  for (const [name, args] of OPS) {
+    const times = Array.from({ length: runs }, () => call(dir, args, warm));
+    rows.push([name, median(times)]);
+  }
+  const version = median(Array.from({ length: runs }, () => timed(TUG, ['--version'], { cwd: dir, env: warm }).ms));
+  const ra = median(raAlone);
+  const tug = median(coldRename);
+  const ms = (v) => `${Math.round(v)} ms`;
+  const out = [
+    `| cold: \`tug analyze-impact rename-symbol\` | rust-analyzer alone (start, index, rename) | ratio (target ≤ 1.5×) |`,
+    '|--:|--:|--:|',
+    `| ${ms(tug)} | ${ms(ra)} | ${(tug / ra).toFixed(2)}× |`,
+    '',
+    '| warm, through the daemon, `--verify none` | median | target ≤ 300 ms |',
+    '|---|--:|---|',
+    ...rows.map(([name, v]) => `| ${name} | ${ms(v)} | ${v <= 300 ? 'met' : 'not met'} |`),
+    `| \`tug --version\` (for scale) | ${ms(version)} | |`,
+    '',
+    `Medians of ${runs} runs; load average (1, 5, 15 min) ${loadBefore} before, ${load()} after.`,
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+} finally {
+  timed(TUG, ['daemon', 'stop', '--json'], { cwd: dir, env: warm, allowFailure: true });
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(runtime, { recursive: true, force: true });
+}
