@@ -88,7 +88,9 @@ test('git tug: organize-imports, change-signature and an assist; the review kern
         frame = app.lastFrame() ?? '';
       }
       t.true(frame.includes(signature.git.branch), frame);
-      t.true(frame.includes('-pub fn area(width: u32, height: u32) -> u32 {'), frame);
+      // The edit under the cursor is marked ‹…› in the line.
+      t.true(frame.includes('-pub fn area(‹width›: u32, height: u32) -> u32 {'), frame);
+      t.true(frame.includes('+pub fn area(‹height›: u32, width: u32) -> u32 {'), frame);
     } finally {
       app.unmount();
     }
@@ -104,7 +106,7 @@ test('MCP (SDK client): tug_organize_imports, tug_change_signature and tug_assis
   try {
     await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe', env: { ...(process.env as Record<string, string>), TUG_NO_DAEMON: '1' } }));
     const call = async (name: string, args: Json) => {
-      const result = (await client.callTool({ name, arguments: args })) as Json;
+      const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: GUARD_MS })) as Json;
       return (result.structuredContent ?? JSON.parse(result.content[0].text)) as Json;
     };
     const imports = await call('tug_organize_imports', { file: 'src/lib.rs' });
