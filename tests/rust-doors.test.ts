@@ -11,6 +11,7 @@ import path from 'node:path';
 import { createElement } from 'react';
 import { applyAssist, changeSignature, organizeImports } from '../lib/index.js';
 import { createReviewKernel } from '../lib/review/kernel.js';
+import { shutdownRustAnalyzers } from '../lib/rust/servers.js';
 import { App } from '../ui/App.js';
 import { PLAIN_THEME } from '../ui/theme.js';
 import { TUG_BIN } from './helpers/cli.js';
@@ -43,6 +44,9 @@ const SWAP = [{ name: 'height' }, { name: 'width' }];
 const AT_AREA = { file: 'src/lib.rs', line: 4, column: 8 };
 const AT_TIMES = { file: 'src/lib.rs', line: 5, column: 11 };
 type Json = Record<string, any>;
+
+// The library and the review kernel run rust-analyzer in this process: end it, or ava's worker waits for it.
+test.after.always(() => shutdownRustAnalyzers());
 
 async function crate(t: any): Promise<TestRepo | null> {
   if (!(await requireRustToolchain(t))) return null;
