@@ -41,8 +41,8 @@ export function languageOf(file: string): 'python' | 'rust' | null {
 export function unsupportedLanguage(operation: string, file: string, supported: string): TugError {
   // TypeScript/JavaScript has an adapter (rename-symbol), which does not offer this refactor yet.
   if (isScriptFile(file)) {
-    return new TugError('UnsupportedByAdapter', `${operation} is not available for TypeScript/JavaScript yet; ${file} is one (the TypeScript adapter offers rename-symbol, move-symbol, organize-imports, extract-variable and extract-function)`, {
-      details: { operation, language: 'typescript', offered: ['rename-symbol', 'move-symbol', 'organize-imports', 'extract-variable', 'extract-function'] },
+    return new TugError('UnsupportedByAdapter', `${operation} is not available for TypeScript/JavaScript yet; ${file} is one (the TypeScript adapter offers rename-symbol, move-symbol, organize-imports, extract-variable, extract-function, inline and change-signature)`, {
+      details: { operation, language: 'typescript', offered: ['rename-symbol', 'move-symbol', 'organize-imports', 'extract-variable', 'extract-function', 'inline', 'change-signature'] },
     });
   }
   return new TugError('UnsupportedOperation', `${operation} supports ${supported} files; ${file} is not one`, { details: { operation, reason: 'unsupported language' } });

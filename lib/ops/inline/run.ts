@@ -11,6 +11,7 @@ import type { OperationContext } from '../operation.js';
 import { refactorDoors } from '../change/doors.js';
 import { loadSourceFiles } from '../change/source-files.js';
 import { listTreePaths } from '../../git/snapshot.js';
+import { isScriptFile } from '../../typescript/files.js';
 import type { Planner, Proposal } from '../change/types.js';
 import { languageOf, planRustAssistChange, unsupportedLanguage, type AssistKind } from '../assists/rust.js';
 import { planPythonLocal, warmPythonFor, type LocalPlan } from '../assists/python.js';
@@ -55,6 +56,15 @@ async function planPythonFunction(ws: Workspace, snapshot: Snapshot, file: strin
   };
 }
 
+/** TypeScript/JavaScript: a variable, checked by tug and inlined by the language service's "Inline variable". */
+async function planTsInlineChange(ws: Workspace, snapshot: Snapshot, file: string, input: Input, context: OperationContext): Promise<Proposal> {
+  context.progress?.('asking the TypeScript language service');
+  const { planTsInline } = await import('../../typescript/inline.js');
+  const plan = await planTsInline({ repo: ws.repo, tree: snapshot.tree, file, line: input.line, col: input.column });
+  const files = await loadSourceFiles(ws.repo, snapshot.tree, [file]);
+  return { patch: buildPatchSet(plan.edits, files), warnings: [], subject: `inline ${plan.name} in ${file} (${plan.uses} use${plan.uses === 1 ? '' : 's'})`, slug: plan.name };
+}
+
 function planner(input: Input, context: OperationContext): Planner {
   return async (ws, snapshot) => {
     const file = await resolveUserPath(ws.repo, input.file, 'file');
@@ -74,6 +84,7 @@ function planner(input: Input, context: OperationContext): Planner {
     if (input.keep_definition !== undefined) {
       throw new TugError('InvalidArgument', `keep_definition applies to Python functions; ${file} is not a Python file`, { details: { argument: 'keep_definition', reason: 'python only' } });
     }
+    if (isScriptFile(file)) return planTsInlineChange(ws, snapshot, file, input, context);
     if (language === 'rust') {
       const proposal = await planRustAssistChange(ws, snapshot, KIND, file, input, context);
       const { checkInlineOrder } = await import('../../rust/inline-order.js');
