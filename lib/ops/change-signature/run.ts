@@ -1,6 +1,5 @@
 // change-signature's work: the Python plan on the snapshot, run through the change road or shown by analyze-impact.
 import { isScriptFile } from '../../typescript/files.js';
-import { unsupportedLanguage } from '../assists/rust.js';
 import type { z } from 'zod';
 import { TugError } from '../../core/errors.js';
 import { buildPatchSet } from '../../core/patchset.js';
@@ -27,12 +26,12 @@ type Input = z.infer<typeof changeSignatureInput>;
 function planner(input: Input, context: OperationContext): Planner {
   return async (ws, snapshot) => {
     const file = await resolveUserPath(ws.repo, input.file, 'file');
-    if (isScriptFile(file)) throw unsupportedLanguage('change-signature', file, 'Python and Rust');
-    if (!/\.pyi?$/.test(file) && !file.endsWith('.rs')) throw new TugError('UnsupportedOperation', `change-signature supports Python and Rust files; ${file} is not one`, { details: { operation: 'change-signature', reason: 'unsupported language' } });
+    if (!/\.pyi?$/.test(file) && !file.endsWith('.rs') && !isScriptFile(file)) throw new TugError('UnsupportedOperation', `change-signature supports Python, Rust and TypeScript/JavaScript files; ${file} is not one`, { details: { operation: 'change-signature', reason: 'unsupported language' } });
     if (!(input.line >= 1 && input.column >= 1 && input.line <= MAX_POSITION && input.column <= MAX_POSITION)) {
       throw new TugError('InvalidPosition', `${file}:${input.line}:${input.column} is not a position (lines and columns start at 1)`, { details: { path: file, line: input.line, col: input.column } });
     }
     if (file.endsWith('.rs')) return planRust(ws, snapshot, file, input, context);
+    if (isScriptFile(file)) return planTypeScript(ws, snapshot, file, input, context);
     const config = await configFor(ws.repo, { python: input.python });
     const python = configuredPython(config);
     const target = await targetPython(ws.repo, snapshot.tree);
@@ -87,6 +86,22 @@ async function planRust(ws: Workspace, snapshot: Snapshot, file: string, input: 
     unsure: orderUnsure(plan.unsure),
     subject: `${plan.name}(${input.new_params.map((p) => p.name).join(', ')}) (${plan.calls} call${plan.calls === 1 ? '' : 's'})`,
     slug: `signature-${plan.name}`,
+  };
+}
+
+/** A TypeScript/JavaScript function, method or constructor: lib/typescript/change-signature.ts on the language service's references. */
+async function planTypeScript(ws: Workspace, snapshot: Snapshot, file: string, input: Input, context: OperationContext): Promise<Proposal> {
+  context.progress?.('asking the TypeScript language service');
+  const { planTsSignature } = await import('../../typescript/change-signature.js');
+  const plan = await planTsSignature({ repo: ws.repo, tree: snapshot.tree, target: { file, line: input.line, col: input.column }, params: input.new_params, force: input.force ?? false });
+  const files = await loadSourceFiles(ws.repo, snapshot.tree, [...new Set(plan.edits.map((e) => e.file))]);
+  return {
+    patch: buildPatchSet(plan.edits, files),
+    warnings: plan.warnings,
+    unsure: orderUnsure(plan.unsure),
+    subject: `${plan.name}(${input.new_params.map((p) => p.name).join(', ')}) (${plan.calls} call${plan.calls === 1 ? '' : 's'})`,
+    slug: `signature-${plan.name}`,
+    symbol: { name: plan.name, file, line: input.line, col: input.column },
   };
 }
 

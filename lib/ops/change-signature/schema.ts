@@ -5,7 +5,7 @@ import { ChangeFields, CommonFields, PositionFields } from '../operation.js';
 export const NewParam = z
   .object({
     name: z.string().min(1).describe('The parameter\'s name; `"/"` and `"*"` are the markers, `"*args"` and `"**kwargs"` the variadic parameters.'),
-    default: z.string().optional().describe('Python expression text of a new or changed default.'),
+    default: z.string().optional().describe('Python (or TypeScript/JavaScript) expression text of a new or changed default.'),
     type: z.string().optional().describe('Annotation text (replaces the kept parameter\'s); Rust: the type, required for a new parameter.'),
     from: z.string().optional().describe('The existing parameter this one is (a rename when it differs from name); default: the parameter named name, if any.'),
     value: z.string().optional().describe('Python (or Rust) expression text inserted at every call site that does not pass it (required for a new parameter without a default).'),
