@@ -38,13 +38,16 @@ type PlanOptions = {
   proceedOnAmbiguity?: boolean | undefined;
 };
 
+type PlanSession = { dir: string; paths: { facts: string; workers: string } };
+type PythonPlanOptions = PlanOptions & { python?: string | undefined; check?: boolean | undefined };
+
 export async function planPythonRename(
   repo: Repo,
-  session: { dir: string; paths: { facts: string; workers: string } },
+  session: PlanSession,
   tree: string,
   target: RenameTarget,
   newName: string,
-  options: PlanOptions & { python?: string | undefined; check?: boolean | undefined },
+  options: PythonPlanOptions,
 ): Promise<RenamePlan> {
   newName = pythonIdentifier(newName); // `ｂ` is the name b to Python, so it is b here too
   if (options.check) return planUncached(repo, session, tree, target, newName, options);
@@ -68,11 +71,11 @@ const recentPlans = new Recent<Promise<RenamePlan>>(8);
 
 function planUncached(
   repo: Repo,
-  session: { dir: string; paths: { facts: string; workers: string } },
+  session: PlanSession,
   tree: string,
   target: RenameTarget,
   newName: string,
-  options: PlanOptions & { python?: string | undefined; check?: boolean | undefined },
+  options: PythonPlanOptions,
 ): Promise<RenamePlan> {
   // The plan is worked out on the files the rename can touch, again with more files if it looked up others; doctests and
   // the completeness check need the worker again, so they come after the (synchronous) plan, on the same files.

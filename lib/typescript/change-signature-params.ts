@@ -2,14 +2,7 @@
 import type * as TS from 'typescript';
 import { TugError } from '../core/errors.js';
 import { assertTsName } from './identifiers.js';
-
-export interface TsNewParamInput {
-  name: string;
-  default?: string | undefined;
-  type?: string | undefined;
-  from?: string | undefined;
-  value?: string | undefined;
-}
+import type { NewParamInput } from '../ops/change-signature/schema.js';
 
 /** A parameter of the function as written, `this` left out. */
 export interface OldParam {
@@ -21,7 +14,7 @@ export interface OldParam {
 }
 
 export interface ResolvedParam {
-  entry: TsNewParamInput;
+  entry: NewParamInput;
   name: string;
   /** Index into the old parameters, or -1 for a new one. */
   index: number;
@@ -45,7 +38,7 @@ export function oldParams(ts: typeof TS, fn: TS.SignatureDeclaration): { params:
   return { params, list };
 }
 
-export function resolveParams(ts: typeof TS, input: readonly TsNewParamInput[], old: readonly OldParam[], javascript: boolean): ResolvedParam[] {
+export function resolveParams(ts: typeof TS, input: readonly NewParamInput[], old: readonly OldParam[], javascript: boolean): ResolvedParam[] {
   const seen = new Set<string>();
   const used = new Set<number>();
   const resolved = input.map((entry, position) => {

@@ -5,7 +5,8 @@ import type { EditRequest } from '../core/patchset.js';
 import type { WarningJSON } from '../core/schemas.js';
 import { lineStarts, offsetOf, positionOf } from '../core/text.js';
 import type { Repo } from '../git/repo.js';
-import { oldParams, resolveParams, type TsNewParamInput } from './change-signature-params.js';
+import { oldParams, resolveParams } from './change-signature-params.js';
+import type { NewParamInput } from '../ops/change-signature/schema.js';
 import { assertNoLooseComments, FileRewrites, isPlainArgument, layoutList, paramText } from './change-signature-lists.js';
 import { findAllReferences, sourceOf, type Ref } from './change-signature-search.js';
 import { bodyOf, classifyUse, functionOfName, targetAt, type Target } from './change-signature-target.js';
@@ -19,7 +20,7 @@ export interface TsSignatureInput {
   repo: Repo;
   tree: string;
   target: { file: string; line: number; col: number };
-  params: readonly TsNewParamInput[];
+  params: readonly NewParamInput[];
   force: boolean;
 }
 

@@ -12,6 +12,9 @@ export const NewParam = z
   })
   .strict();
 
+/** One entry of `new_params` as given, the same for every language. */
+export type NewParamInput = z.infer<typeof NewParam>;
+
 export const changeSignatureFields = {
   ...PositionFields,
   new_params: z

@@ -1,15 +1,10 @@
 // change-signature's new parameter list: checked against the old one, each entry resolved to what it keeps or adds.
 import { TugError } from '../../core/errors.js';
 import { pythonIdentifier } from '../identifiers.js';
+import type { NewParamInput } from '../../ops/change-signature/schema.js';
 
-/** One entry of `new_params` as given. Markers: `{"name":"/"}`, `{"name":"*"}`; varargs `{"name":"*args"}`, `{"name":"**kwargs"}`. */
-export interface NewParamInput {
-  name: string;
-  default?: string | undefined;
-  type?: string | undefined;
-  from?: string | undefined;
-  value?: string | undefined;
-}
+/** Python's markers in `new_params`: `{"name":"/"}`, `{"name":"*"}`; varargs `{"name":"*args"}`, `{"name":"**kwargs"}`. */
+export type { NewParamInput };
 
 export interface OldParam {
   name: string;
