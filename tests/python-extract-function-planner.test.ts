@@ -2,15 +2,19 @@
 // compiles and prints what the original printed; each refusal names its code.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PythonWorker, WORKER_SCRIPT } from '../lib/python/worker.js';
 import { resolvePython } from '../lib/python/interpreter.js';
 
 const python = (await resolvePython()).path;
-const worker = await PythonWorker.start({ python, script: WORKER_SCRIPT, pidFile: path.join(await mkdtemp(path.join(os.tmpdir(), 'tug-ef-')), 'python.pid') });
-test.after.always(() => worker.shutdown());
+const pidDir = await mkdtemp(path.join(os.tmpdir(), 'tug-ef-'));
+const worker = await PythonWorker.start({ python, script: WORKER_SCRIPT, pidFile: path.join(pidDir, 'python.pid') });
+test.after.always(async () => {
+  await worker.shutdown();
+  await rm(pidDir, { recursive: true, force: true });
+});
 
 interface Answer {
   edits?: { span: [number, number]; new_text: string }[];

@@ -1,7 +1,7 @@
 // The real Python worker over its JSON-lines protocol: handshake, facts with exact byte spans, errors, timeouts, crashes.
 import test from 'ava';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,8 +12,14 @@ import { resolvePython } from '../lib/python/interpreter.js';
 
 const python = (await resolvePython()).path;
 
+// The pid files' folders, removed once the file's tests are done.
+const folders: string[] = [];
+test.after.always(() => Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true }))));
+
 async function start(): Promise<{ worker: PythonWorker; pidFile: string }> {
-  const pidFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'tug-worker-')), 'python.pid');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-worker-'));
+  folders.push(dir);
+  const pidFile = path.join(dir, 'python.pid');
   return { worker: await PythonWorker.start({ python, script: WORKER_SCRIPT, pidFile }), pidFile };
 }
 
