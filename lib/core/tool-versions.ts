@@ -2,7 +2,11 @@
 // rust-analyzer), so each operation's record can say which tools planned it. Memory only: the adapters note a version
 // when a tool starts; the change road reads them when it writes the record.
 
-const seen = new Map<string, string>();
+// On globalThis, not in this module: the CLI runs from bundles (launch, main) that each carry their own copy of this
+// file, and the one that starts the Python worker is not the one that writes the record.
+const KEY = Symbol.for('tug.toolVersions');
+const shared = globalThis as { [KEY]?: Map<string, string> };
+const seen = (shared[KEY] ??= new Map<string, string>());
 
 export function noteToolVersion(tool: string, version: string | null | undefined): void {
   if (version) seen.set(tool, version);
