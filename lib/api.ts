@@ -31,6 +31,8 @@ import { inlineOperation } from './ops/inline/operation.js';
 import { doctorOperation } from './ops/doctor/operation.js';
 import { assistOperation, assistsOperation } from './ops/assist-catalog/operation.js';
 import { runPlanOperation } from './ops/plan/operation.js';
+import { replayOperation } from './ops/replay/operation.js';
+import { checkMergeOperation } from './ops/check-merge/operation.js';
 
 type Call<O extends Operation> = (input: z.input<O['input']>, context?: OperationContext) => Promise<z.output<O['output']>>;
 
@@ -72,3 +74,7 @@ export const listAssists = typed(assistsOperation);
 export const applyAssist = typed(assistOperation);
 /** Several refactors as one verified change: one branch, a commit per step (or squash), one undo token. */
 export const runPlan = typed(runPlanOperation);
+/** Redo a tug/ branch's recorded operations on the current tree (or onto a ref): a new verified branch. */
+export const replay = typed(replayOperation);
+/** Whether merging a tug/ branch would be clean and complete: git conflicts and new uses of what it changed. */
+export const checkMerge = typed(checkMergeOperation);

@@ -21,4 +21,5 @@ export { unifiedDiff } from './core/unified-diff.js';
 export { agentTools, availableTools, buildFunctionDeclarations, executeTool, isToolSuccess, type AgentTool, type FunctionDeclaration, type ToolOptions } from './tools.js';
 export { analyzeImpact, applyPatchset, clean, renameSymbol, sessionStatus, snapshot, toolchain, undo, verifyWorkspace } from './api.js';
 export { applyAssist, changeSignature, doctor, extractFunction, extractVariable, inline, listAssists, moveSymbol, organizeImports, runPlan } from './api.js';
+export { checkMerge, replay } from './api.js';
 export { applyPatch, createFile, deleteFile, editFile, grepFile, listDirectory, listFiles, moveFile, operationLog, readFile, runCommand, showLogEntry, writeFile } from './api.js';

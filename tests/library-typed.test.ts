@@ -1,6 +1,6 @@
 // Every refactor has a typed library function: input checked with the operation's schema, the result typed, failures thrown.
 import test from 'ava';
-import { changeSignature, extractFunction, extractVariable, inline, moveSymbol, organizeImports, TugError } from '../lib/index.js';
+import { changeSignature, checkMerge, extractFunction, extractVariable, inline, moveSymbol, organizeImports, renameSymbol, replay, TugError } from '../lib/index.js';
 import { makeRepo } from './helpers/repo.js';
 
 const FILES = {
@@ -26,5 +26,20 @@ test('moveSymbol, changeSignature, organizeImports, extractVariable, extractFunc
   const error = await t.throwsAsync(moveSymbol({ ...common, file: 'calc.py', line: 5, column: 5, to: 'shapes' } as never));
   t.true(error instanceof TugError);
   t.is((error as TugError).code, 'InvalidArgument');
+  await repo.cleanup();
+});
+
+test('checkMerge and replay run as typed functions: a new caller on the base is a semantic conflict, and replay renames it', async (t) => {
+  const repo = await makeRepo(FILES);
+  const renamed = await renameSymbol({ workspace: repo.root, file: 'calc.py', line: 5, column: 5, new_name: 'surface', verify: 'syntax' });
+  await repo.write('later.py', 'from calc import area\n\nprint(area(5, 6))\n');
+  await repo.git('add', 'later.py');
+  await repo.git('commit', '-qm', 'a new caller');
+  const check = await checkMerge({ workspace: repo.root, branch: renamed.git!.branch });
+  t.false(check.clean);
+  t.true(JSON.stringify(check.semantic).includes('later.py'), JSON.stringify(check.semantic));
+  const again = await replay({ workspace: repo.root, branch: renamed.git!.branch, verify: 'syntax' });
+  t.not(again.git!.branch, renamed.git!.branch);
+  t.true(again.patch.unified_diff.includes('+print(surface(5, 6))'), again.patch.unified_diff);
   await repo.cleanup();
 });
