@@ -74,7 +74,7 @@ export async function planTsFileRename(input: TsFileRenameInput): Promise<TsFile
   const to = destinationOf(from, input.newName, viaIndex);
   const moved = viaIndex ? [...ws.paths].filter((p) => p.startsWith(`${from}/`)).sort() : [from];
   const moves = moved.map((p) => ({ from: p, to: `${to}${p.slice(from.length)}` }));
-  refuseTaken(ws, from, to, viaIndex);
+  refuseTaken(ws, from, to);
 
   const after = serviceEdits(ws, from, to, text);
   const references = completeSpecifiers(ws, ts, after, moves);
@@ -115,8 +115,9 @@ function destinationOf(from: string, newName: string, directory: boolean): strin
   return `${base}${ext}`;
 }
 
-function refuseTaken(ws: TsWorkspace, from: string, to: string, directory: boolean): void {
-  const taken = directory ? [...ws.paths].some((p) => p === to || p.startsWith(`${to}/`)) : ws.paths.has(to) || [...ws.paths].some((p) => p.startsWith(`${to}/`));
+function refuseTaken(ws: TsWorkspace, from: string, to: string): void {
+  // A file or a directory of that name, whichever is moving.
+  const taken = ws.paths.has(to) || [...ws.paths].some((p) => p.startsWith(`${to}/`));
   if (to === from) throw new TugError('InvalidArgument', `${from} already has that name`, { details: { argument: 'to', reason: 'same name' } });
   if (taken) {
     throw new TugError('NameConflict', `renaming ${from} would move it onto ${to}, which exists`, { details: { conflicts: [{ file: to, line: 1, col: 1, reason: 'already_defined', name: path.posix.basename(to) }] } });
