@@ -8,14 +8,22 @@ import path from 'node:path';
 import { TUG_BIN } from '../helpers/cli.js';
 import { makeRepo } from '../helpers/repo.js';
 
-// A killed process whose parent is gone stays a zombie until init reaps it; it has ended all the same.
-const alive = (pid: number) => {
+// A process is known by its pid and its start time: pids here wrap at 32768, and on a busy machine (CI spawns thousands
+// of processes) a pid freed by the kill can be handed to a new process within the wait. A killed process whose parent is
+// gone stays a zombie until init reaps it; it has ended all the same.
+const stat = (pid: number): string[] | null => {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name, which may itself hold spaces and parentheses: [0] is the state, [19] the start time.
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return false;
+    return null;
   }
+};
+const startTime = (pid: number) => stat(pid)?.[19];
+const alive = (pid: number, started: string | undefined) => {
+  const fields = stat(pid);
+  return fields !== null && fields[0] !== 'Z' && fields[19] === started;
 };
 
 async function until(check: () => boolean, ms: number): Promise<boolean> {
@@ -46,11 +54,12 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     // A generous guard for a loaded machine: the suite starts after the analysis and the sandbox.
     t.true(await until(() => existsSync(pidFile), 120_000), 'the test command started');
     const pid = Number((await readFile(pidFile, 'utf8')).trim());
-    t.true(alive(pid));
+    const started = startTime(pid);
+    t.true(alive(pid, started));
     run.kill(signal);
     const result = await run;
     t.not(result.exitCode, 0);
-    t.true(await until(() => !alive(pid), 20_000), `the test command (pid ${pid}) outlived tug`);
+    t.true(await until(() => !alive(pid, started), 20_000), `the test command (pid ${pid}) outlived tug`);
     t.is(await repo.git('for-each-ref', 'refs/heads/tug'), '', 'nothing was committed');
   });
 }
