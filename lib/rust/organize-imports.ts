@@ -1,12 +1,16 @@
 // organize-imports for one Rust file: rustc's unused imports removed (lib/rust/unused-imports.ts), then rustfmt over
-// the whole file if it was rustfmt-clean, else over the changed `use` blocks only (lib/rust/rustfmt-imports.ts).
+// the whole file if it was rustfmt-clean, else over the changed `use` blocks only (lib/rust/rustfmt-imports.ts). A
+// process that stays (the daemon) remembers the plan of a snapshot's file, so asking again costs no cargo check.
 import type { EditRequest } from '../core/patchset.js';
 import type { Repo } from '../git/repo.js';
 import { readBlobs } from '../git/objects.js';
 import { listTreePaths } from '../git/snapshot.js';
 import { TugError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import { mark } from '../core/timing.js';
+import { callerEnvironment } from '../verify/sandbox-env.js';
 import { withAnalysisTree } from './servers.js';
-import { formatImports, rustfmtSettings, type FormatMode } from './rustfmt-imports.js';
+import { formatImports, rustfmt, rustfmtSettings, type FormatMode } from './rustfmt-imports.js';
 import { unusedImports } from './unused-imports.js';
 
 export interface ImportsInput {
@@ -32,10 +36,25 @@ const decoder = new TextDecoder();
 export async function planRustImports(input: ImportsInput): Promise<ImportsPlan> {
   const entry = (await listTreePaths(input.repo, input.tree)).find((e) => e.path === input.file && e.type === 'blob');
   if (!entry) throw new TugError('FileNotFound', `${input.file} is not a file of the workspace`, { details: { path: input.file } });
+  const key = memoKey(input);
+  const known = remembered.get(key);
+  if (known) {
+    mark('rust imports: plan remembered for this snapshot');
+    return known;
+  }
   const original = Buffer.from((await readBlobs(input.repo, [entry.oid])).get(entry.oid)!);
-  return withAnalysisTree(input, async (tree) => {
+  const plan = await withAnalysisTree(input, async (tree) => {
+    mark('rust imports: analysis tree ready');
+    const before = decoder.decode(original);
+    // Whether the file is rustfmt-clean does not depend on cargo check's answer: ask both at once.
+    const settings = await rustfmtSettings(tree, input.file);
+    const clean = rustfmt(before, settings).then((out) => out === before, () => false);
     const found = await unusedImports(tree, input.session.dir, input.file, input.timeoutMs);
-    if (found.removals.length === 0) return { edits: [], removed: 0, kept: found.kept, mode: null };
+    mark('rust imports: unused imports known');
+    if (found.removals.length === 0) {
+      await clean;
+      return { edits: [], removed: 0, kept: found.kept, mode: null };
+    }
     const parts: Buffer[] = [];
     const changedLines: number[] = [];
     let at = 0;
@@ -47,11 +66,33 @@ export async function planRustImports(input: ImportsInput): Promise<ImportsPlan>
       at = r.end;
     }
     parts.push(original.subarray(at));
-    const before = decoder.decode(original);
     const after = decoder.decode(Buffer.concat(parts));
-    const { text, mode } = await formatImports(before, after, changedLines, await rustfmtSettings(tree, input.file));
+    const { text, mode } = await formatImports(after, changedLines, settings, await clean);
+    mark('rust imports: formatted');
     return { edits: minimalEdit(input.file, before, text), removed: found.removed, kept: found.kept, mode };
   });
+  remember(key, plan);
+  return plan;
+}
+
+/**
+ * The plan depends on the snapshot's tree (sources, manifests, rustfmt.toml, rust-toolchain) and on the toolchain
+ * the caller's environment picks; nothing else the plan reads can change under the same key, short of a toolchain
+ * upgraded under a running daemon (verification's own cargo check still runs on the result).
+ */
+function memoKey(input: ImportsInput): string {
+  const env = callerEnvironment();
+  const toolchain = Object.keys(env).filter((k) => /^(PATH$|RUST|CARGO)/.test(k)).sort().map((k) => `${k}=${env[k]}`);
+  return sha256([input.session.dir, input.tree, input.file, ...toolchain].join('\0'));
+}
+
+const MEMO_SIZE = 32;
+const remembered = new Map<string, ImportsPlan>();
+
+function remember(key: string, plan: ImportsPlan): void {
+  remembered.delete(key);
+  remembered.set(key, plan);
+  while (remembered.size > MEMO_SIZE) remembered.delete(remembered.keys().next().value!);
 }
 
 function lineCount(parts: readonly Buffer[]): number {

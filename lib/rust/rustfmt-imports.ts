@@ -44,9 +44,12 @@ export async function rustfmt(text: string, settings: RustfmtSettings, maxWidth 
 
 export type FormatMode = 'whole file' | 'changed use blocks';
 
-/** `after` (= `before` with the removals applied on `changedLines`, 0-based lines of `after`) formatted as this file allows. */
-export async function formatImports(before: string, after: string, changedLines: readonly number[], settings: RustfmtSettings): Promise<{ text: string; mode: FormatMode }> {
-  if ((await rustfmt(before, settings)) === before) {
+/**
+ * `after` (the file with the removals applied on `changedLines`, 0-based lines of `after`) formatted as this file
+ * allows; `wasClean` says whether rustfmt left the file before the removals unchanged.
+ */
+export async function formatImports(after: string, changedLines: readonly number[], settings: RustfmtSettings, wasClean: boolean): Promise<{ text: string; mode: FormatMode }> {
+  if (wasClean) {
     const whole = await rustfmt(after, settings);
     if (whole !== null) return { text: whole, mode: 'whole file' };
   }

@@ -1,6 +1,7 @@
 // Every Rust operation's time, for issue 32's targets: warm (through a daemon whose rust-analyzer is indexed) within
 // 0.3 s plus verification, so `--verify none` here; cold (a new process, TUG_NO_DAEMON=1) within 1.5× rust-analyzer's
 // own start-and-answer for the same request (tests/bench/ra-alone.mjs: spawn, index, one rename), printed side by side.
+// organize-imports is also timed with the file edited before each run: cargo check then has something to check.
 // Usage: node tests/bench/rust-ops.mjs [--runs N]   (prints a Markdown table; the machine's load is printed with it)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -87,6 +88,13 @@ try {
     const times = Array.from({ length: runs }, () => call(dir, args, warm));
     rows.push([name, median(times)]);
   }
+  // The daemon remembers organize-imports' plan for a snapshot; after an edit cargo check runs again (incrementally).
+  const edited = Array.from({ length: runs }, (_, i) => {
+    writeFileSync(path.join(dir, 'src', 'lib.rs'), `${LIB}// edit ${i}\n`);
+    return call(dir, OPS.find(([name]) => name === 'organize-imports')[1], warm);
+  });
+  writeFileSync(path.join(dir, 'src', 'lib.rs'), LIB);
+  rows.push(['organize-imports, the file edited before each run', median(edited)]);
   const version = median(Array.from({ length: runs }, () => timed(TUG, ['--version'], { cwd: dir, env: warm }).ms));
   const ra = median(raAlone);
   const tug = median(coldRename);
