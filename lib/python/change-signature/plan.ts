@@ -13,6 +13,7 @@ import { unparsableError } from '../parse-errors.js';
 import { workerRefusal, type Refusal } from '../local-refactor.js';
 import { constructorCalls, instanceClassCalls, unsureCall } from './constructors.js';
 import { callCompatible, commentWarning, layout, rewriteSites, type DefSite, type Site, type SignatureChange, type SiteText } from './call-sites.js';
+import { checkImplicitCalls } from './special-methods.js';
 import { checkParamTexts, paramTexts, resolveNewParams, type NewParam, type NewParamInput, type OldParam } from './params.js';
 
 /** Decorators that keep the function's own signature for its callers. */
@@ -53,9 +54,8 @@ export async function planSignatureOn(
   if (!entity || (entity.kind !== 'module-attr' && entity.kind !== 'class-member' && entity.kind !== 'local')) throw notFunction();
   const name = nameOf(entity);
   const constructor = name === '__init__' && entity.kind === 'class-member';
-  if (/^__\w+__$/.test(name) && !constructor) {
-    throw new TugError('UnsupportedOperation', `${name} is called implicitly by Python (a class call, an operator, a protocol), so tug cannot find its call sites`, { details: { operation: 'change-signature', reason: 'special method' }, location: at });
-  }
+  // Other special methods are also called by Python itself: checked once the new list is known (special-methods.ts).
+  const special = /^__\w+__$/.test(name) && !constructor;
   const occurrences = resolver.occurrences(entity);
   // `__init__` runs for each call of its classes: those calls are rewritten too (class names used otherwise are not).
   const classCalls = new Set<string>();
@@ -113,6 +113,7 @@ export async function planSignatureOn(
   const first = newParams[0];
   const given = receiver !== undefined && first && first.name === receiver && Object.entries(first).every(([key, value]) => key === 'name' || value === undefined) ? newParams.slice(1) : newParams;
   const { params, removed } = resolveNewParams(given, old);
+  if (special) checkImplicitCalls(name, old, params, removed, given, at);
   const edits: EditRequest[] = [];
   const text = (file: string, span: [number, number]) => new TextDecoder().decode(bytesOf.get(file)!.subarray(span[0], span[1]));
   for (const d of defs) {
