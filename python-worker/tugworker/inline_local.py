@@ -5,8 +5,10 @@ import re
 
 from tugworker.fstrings import fit, target_version
 from tugworker.local_edits import COMPREHENSIONS, Refused, SCOPES, Source, edit, has_effects, own_nodes
+from tugworker.pure_calls import repeatable_calls
 
 ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.JoinedStr)
+GUARDS = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
 DYNAMIC = {"locals", "vars", "eval", "exec", "globals"}
 
 
@@ -106,8 +108,16 @@ def inline_local(content, offset, target_python=None):
     for node in nodes:
         if isinstance(node, ast.Name) and node.id in reads and not isinstance(node.ctx, ast.Load) and assign_end <= source.span(node)[0] < last_use:
             _refuse("%s, which the value reads, is assigned again before a use" % node.id, source, node)
-    _check_evaluation(source, value, uses, after)
-    _check_state(source, value, after, assign_end, last_use)
+    # Calls on the allowlist (pure_calls.py) give the same value at each use while nothing changes what they read.
+    repeatable = repeatable_calls(value, scope, source.tree) if has_effects(value) else None
+    if repeatable is None:
+        _check_evaluation(source, value, uses, after)
+    for use in uses if repeatable else []:
+        # Such a call can still raise (`int(s)`): under a try (or a with, which may suppress it) that it did not run
+        # in, the exception would now be caught.
+        if any(isinstance(p, GUARDS) and source.span(p)[0] >= assign_end for p in source.ancestors(use)):
+            _refuse("the value calls something that may raise, and a use is inside a try or with statement after it", source, use)
+    _check_state(source, value, uses, after, assign_end, last_use, repeatable or [])
     s, e = source.span(value)
     text = source.slice(s, e)
     if "\n" in text and not (text[0] in "([{" and text[-1] in ")]}"):
@@ -130,19 +140,29 @@ def _defined_outside(source, name):
     return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name for n in ast.walk(source.tree))
 
 
-def _check_state(source, value, after, assign_end, last_use):
-    """A value that reads an attribute or an item (`uri.fragment`, `row[0]`) reads state: inlined, it reads it at the
-    use, so nothing between may change it, neither an attribute or item assignment nor a call that could."""
-    if not any(isinstance(n, (ast.Attribute, ast.Subscript)) for n in ast.walk(value)):
+def _check_state(source, value, uses, after, assign_end, last_use, repeatable):
+    """A value that reads an attribute or an item (`uri.fragment`, `row[0]`), or calls an allowlisted function of
+    something (`len(items)`), reads state: inlined, it reads it at the use, so nothing between may change it, neither
+    an attribute or item assignment nor a call that could. A use in a loop reads it again on the next turn, so the
+    rest of the loop counts as between. A match's or a str's own methods read nothing that can change."""
+    fixed = {id(c) for c, immutable in repeatable if immutable} | {id(c.func) for c, immutable in repeatable if immutable}
+    reads_calls = any(not immutable for _, immutable in repeatable)
+    what = "calls something that reads it" if reads_calls else "reads an attribute or item"
+    if not reads_calls and not any(isinstance(n, (ast.Attribute, ast.Subscript)) and id(n) not in fixed for n in ast.walk(value)):
         return
+    limit = last_use
+    for use in uses:
+        for parent in source.ancestors(use):
+            if isinstance(parent, (ast.For, ast.AsyncFor, ast.While)) and use is not getattr(parent, "iter", None) and source.span(parent)[0] >= assign_end:
+                limit = max(limit, source.span(parent)[1])
     for node in (n for statement in after for n in ast.walk(statement)):
         start, end = source.span(node) if hasattr(node, "lineno") else (None, None)
-        if start is None or start < assign_end or start >= last_use:
+        if start is None or start < assign_end or start >= limit:
             continue
         if isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Load):
-            _refuse("the value reads an attribute or item, and an assignment before a use may change it", source, node)
-        if isinstance(node, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)) and end <= last_use:
-            _refuse("the value reads an attribute or item, and a call before a use may change it", source, node)
+            _refuse("the value %s, and an assignment before a use may change it" % what, source, node)
+        if isinstance(node, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)) and (end <= last_use or start > last_use):
+            _refuse("the value %s, and a call before a use may change it" % what, source, node)
 
 
 def _check_evaluation(source, value, uses, after):

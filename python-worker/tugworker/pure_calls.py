@@ -1,0 +1,142 @@
+# The calls inline may repeat at each use of a variable (issue 28: rope duplicates any call, and 23 of its results
+# broke). A small allowlist of calls that give the same immutable value each time and do nothing else, so the value
+# `path = match.group('path')` used twice can be written twice. Never a user function: tug cannot see what one does.
+import ast
+
+# Builtins that only read their arguments (through the conventionally pure __len__, __str__, __int__, …).
+PURE_BUILTINS = {"len", "isinstance", "issubclass", "str", "int", "float", "bool", "abs", "repr", "ord", "chr", "type"}
+# Builtins that consume an iterable argument: pure only of a display of constants (`frozenset(("a", "b"))`).
+CONSTANT_BUILTINS = {"tuple", "frozenset"}
+# re.Match methods: a match object never changes, and these give strings, ints or tuples of them.
+MATCH_METHODS = {"group", "groups", "start", "end", "span"}
+MATCH_MAKERS = {"match", "fullmatch", "search"}
+# str methods that give a str, bool, int or tuple (never a list: two lists are two objects).
+STR_METHODS = {
+    "strip", "lstrip", "rstrip", "lower", "upper", "casefold", "title", "capitalize", "swapcase", "replace", "startswith",
+    "endswith", "find", "rfind", "count", "isdigit", "isalpha", "isalnum", "isspace", "isidentifier", "islower", "isupper",
+    "isdecimal", "isnumeric", "partition", "rpartition", "zfill", "ljust", "rjust", "center", "removeprefix", "removesuffix",
+}
+# Reads of a mapping the function is told is a dict (`matches: Dict[str, str]`).
+DICT_METHODS = {"get"}
+DICT_TYPES = {"dict", "Dict", "Mapping", "MutableMapping"}
+
+
+def repeatable_calls(value, scope, tree):
+    """The calls of `value` if every one is on the allowlist, each with whether its receiver is immutable (a match, a
+    str): then only the other ones read state a later statement could change. None if any call is not allowed."""
+    bindings = _Bindings(tree)
+    found = []
+    for node in ast.walk(value):
+        if isinstance(node, (ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr, ast.Lambda, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            if not _inside_constant_builtin(node, value):
+                return None
+        if not isinstance(node, ast.Call):
+            continue
+        kind = _allowed(node, scope, bindings)
+        if kind is None:
+            return None
+        found.append((node, kind == "immutable"))
+    return found
+
+
+def _inside_constant_builtin(node, value):
+    return any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in CONSTANT_BUILTINS and node in c.args for c in ast.walk(value))
+
+
+def _constants(node):
+    return isinstance(node, ast.Constant) or (isinstance(node, (ast.Tuple, ast.List, ast.Set)) and all(isinstance(e, ast.Constant) for e in node.elts))
+
+
+def _allowed(call, scope, bindings):
+    """"immutable", "reads" (its arguments' state), or None."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    func = call.func
+    if isinstance(func, ast.Name) and not bindings.bound(func.id):
+        if func.id in PURE_BUILTINS and not call.keywords and (func.id != "type" or len(call.args) == 1):
+            return "reads"
+        if func.id in CONSTANT_BUILTINS and not call.keywords and len(call.args) == 1 and _constants(call.args[0]):
+            return "immutable"
+        return None
+    if not isinstance(func, ast.Attribute):
+        return None
+    receiver = func.value
+    if func.attr in MATCH_METHODS and isinstance(receiver, ast.Name) and _is_match(receiver.id, scope, bindings):
+        return "immutable"
+    if func.attr in STR_METHODS and (isinstance(receiver, ast.Constant) and isinstance(receiver.value, str) or _annotated(receiver, scope, {"str"})):
+        return "immutable"
+    if func.attr in DICT_METHODS and _annotated(receiver, scope, DICT_TYPES):
+        return "reads"
+    return None
+
+
+def _annotated(receiver, scope, types):
+    """A parameter of the function annotated with one of the types (`s: str`, `m: Dict[str, str]`), never rebound."""
+    if not isinstance(receiver, ast.Name) or not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    args = scope.args
+    for a in args.posonlyargs + args.args + args.kwonlyargs:
+        if a.arg == receiver.id and a.annotation is not None:
+            note = a.annotation.value if isinstance(a.annotation, ast.Subscript) else a.annotation
+            name = note.attr if isinstance(note, ast.Attribute) else note.id if isinstance(note, ast.Name) else None
+            return name in types and _stores(scope, receiver.id) == 0
+    return False
+
+
+def _is_match(name, scope, bindings):
+    """`name = PATTERN.match(…)` once in the function, PATTERN a module constant `re.compile(…)` (or `re` itself)."""
+    assigned = [n for n in ast.walk(scope) if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+    if len(assigned) != 1 or _stores(scope, name) != 1 or len(assigned[0].targets) != 1:
+        return False
+    made = assigned[0].value
+    if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute) and made.func.attr in MATCH_MAKERS and isinstance(made.func.value, ast.Name)):
+        return False
+    maker = made.func.value.id
+    return bindings.is_re(maker) or bindings.is_pattern(maker)
+
+
+def _stores(scope, name):
+    return sum(1 for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load))
+
+
+class _Bindings:
+    """What the module binds, to tell the builtin `len` and the module `re` from a name the project defines."""
+
+    def __init__(self, tree):
+        self.tree = tree
+        self.names = {}
+        for n in ast.walk(tree):
+            bound = None
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+                bound = n.id
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound = n.name
+            elif isinstance(n, ast.alias):
+                bound = (n.asname or n.name).split(".")[0]
+            elif isinstance(n, ast.arg):
+                bound = n.arg
+            elif isinstance(n, ast.ExceptHandler) and n.name:
+                bound = n.name
+            elif isinstance(n, (ast.Global, ast.Nonlocal)):
+                for g in n.names:
+                    self.names.setdefault(g, []).append(n)
+            if bound is not None:
+                self.names.setdefault(bound, []).append(n)
+
+    def bound(self, name):
+        return name in self.names
+
+    def is_re(self, name):
+        found = self.names.get(name, [])
+        return name == "re" and len(found) == 1 and isinstance(found[0], ast.alias) and found[0].name == "re" and found[0].asname is None
+
+    def is_pattern(self, name):
+        found = self.names.get(name, [])
+        if len(found) != 1 or not isinstance(found[0], ast.Name):
+            return False
+        assign = next((s for s in self.tree.body if isinstance(s, ast.Assign) and s.targets == [found[0]]), None)
+        value = assign.value if assign else None
+        return (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "compile"
+            and isinstance(value.func.value, ast.Name) and self.is_re(value.func.value.id)
+        )
