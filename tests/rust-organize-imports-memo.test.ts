@@ -1,6 +1,7 @@
 // A process that stays (the daemon, or a library user) remembers organize-imports' plan for a snapshot's Rust file so
 // that asking again costs no cargo check (lib/rust/organize-imports.ts): the remembered answer must be the one a
 // fresh cargo check gives, and an edit to the file (a new snapshot) must be planned anew, not answered from memory.
+// A file without `use` is answered without building at all.
 import test from 'ava';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -43,6 +44,28 @@ test('the same snapshot is answered alike twice; after an edit the new unused im
     const third = await ask();
     t.is(third.status, 'ok', JSON.stringify(third).slice(0, 800));
     t.is(await result(third), expected);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('a file without use: ok, changed false, without building (another file of the crate does not compile)', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  t.timeout(900_000);
+  const repo = await makeRepo({
+    '.gitignore': 'target\n',
+    'Cargo.toml': '[package]\nname = "memo"\nversion = "0.1.0"\nedition = "2021"\n',
+    'src/lib.rs': 'pub mod half;\n\npub fn double(x: u32) -> u32 {\n    x * 2\n}\n',
+    'src/half.rs': 'use std::fmt::Write;\n\npub fn half(x: u32) -> u32 {\n    x / undefined_name\n}\n',
+  });
+  try {
+    const branches = await repo.git('branch', '--list');
+    const clean = (await organizeImports({ workspace: repo.root, file: 'src/lib.rs', verify: 'none' })) as Json;
+    t.like(clean, { status: 'ok', changed: false, summary: { files_changed: 0 } });
+    t.is(await repo.git('branch', '--list'), branches);
+    // Where there are imports, rustc must answer, and cannot while the crate does not compile.
+    const broken = await organizeImports({ workspace: repo.root, file: 'src/half.rs', verify: 'none' }).then(() => null, (e: Json) => e);
+    t.is(broken?.code, 'UnsupportedByAdapter', JSON.stringify(broken));
   } finally {
     await repo.cleanup();
   }

@@ -43,6 +43,8 @@ export async function planRustImports(input: ImportsInput): Promise<ImportsPlan>
     return known;
   }
   const original = Buffer.from((await readBlobs(input.repo, [entry.oid])).get(entry.oid)!);
+  // Not even the word `use` (in code, a comment or a macro): no import can be unused, nothing to build.
+  if (!/\buse\b/.test(decoder.decode(original))) return { edits: [], removed: 0, kept: 0, mode: null };
   const plan = await withAnalysisTree(input, async (tree) => {
     mark('rust imports: analysis tree ready');
     const before = decoder.decode(original);
