@@ -98,7 +98,7 @@ export class ClassModel {
   }
 
   /** `cls` and every class it inherits from. */
-  private ancestry(cls: ClassRef): ClassRef[] {
+  ancestry(cls: ClassRef): ClassRef[] {
     const out: ClassRef[] = [cls];
     const seen = new Set<string>([key(cls)]);
     for (let i = 0; i < out.length; i++) {

@@ -7,6 +7,7 @@ import { mark } from '../core/timing.js';
 import { checkComplete } from './check-rename.js';
 import { doctestOccurrences, doctestSkipped } from './doctests.js';
 import { unsureJSON } from './unsure.js';
+import { refuseLibraryOverride } from './library-overrides.js';
 import type { LoadedProject } from './load-project.js';
 import type { CorePlan, RenamePlan } from './plan-types.js';
 
@@ -23,6 +24,8 @@ export async function completePlan(request: CompleteRequest, loaded: LoadedProje
   const { session } = request;
   const { entities, ...plan } = core;
   const python = async () => (await resolvePython(request.python, session.dir)).path;
+  const { file, line, col } = plan.symbol.location;
+  if (entities[0]) await refuseLibraryOverride(loaded.project, loaded.resolver.classes, entities[0], { oldName: plan.oldName, newName, at: { file, line, col } }, python);
   const examples = await doctestOccurrences({
     repo: request.repo,
     tree: request.tree,
