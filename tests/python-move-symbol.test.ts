@@ -157,3 +157,25 @@ test('a function that reads a global the module rebinds at run time does not mov
   t.is(run.exitCode, 0, run.stdout);
   await repo.cleanup();
 });
+
+// Found by the sweep on colorama (Debian python3-colorama): winterm reads `win32.STDERR`, and its tests patch
+// `colorama.winterm.win32` with a mock and compare the calls with `mockWin32.STDERR`; moving STDERR out of win32 made
+// winterm read the real constant (verification caught it: call(-12, 0) != call(<MagicMock win32.STDERR>, 0)).
+test('a constant read through a module that a test replaces with a mock does not move', async (t) => {
+  const files = {
+    'pkg/__init__.py': '',
+    'pkg/win32.py': 'STDOUT = -11\nSTDERR = -12\n\n\ndef set_attr(handle, attrs):\n    return (handle, attrs)\n\n\ndef handle_name(handle):\n    return {STDOUT: "stdout", STDERR: "stderr"}[handle]\n',
+    'pkg/winterm.py': 'from . import win32\n\n\ndef set_console(attrs, on_stderr=False):\n    handle = win32.STDERR if on_stderr else win32.STDOUT\n    return win32.set_attr(handle, attrs)\n',
+    'pkg/test_winterm.py': "from unittest.mock import patch\n\nfrom pkg.winterm import set_console\n\n\n@patch('pkg.winterm.win32')\ndef test_on_stderr(mock_win32):\n    set_console(7, on_stderr=True)\n    mock_win32.set_attr.assert_called_once_with(mock_win32.STDERR, 7)\n",
+  };
+  const repo = await makeRepo(files);
+  const run = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/win32.py:2:1', '--destination', 'pkg.consts', '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider"]', '--json']);
+  t.is(run.json.error?.code, 'UnsafeRefactor', run.stdout);
+  t.is(run.exitCode, 4);
+  t.like(run.json.error.details, { reason: 'module patched in tests', use: 'pkg/winterm.py:5:14', target: 'pkg.winterm.win32' });
+  // A function nothing reads through the mocked name moves, and the tests pass on the result.
+  const other = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/win32.py:9:5', '--destination', 'pkg.consts', '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider"]', '--json']);
+  t.is(other.json.error?.code, undefined, other.stdout);
+  t.is(other.json.verification.status, 'passed');
+  await repo.cleanup();
+});

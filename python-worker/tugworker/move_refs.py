@@ -18,9 +18,22 @@ def rewrite_references(files, old, dest_name, name, keep, edits, unsure, skip, g
     # A global some other module reads from the old module (`clock.now()`, `from old import now`) is one a patch of
     # the old module's binding may be meant for: its patch strings stay as they are (listed).
     read_elsewhere = {g for g in globals_read for m in modules if _reads_global(m, old, g)}
+    patched = _patch_targets(modules)
     for module in modules:
-        _rewrite_file(module, old, dest_name, name, keep, edits, unsure)
+        _rewrite_file(module, old, dest_name, name, keep, edits, unsure, patched)
         _patched_globals(module, old, dest_name, name, globals_read, set(still_read) | read_elsewhere, edits, unsure)
+
+
+def _patch_targets(modules):
+    """Every string passed to a call (`patch("pkg.user.old")`): the shape of a patch target."""
+    return {
+        a.value
+        for m in modules
+        for call in ast.walk(m.tree)
+        if isinstance(call, ast.Call)
+        for a in call.args
+        if isinstance(a, ast.Constant) and isinstance(a.value, str)
+    }
 
 
 def _reads_global(module, old, glob):
@@ -74,7 +87,7 @@ def _relative_or_absolute(module, level, dest_name):
     return dest_name
 
 
-def _rewrite_file(module, old, dest_name, name, keep, edits, unsure):
+def _rewrite_file(module, old, dest_name, name, keep, edits, unsure, patched=frozenset()):
     src = module.src
     aliases = set()  # names bound to the old module
     dotted = None  # `import pkg.old`: the dotted path reaching it
@@ -111,6 +124,7 @@ def _rewrite_file(module, old, dest_name, name, keep, edits, unsure):
                     # `import simplejson as json` then `json.decoder.JSONDecoder`: the package reaches the old module.
                     aliases.add((a.asname or a.name) + old.name[len(a.name) :])
     _attribute_uses(module, old, dest_name, name, aliases, dotted, edits, unsure)
+    _refuse_patched_alias(module, old, name, aliases, patched)
     _strings(module, old, dest_name, name, edits, unsure)
 
 
@@ -169,6 +183,24 @@ def _attribute_uses(module, old, dest_name, name, aliases, dotted, edits, unsure
         edits.append(module.edit(*src.span(node), name))
     if not module.imports_from(name, old.name) and not module.imports_from(name, dest_name):
         edits.append(module.insert_import("from %s import %s" % (dest_name, name)))
+
+
+def _refuse_patched_alias(module, old, name, aliases, patched):
+    """`patch("pkg.user.old")` replaces the old module, as `user` binds it, with a mock; `old.NAME` in `user` then reads
+    the mock's NAME, and the rewritten read of the moved name no longer would (colorama's winterm tests patch
+    `colorama.winterm.win32` and compare the calls with `mockWin32.STDERR`). No edit keeps both, so the move is refused."""
+    for alias in sorted(aliases):
+        target = "%s.%s" % (module.name, alias)
+        if target not in patched:
+            continue
+        use = next((n for n in ast.walk(module.tree) if isinstance(n, ast.Attribute) and n.attr == name and _dotted(n) == "%s.%s" % (alias, name)), None)
+        if use is None:
+            continue
+        where = "%s:%d:%d" % (module.path, use.lineno, use.col_offset + 1)
+        message = "%s reads %s.%s, and a test replaces %s there with a mock (a call with the string %r): after the move that read would no longer go through the mock" % (
+            where, alias, name, alias, target)
+        # `use`, not line/col: those would locate the refusal in the moved symbol's file.
+        raise Refused("UnsafeRefactor", message, {"reason": "module patched in tests", "use": where, "target": target})
 
 
 def _strings(module, old, dest_name, name, edits, unsure):
