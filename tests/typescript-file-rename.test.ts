@@ -16,7 +16,7 @@ test('a TypeScript module renamed at an import: the file moves, imports and `exp
   t.deepEqual(impact.json.references.map((r: { location: { file: string; line: number } }) => `${r.location.file}:${r.location.line}`), ['src/index.ts:3', 'src/pricing.ts:1']);
   const run = await tug(repo.root, ['rename', 'src/pricing.ts:1:23', 'cash', '--verify', 'tests'], { env: ENV });
   t.is(run.exitCode, 0, run.stdout);
-  t.deepEqual(checks(run.json), ['typescript-syntax:passed', 'tests:passed']);
+  t.deepEqual(checks(run.json), ['typescript-syntax:passed', 'tests:passed', 'typecheck:passed']);
   t.deepEqual(run.json.patch.file_moves, [{ from: 'src/money.ts', to: 'src/cash.ts' }]);
   const show = (file: string) => repo.git('show', `${run.json.git.commit}:${file}`);
   t.regex(await show('src/pricing.ts'), /^import \{ round \} from '\.\/cash\.js';/);

@@ -17,7 +17,7 @@ test('a TypeScript local is inlined by the language service, verified by the pac
   t.deepEqual(impact.json.patch.edits.map((e: { new_text: string }) => e.new_text), ['  const gross = amount * (1 + rate);\n']);
   const run = await tug(repo.root, ['run', 'inline', '--at', 'src/money.ts:6:9', '--verify', 'tests'], { env: ENV });
   t.is(run.exitCode, 0, run.stdout);
-  t.deepEqual(run.json.verification.checks.map((c: Check) => `${c.name}:${c.status}`), ['typescript-syntax:passed', 'tests:passed']);
+  t.deepEqual(run.json.verification.checks.map((c: Check) => `${c.name}:${c.status}`), ['typescript-syntax:passed', 'tests:passed', 'typecheck:passed']);
   t.is(run.json.git.branch, 'tug/inline/factor');
   const after = await repo.git('show', `${run.json.git.commit}:src/money.ts`);
   t.regex(after, /\n {2}const gross = amount \* \(1 \+ rate\);\n/);

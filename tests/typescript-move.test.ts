@@ -15,7 +15,7 @@ test('a function moves to a new TypeScript module: importers and re-exports foll
   t.is(await repo.git('status', '--porcelain'), '', 'analyze-impact writes nothing');
   const run = await tug(repo.root, ['move', '--at', 'src/pricing.ts:7:17', '--destination', 'src/discounts.ts', '--verify', 'tests'], { env: ENV });
   t.is(run.exitCode, 0, run.stdout);
-  t.deepEqual(checks(run.json), ['typescript-syntax:passed', 'tests:passed']);
+  t.deepEqual(checks(run.json), ['typescript-syntax:passed', 'tests:passed', 'typecheck:passed']);
   t.is(run.json.patch.unified_diff, impact.json.patch.unified_diff);
   t.is(run.json.git.branch, 'tug/move-symbol/discount-to-discounts');
   const show = (file: string) => repo.git('show', `${run.json.git.commit}:${file}`);
@@ -37,7 +37,7 @@ test('an interface moves into an existing module: `import type` and `export type
   const repo = await tsFixture('shop', SHOP_INSTALL);
   const run = await tug(repo.root, ['move', '--at', 'src/pricing.ts:15:18', '--destination', 'src/money.ts', '--verify', 'tests'], { env: ENV });
   t.is(run.exitCode, 0, run.stdout);
-  t.deepEqual(checks(run.json), ['typescript-syntax:passed', 'tests:passed']);
+  t.deepEqual(checks(run.json), ['typescript-syntax:passed', 'tests:passed', 'typecheck:passed']);
   const show = (file: string) => repo.git('show', `${run.json.git.commit}:${file}`);
   t.regex(await show('src/money.ts'), /\n}\n\nexport interface Quote \{\n {2}total: number;/);
   t.regex(await show('src/report.ts'), /^import type \{ Quote \} from '\.\/money\.js';/);

@@ -13,8 +13,31 @@ test('--verify tests runs the package test script (tsc + node --test) in the san
   const repo = await tsFixture('shapes', SHAPES_INSTALL);
   const run = await tug(repo.root, ['rename', 'src/geometry.ts:8:17', 'span', '--verify', 'tests'], { env: ENV });
   t.is(run.exitCode, 0, run.stdout);
-  t.deepEqual(checksOf(run.json).map((c) => `${c.name}:${c.status}`), ['typescript-syntax:passed', 'tests:passed']);
+  t.deepEqual(checksOf(run.json).map((c) => `${c.name}:${c.status}`), ['typescript-syntax:passed', 'tests:passed', 'typecheck:passed']);
   t.false(existsSync(path.join(repo.root, 'build')), 'tsc wrote its output in the sandbox only');
+  await repo.cleanup();
+});
+
+test('--verify tests also runs tsc where a tsconfig covers the change: tests that run transpile-only do not pass code tsc rejects', async (t) => {
+  // The durations package's tests run on sources transpiled file by file (as ts-jest, swc or esbuild do): blind to types.
+  const repo = await tsFixture('durations', SHAPES_INSTALL);
+  const wrong = patchset([{ file: 'src/index.ts', line: 24, col: 32, old_text: 'string', new_text: 'number' }]);
+  const run = await tug(repo.root, ['apply-patchset', '-f', '-', '--verify', 'tests'], { input: wrong, env: ENV });
+  t.is(run.exitCode, 5, run.stdout);
+  t.is(run.json.error.code, 'VerificationFailed');
+  t.deepEqual(checksOf(run.json).map((c) => `${c.name}:${c.status}`), ['typescript-syntax:passed', 'tests:passed', 'typecheck:failed']);
+  const typecheck = checksOf(run.json).find((c) => c.name === 'typecheck')!;
+  t.like(typecheck.errors?.[0], { file: 'src/index.ts', line: 18 }); // format() returns fmtShort's number as a string
+  t.regex(typecheck.errors![0]!.message, /^TS2322: /);
+  t.is(await repo.git('branch', '--list', 'tug/*'), '', 'nothing committed');
+  await repo.cleanup();
+});
+
+test('--verify tests on a JavaScript package without a tsconfig runs no type check', async (t) => {
+  const repo = await tsFixture('plain-js');
+  const run = await tug(repo.root, ['rename', 'lib/util.js:3:10', 'toSlug', '--verify', 'tests'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(checksOf(run.json).map((c) => `${c.name}:${c.status}`), ['typescript-syntax:passed', 'tests:passed']);
   await repo.cleanup();
 });
 

@@ -24,7 +24,11 @@ export interface NodeVerifier {
   /** Mirrors node_modules and audits isolation (refusing with VerificationNotIsolated); once. */
   prepare(): Promise<void>;
   tests(): Promise<CheckResult[]>;
-  typecheck(): Promise<CheckResult[]>;
+  /**
+   * `tsc` per covering config. With tsconfigOnly (the `tests` level), a jsconfig.json is left out (an editor's config,
+   * not a build) and no config means no check rather than a skipped one.
+   */
+  typecheck(options?: { tsconfigOnly?: boolean }): Promise<CheckResult[]>;
 }
 
 export function nodeVerifier(input: NodeVerifyInput): NodeVerifier {
@@ -52,9 +56,10 @@ export function nodeVerifier(input: NodeVerifyInput): NodeVerifier {
       }
       return results;
     },
-    async typecheck() {
+    async typecheck(options) {
+      const list = (await covering()).filter((config) => !options?.tsconfigOnly || path.posix.basename(config) === 'tsconfig.json');
+      if (list.length === 0 && options?.tsconfigOnly) return [];
       await this.prepare();
-      const list = await covering();
       if (list.length === 0) return [{ name: 'typecheck', status: 'skipped', reason: 'no tsconfig.json or jsconfig.json covers the changed files', duration_ms: 0 }];
       const json = await readConfigs(cwd, list);
       const extra = await env();

@@ -134,6 +134,11 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
   throwIfCancelled(signal, 'during verification');
   if (request.mode === 'typecheck' && !request.typecheckCommand && node) {
     checks.push(...(await node.typecheck()));
+  } else if (request.mode === 'tests' && node) {
+    // TypeScript's tests often run transpile-only (ts-jest, swc, tsx): green tests do not mean the project compiles,
+    // and `tsc` is a TypeScript project's build step, as `cargo check` is a crate's. So `tests` includes it where a
+    // tsconfig.json covers the change (a JavaScript package has no build to check).
+    checks.push(...(await node.typecheck({ tsconfigOnly: true })));
   } else if (request.mode === 'typecheck' && (request.typecheckCommand || other)) {
     checks.push(
       request.typecheckCommand
