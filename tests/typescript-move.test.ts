@@ -98,3 +98,23 @@ test('a CommonJS module (module.exports) is refused with the reason, nothing wri
   t.is(await repo.git('status', '--porcelain'), '');
   await repo.cleanup();
 });
+
+test('under isolatedDeclarations the helpers a move exports get the types the service infers, so tsc passes as well as the tests (vercel/ms)', async (t) => {
+  const repo = await tsFixture('durations', SHOP_INSTALL);
+  const short = await tug(repo.root, ['move', '--at', 'src/index.ts:24:10', '--destination', 'src/fmt-short.ts', '--verify', 'tests'], { env: ENV });
+  t.is(short.exitCode, 0, short.stdout);
+  t.deepEqual(checks(short.json), ['typescript-syntax:passed', 'tests:passed', 'typecheck:passed']);
+  const show = (run: typeof short, file: string) => repo.git('show', `${run.json.git.commit}:${file}`);
+  t.is(
+    (await show(short, 'src/index.ts')).split('\n').slice(0, 7).join('\n'),
+    "import { fmtShort } from './fmt-short.js';\n\nexport const s = 1000;\nexport const m: number = s * 60;\nexport const h: number = m * 60;\nexport const d: number = h * 24;\n",
+    'a literal needs no annotation (and `number` would widen it); the computed ones get theirs',
+  );
+  // fmtLong has no return type: exported from its new module, it gets the one inferred.
+  const long = await tug(repo.root, ['move', '--at', 'src/index.ts:44:10', '--destination', 'src/fmt-long.ts', '--verify', 'tests'], { env: ENV });
+  t.is(long.exitCode, 0, long.stdout);
+  t.deepEqual(checks(long.json), ['typescript-syntax:passed', 'tests:passed', 'typecheck:passed']);
+  t.regex(await show(long, 'src/fmt-long.ts'), /^export function fmtLong\(ms: number\): string \{$/m);
+  t.regex(await show(long, 'src/index.ts'), /^export function plural\(\n/m, 'plural had its return type already');
+  await repo.cleanup();
+});

@@ -14,6 +14,7 @@ import { moveTarget } from './move-target.js';
 import { keepMovedText } from './move-text.js';
 import { exportLine, followReexports, newSpecifier } from './move-reexports.js';
 import { assertNoImportCycle } from './move-cycle.js';
+import { annotateNewExports } from './move-annotations.js';
 import { moveUnsure } from './move-unsure.js';
 import { syntaxError } from './rename-plan.js';
 import { openTsWorkspace, requireScript, type TsWorkspace } from './workspace.js';
@@ -91,6 +92,7 @@ export async function planTsMove(input: TsMoveInput): Promise<TsMovePlan> {
     const old = after.get(file) ?? text;
     after.set(file, `${old}${old.endsWith('\n') || old === '' ? '' : '\n'}${exportLine(target.names.map((n) => ({ name: n })), specifier(file, null), false, quoteOf(text))}\n`);
   }
+  annotateNewExports({ ws, project: primary, after, files: [file, destination], format, preferences, subject: `moving ${target.name} to ${destination}` });
   assertNoImportCycle(ws, ts, after, file, destination);
 
   const edits: EditRequest[] = [];
