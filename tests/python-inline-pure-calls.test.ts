@@ -72,9 +72,15 @@ def widths(shape, steps):
         out.append(width)
         shape.width = step
     return out
+
+
+def has_varargs(func, signatures):
+    sigs = signatures[func]
+    checks = [callable(sig) for sig in sigs]
+    return all(checks)
 `;
 const tests = `from pkg.uri import resolve
-from pkg.zone import parse_timezone, spread, grow, parse, labels, widths
+from pkg.zone import parse_timezone, spread, grow, parse, labels, widths, has_varargs
 
 
 def test_resolve():
@@ -95,6 +101,7 @@ def test_zone():
     class Shape:
         width = 1
     assert widths(Shape(), [2, 3]) == [1, 1]
+    assert has_varargs("f", {"f": [len, 1]}) is False
 `;
 const files = { 'pkg/__init__.py': '', 'pkg/uri.py': uri, 'pkg/zone.py': zone, 'tests/test_pkg.py': tests };
 
@@ -143,4 +150,12 @@ test('a value read inside a loop is refused when the loop assigns what it reads 
   t.is(run.json.error?.code, 'UnsafeRefactor', run.stdout);
   t.regex(run.json.error.message, /reads an attribute or item, and an assignment before a use may change it/);
   t.is(run.json.error.details.line, 44);
+});
+
+// toolz's has_varargs: a comprehension's first iterable is read once, here, before the rest of the comprehension runs
+// (it was refused as a use inside a nested scope; rope inlined it).
+test('a variable used as the first iterable of a comprehension is inlined there', async (t) => {
+  const { run, after } = await inline('pkg/zone.py:49:5');
+  t.is(run.exitCode, 0, run.stdout);
+  t.true(after.includes('    checks = [callable(sig) for sig in signatures[func]]\n'), after);
 });

@@ -59,11 +59,20 @@ def inline_local(content, offset, target_python=None):
     target = _name_at(source, offset)
     name = target.id
     scope = source.scope_of(target)
+    while isinstance(scope, COMPREHENSIONS) and any(n is target for n in ast.walk(scope.generators[0].iter)):
+        scope = source.scope_of(scope)
     if isinstance(scope, ast.Module):
         _refuse("%s is a module-level name, which other modules may import; inline works on a function's locals" % name, source, target)
     if isinstance(scope, (ast.ClassDef, ast.Lambda) + COMPREHENSIONS):
         _refuse("%s is not a local of a function" % name, source, target)
     nodes = list(own_nodes(scope))
+    # A comprehension's first iterable runs at once in this scope (`[f(s) for s in sigs]` reads sigs here, once).
+    first_iters = {}
+    for comprehension in (n for n in nodes if isinstance(n, COMPREHENSIONS)):
+        first = comprehension.generators[0].iter
+        inner = [first, *own_nodes(first)] if not isinstance(first, SCOPES) else [first]
+        first_iters.update((id(n), comprehension) for n in inner)
+        nodes += inner
     for node in nodes:
         if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
             _refuse("%s is declared global or nonlocal" % name, source, node)
@@ -90,7 +99,7 @@ def inline_local(content, offset, target_python=None):
     uses = [n for n in names if isinstance(n.ctx, ast.Load)]
     # Uses in functions, lambdas or comprehensions nested here read the variable later or in a scope of their own.
     for node in ast.walk(scope):
-        if isinstance(node, SCOPES) and node is not scope and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)):
+        if isinstance(node, SCOPES) and node is not scope and any(isinstance(n, ast.Name) and n.id == name and id(n) not in first_iters for n in ast.walk(node)):
             _refuse("%s is used inside a nested function, lambda or comprehension" % name, source, node)
     if not uses:
         _refuse("%s is never used; there is nothing to inline" % name, source, store)
@@ -117,7 +126,7 @@ def inline_local(content, offset, target_python=None):
         # in, the exception would now be caught.
         if any(isinstance(p, GUARDS) and source.span(p)[0] >= assign_end for p in source.ancestors(use)):
             _refuse("the value calls something that may raise, and a use is inside a try or with statement after it", source, use)
-    _check_state(source, value, uses, after, assign_end, last_use, repeatable or [])
+    _check_state(source, value, uses, after, assign_end, last_use, repeatable or [], _run_after(uses, first_iters))
     s, e = source.span(value)
     text = source.slice(s, e)
     if "\n" in text and not (text[0] in "([{" and text[-1] in ")]}"):
@@ -140,7 +149,18 @@ def _defined_outside(source, name):
     return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name for n in ast.walk(source.tree))
 
 
-def _check_state(source, value, uses, after, assign_end, last_use, repeatable):
+def _run_after(uses, first_iters):
+    """The nodes of a comprehension one of whose uses is its first iterable, except that iterable: they run after it."""
+    later = {}
+    for use in uses:
+        comprehension = first_iters.get(id(use))
+        if comprehension is not None:
+            iterable = {id(n) for n in ast.walk(comprehension.generators[0].iter)}
+            later.update((id(n), comprehension) for n in ast.walk(comprehension) if id(n) not in iterable and n is not comprehension)
+    return later
+
+
+def _check_state(source, value, uses, after, assign_end, last_use, repeatable, later):
     """A value that reads an attribute or an item (`uri.fragment`, `row[0]`), or calls an allowlisted function of
     something (`len(items)`), reads state: inlined, it reads it at the use, so nothing between may change it, neither
     an attribute or item assignment nor a call that could. A use in a loop reads it again on the next turn, so the
@@ -157,6 +177,8 @@ def _check_state(source, value, uses, after, assign_end, last_use, repeatable):
                 limit = max(limit, source.span(parent)[1])
     for node in (n for statement in after for n in ast.walk(statement)):
         start, end = source.span(node) if hasattr(node, "lineno") else (None, None)
+        if id(node) in later:
+            start = end = source.span(later[id(node)])[1]
         if start is None or start < assign_end or start >= limit:
             continue
         if isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Load):
