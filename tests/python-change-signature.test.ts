@@ -146,6 +146,20 @@ test('change-signature reorders a lambda argument past a call: creating a lambda
   await effect.repo.cleanup();
 });
 
+// multipledispatch's tests call `ambiguous([A], [B])`: swapping its parameters was refused over the evaluation order
+// of two lists of names, but building a list, tuple or set of names and literals runs nothing.
+test('change-signature swaps list displays of names: building them has no effect to reorder; a list holding a call still does', async (t) => {
+  const code = 'def ambiguous(a, b):\n    return len(a) > len(b)\n\n\ndef check(A, B):\n    return ambiguous([A, B], (B,)), ambiguous({"k": A}, {B})\n';
+  const params = JSON.stringify([{ name: 'b' }, { name: 'a' }]);
+  const { repo, run, show } = await changeSignature({ 'conflict.py': code }, 'conflict.py:1:5', params);
+  t.is(run.exitCode, 0, run.stdout);
+  t.true((await show('conflict.py')).includes('    return ambiguous((B,), [A, B]), ambiguous({B}, {"k": A})\n'));
+  await repo.cleanup();
+  const effect = await changeSignature({ 'conflict.py': code.replace('[A, B], (B,)', '[len(A)], [len(B)]') }, 'conflict.py:1:5', params);
+  t.is(effect.run.json?.error?.details?.reason, 'evaluation order', effect.run.stdout);
+  await effect.repo.cleanup();
+});
+
 test('a call inside an f-string gets its new argument with the other quotes when the project targets Python 3.11', async (t) => {
   const code = ['def label(name, suffix):', '    return name.title() + suffix', '', '', 'def greet(user):', '    return f"<{label(user)}>"', ''].join('\n');
   const old = ['def label(name):', '    return name.title()', '', '', 'def greet(user):', '    return f"<{label(user)}>"', ''].join('\n');

@@ -17,6 +17,16 @@ def _dotted(node):
     return None
 
 
+def _inert(node):
+    """Also a list, tuple, set or dict of trivial parts (`[A]`): building one runs nothing, so reordering it cannot
+    reorder an effect. (Dropping one stays refused: a removed argument written out is a sign of a mistake.)"""
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return all(_inert(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(isinstance(k, ast.Constant) and _inert(v) for k, v in zip(node.keys, node.values))
+    return _trivial(node)
+
+
 def _trivial(node):
     """A literal, a plain name or a lambda: dropping or reordering it cannot drop or reorder an effect (creating a
     lambda runs nothing but its defaults)."""
@@ -93,7 +103,7 @@ def _call_info(pos, call, skip):
         if isinstance(arg, ast.Starred):
             args.append({"kind": "star", "span": [start, end], "text": pos.text(start, end), "trivial": False})
         else:
-            args.append({"kind": "pos", "span": [start, end], "text": pos.text(start, end), "trivial": _trivial(arg)})
+            args.append({"kind": "pos", "span": [start, end], "text": pos.text(start, end), "trivial": _trivial(arg), "inert": _inert(arg)})
     for kw in call.keywords:
         vstart, end = pos.node_span(kw.value)
         if kw.arg is None:
@@ -101,7 +111,7 @@ def _call_info(pos, call, skip):
             args.append({"kind": "dstar", "span": [start, end], "text": pos.text(start, end), "trivial": False})
         else:
             start = pos.offset(kw.lineno, kw.col_offset)
-            args.append({"kind": "kw", "name": kw.arg, "span": [start, end], "text": pos.text(vstart, end), "trivial": _trivial(kw.value)})
+            args.append({"kind": "kw", "name": kw.arg, "span": [start, end], "text": pos.text(vstart, end), "trivial": _trivial(kw.value), "inert": _inert(kw.value)})
     args.sort(key=lambda a: a["span"][0])
     func_end = pos.node_span(call.func)[1]
     open_at = pos.data.index(b"(", func_end)

@@ -9,6 +9,8 @@ export interface CallArg {
   /** The argument's value text (for a keyword: after `name=`). */
   text: string;
   trivial: boolean;
+  /** Evaluating it runs nothing (trivial, or a list, tuple, set or dict of trivial parts): free to reorder. */
+  inert?: boolean;
 }
 
 export type CallOutcome =
@@ -90,7 +92,7 @@ export function rewriteCall(args: readonly CallArg[], old: readonly OldParam[], 
   // `**mapping` goes last, where any keyword may follow positional and keyword arguments.
   out.push(...mappings.map((a) => a.text));
   moved.push(...mappings);
-  const effects = moved.filter((a) => !a.trivial);
+  const effects = moved.filter((a) => !a.trivial && !a.inert);
   const swapped = effects.findIndex((a, i) => i > 0 && a.span[0] < effects[i - 1]!.span[0]);
   if (swapped > 0 && !options.force) return { kind: 'reorder', text: `${effects[swapped - 1]!.text} and ${effects[swapped]!.text}` };
   return { kind: 'rewrite', args: out };
