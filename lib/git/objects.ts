@@ -1,4 +1,7 @@
 // Reads and writes git objects in bulk: one `cat-file --batch` for many blobs, commits with fixed identity and dates.
+import { writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { keepsInMemory, Recent } from '../core/memory.js';
 import type { Repo } from './repo.js';
 import { git, gitBytes, gitText } from './run-git.js';
@@ -48,6 +51,25 @@ export async function writeBlob(repo: Repo, bytes: Uint8Array): Promise<string> 
   return gitText(['hash-object', '-w', '--stdin'], { cwd: repo.root, input: bytes });
 }
 
+/**
+ * Writes many blobs with one git process (a rename of 500 files spawned 500 before): each content goes to a scratch
+ * file that `hash-object --stdin-paths` reads as it is, without filters, like writeBlob. Ids in the order given.
+ */
+export async function writeBlobs(repo: Repo, scratchDir: string, contents: readonly Uint8Array[]): Promise<string[]> {
+  if (contents.length === 0) return [];
+  await mkdir(scratchDir, { recursive: true });
+  const dir = await mkdtemp(path.join(scratchDir, 'blobs-'));
+  try {
+    const files = contents.map((_, i) => path.join(dir, String(i)));
+    // Written synchronously: small files one after another cost a tenth of the CPU that as many promises do.
+    contents.forEach((bytes, i) => writeFileSync(files[i]!, bytes));
+    const out = await gitText(['hash-object', '-w', '--no-filters', '--stdin-paths'], { cwd: repo.root, input: files.map((f) => `${f}\n`).join('') });
+    return out.split('\n');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export interface CommitSpec {
   tree: string;
   parents: readonly string[];
@@ -76,8 +98,16 @@ export async function commitTree(repo: Repo, spec: CommitSpec): Promise<string> 
 
 /** The user's configured identity, when both name and email are set; results are authored by them. */
 export async function userIdentity(repo: Repo): Promise<{ name: string; email: string } | undefined> {
-  const name = await git(['config', '--get', 'user.name'], { cwd: repo.root, allowFailure: true });
-  const email = await git(['config', '--get', 'user.email'], { cwd: repo.root, allowFailure: true });
-  if (name.exitCode !== 0 || email.exitCode !== 0) return undefined;
-  return { name: name.stdout.trim(), email: email.stdout.trim() };
+  // One git process for both keys; the last value of each wins, as `git config --get` answers.
+  const out = await git(['config', '-z', '--get-regexp', '^user\\.(name|email)$'], { cwd: repo.root, allowFailure: true });
+  const found = new Map<string, string>();
+  for (const item of out.stdout.split('\0')) {
+    // A key set without a value (`[user] name`) comes without the newline: an empty value, as `--get` prints.
+    const newline = item.indexOf('\n');
+    if (item !== '') found.set((newline < 0 ? item : item.slice(0, newline)).toLowerCase(), newline < 0 ? '' : item.slice(newline + 1));
+  }
+  const name = found.get('user.name');
+  const email = found.get('user.email');
+  if (name === undefined || email === undefined) return undefined;
+  return { name: name.trim(), email: email.trim() };
 }

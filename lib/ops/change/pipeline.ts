@@ -28,6 +28,7 @@ import { withWorkspace } from '../workspace/workspace.js';
 import { currentStep } from './road-step.js';
 import { runStep, stepSnapshot } from './step-run.js';
 import { patchBetween } from './tree-patch.js';
+import { mark } from '../../core/timing.js';
 import type { RoadStep } from './road-step.js';
 
 export async function runChange(
@@ -91,6 +92,7 @@ async function runOnSnapshot(
   throwIfCancelled(reporter.signal, 'during analysis');
   const proposal = await plan(ws, snapshot, { tree: onto?.tipTree ?? snapshot.tree, onto: onto?.branch ?? null });
   throwIfCancelled(reporter.signal, 'after analysis');
+  mark('change: planned');
   if (proposal.patch.files.length === 0 && proposal.nothingToDoIsSuccess) {
     // An idempotent operation with nothing to do succeeded: no sandbox, no commit, no branch, no undo point.
     return RunResponse.parse({ ...okHead(ws, snapshot, kind, proposal, { status: 'skipped', mode: config.verify, checks: [] }), changed: false, applied: false });
@@ -108,6 +110,7 @@ async function runOnSnapshot(
     heartbeat: reporter.heartbeat,
     alsoChanged: step?.earlierFiles,
   });
+  mark('change: sandbox written and verified');
   throwIfCancelled(reporter.signal, 'before committing');
   if (verification.status === 'failed') {
     throw new TugError('VerificationFailed', `verification (${config.verify}) failed: ${failedNames(verification)}`, {
@@ -173,6 +176,7 @@ async function runOnSnapshot(
     ...(onto ? { branch_move: { ref: onto.ref, from: base, to: commit } } : {}),
   };
   const token = await registerUndoPoint(ws, { ...undoPoint, mode: 'branch' });
+  mark('change: committed, branch and undo point made');
 
   const response: RunResponseJSON = {
     ...okHead(ws, snapshot, kind, proposal, presentVerification(verification)),
@@ -205,6 +209,7 @@ async function runOnSnapshot(
     await saveUndoRecord(ws.session, { token, ...undoPoint, mode: 'commit', ref_move: refMove, created_at: new Date().toISOString() });
   }
   const parsed = RunResponse.parse(response);
+  mark('change: response parsed');
   // Written once everything else held: a refused or failed apply/commit leaves refs/notes/tug as it was too.
   await writeNote(ws.repo, commit, recordText(record));
   await writeJson(path.join(ws.session.dir, LAST_RESULT_FILE), parsed);

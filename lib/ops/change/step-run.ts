@@ -1,10 +1,11 @@
 // The change road for one step of a replay or a plan: plan on the step's base commit, write the result as a commit on
 // it, and hand the outcome back; verification, the branch, the undo point and the record are the caller's.
 import { TugError } from '../../core/errors.js';
-import { summarize, type PatchSet } from '../../core/patchset.js';
+import { summarize } from '../../core/patchset.js';
 import { RunResponse, SCHEMA_VERSION, type RunResponseJSON } from '../../core/schemas.js';
-import { commitTree, userIdentity, writeBlob } from '../../git/objects.js';
-import { treeWithEntries, type PathEntry } from '../../git/revert-tree.js';
+import { commitTree, userIdentity } from '../../git/objects.js';
+import { treeWithEntries } from '../../git/revert-tree.js';
+import { patchEntries } from './steps.js';
 import { commitMessage } from './parts.js';
 import { orderWarnings, presentPatch } from './present.js';
 import type { RoadStep } from './road-step.js';
@@ -36,7 +37,7 @@ export async function runStep(ws: Workspace, step: RoadStep, options: ChangeOpti
     return RunResponse.parse({ ...response, changed: false });
   }
   reporter.progress?.(`committing step ${kind.operation}`);
-  const tree = await treeWithEntries(ws.repo, ws.session.paths.scratch, base.commit, await pathEntries(ws, proposal.patch));
+  const tree = await treeWithEntries(ws.repo, ws.session.paths.scratch, base.commit, await patchEntries(ws, proposal.patch));
   const commit = await commitTree(ws.repo, {
     tree,
     parents: [base.commit],
@@ -51,14 +52,4 @@ export async function runStep(ws: Workspace, step: RoadStep, options: ChangeOpti
 /** A step's base as the snapshot a planner expects: a clean checkout of that commit (so no snapshot commit is made). */
 export function stepSnapshot(base: RoadStep['base']): Snapshot {
   return { tree: base.tree, head: { oid: base.commit, ref: null, tree: base.tree, time: base.time }, dirty: false };
-}
-
-/** The patch as index entries: new blobs for written files, removals for deleted files and the old path of a move. */
-async function pathEntries(ws: Workspace, patch: PatchSet): Promise<PathEntry[]> {
-  const entries: PathEntry[] = [];
-  for (const f of patch.files) {
-    if (f.status === 'deleted' || f.newPath) entries.push({ path: f.path, oid: null, mode: null });
-    if (f.status !== 'deleted') entries.push({ path: f.newPath ?? f.path, oid: await writeBlob(ws.repo, f.after), mode: f.mode });
-  }
-  return entries;
 }

@@ -4,6 +4,8 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { deleteRef, listRefs, readRef, updateRef } from '../../git/refs.js';
 import { closeSandbox, openSandbox, writeSandboxFiles, type SandboxMode } from '../../git/worktree.js';
+import { writeBlobs } from '../../git/objects.js';
+import { treeWithEntries, type PathEntry } from '../../git/revert-tree.js';
 import type { FileWrite } from '../../workspace/apply.js';
 import { verify, type Verification } from '../../verify/verify.js';
 import type { CheckProgress } from '../../verify/run-check.js';
@@ -35,6 +37,12 @@ export async function verifyInSandbox(
   } = {},
 ): Promise<SandboxOutcome> {
   const keep = options.keep ?? false;
+  if (config.verify === 'none' && !keep) {
+    // Nothing runs on the files, so nothing needs them on disk: the tree is the base's with the patch's blobs set, in a
+    // private index (a checkout and clean of the shared sandbox were most of a large rename's git time).
+    const tree = await treeWithEntries(ws.repo, ws.session.paths.scratch, base, await patchEntries(ws, patch));
+    return { tree, verification: { status: 'skipped', mode: 'none', checks: [] }, sandboxPath: '' };
+  }
   const mode: SandboxMode = keep ? 'fresh' : process.env['TUG_SANDBOX_MODE'] === 'fresh' ? 'fresh' : 'reuse';
   options.progress?.('preparing sandbox');
   const sandbox = await openSandbox(ws.repo, ws.session.dir, base, mode);
@@ -76,6 +84,17 @@ function sandboxWrites(patch: PatchSet): SandboxWrite[] {
     if (f.status === 'deleted') return [{ path: f.path, bytes: null, mode: f.mode }];
     return f.newPath ? [{ path: f.path, bytes: null, mode: f.mode }, { path: f.newPath, bytes: f.after, mode: f.mode }] : [{ path: f.path, bytes: f.after, mode: f.mode }];
   });
+}
+
+/** The patch as index entries: new blobs (written in one batch) for written files, removals for deleted files and a move's old path. */
+export async function patchEntries(ws: Workspace, patch: PatchSet): Promise<PathEntry[]> {
+  const written = patch.files.filter((f) => f.status !== 'deleted');
+  const oids = await writeBlobs(ws.repo, ws.session.paths.scratch, written.map((f) => f.after));
+  const oidOf = new Map(written.map((f, i) => [f, oids[i]!]));
+  return patch.files.flatMap((f): PathEntry[] => [
+    ...(f.status === 'deleted' || f.newPath ? [{ path: f.path, oid: null, mode: null }] : []),
+    ...(f.status !== 'deleted' ? [{ path: f.newPath ?? f.path, oid: oidOf.get(f)!, mode: f.mode }] : []),
+  ]);
 }
 
 /** The same change as preconditioned writes for the apply step: each file must still hold its base content. */

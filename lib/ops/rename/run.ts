@@ -130,8 +130,10 @@ export async function runRename(input: z.infer<typeof renameInput>, context: Ope
     context.progress?.(at.language === 'rust' ? 'asking rust-analyzer' : at.language === 'typescript' ? 'asking the TypeScript language service' : 'analysing Python files');
     // A rename that is committed is first proven complete on the renamed code (IncompleteRename otherwise).
     const proposal = await plan(ws, snapshot, at, input, true);
+    mark('rename planned');
     const files = await loadSourceFiles(ws.repo, snapshot.tree, [...proposal.edits.map((e) => e.file), ...proposal.moves.map((m) => m.from)]);
     const patch = buildPatchSet(proposal.edits, files, proposal.moves);
+    mark('patch built');
     const { location, id, kind } = proposal.symbol;
     // Python ids name the module and qualified path, so they hold on another tree; rust-analyzer's are positions.
     const symbol = { name: proposal.oldName, ...(at.language === 'python' ? { id } : {}), kind, file: location.file, line: location.line, col: location.col };
