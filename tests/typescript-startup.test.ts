@@ -1,6 +1,6 @@
-// The TypeScript compiler loads only for a TypeScript command: a Python rename never reads it (checked in the real process through a preload that lists every module it loaded), a .ts rename does.
+// The TypeScript compiler loads only for a TypeScript command: a Python rename never reads it (checked in the real process through a preload that lists every module it loaded), a .ts rename does, through a V8 code cache.
 import test from 'ava';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { tug } from './helpers/cli.js';
@@ -33,5 +33,24 @@ test('a Python rename does not load the TypeScript compiler; a TypeScript rename
   const typescript = await loadedModules(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'app.ts:1:17', '--to', 'sumAll']);
   t.is(typescript.exitCode, 0, typescript.stdout);
   t.is(compiler(typescript.modules).length, 1, 'the probe sees the compiler when a TypeScript command loads it');
+  await repo.cleanup();
+});
+
+test('the compiler runs through a code cache: the first TypeScript command makes it, the next uses it and answers the same', async (t) => {
+  const repo = await makeRepo({ 'app.ts': 'export function total() {\n  return 1;\n}\nconsole.log(total());\n' });
+  const cacheHome = await mkdtemp(path.join(os.tmpdir(), 'tug-ts-cache-'));
+  const args = ['analyze-impact', 'rename-symbol', '--at', 'app.ts:1:17', '--to', 'sumAll'];
+  const run = () => tug(repo.root, args, { env: { TUG_NO_DAEMON: '1', XDG_CACHE_HOME: cacheHome, TUG_TIMINGS: '1' } });
+  const loaded = (stderr: string) => stderr.split('\n').find((l) => l.includes('typescript: compiler loaded'));
+  const first = await run();
+  t.is(first.exitCode, 0, first.stdout);
+  t.regex(loaded(first.stderr) ?? '', /\(code cache made at exit\)$/);
+  t.is((await readdir(path.join(cacheHome, 'tug'))).filter((f) => /^typescript-[0-9a-f]{16}\.v8cache$/.test(f)).length, 1);
+  const second = await run();
+  t.regex(loaded(second.stderr) ?? '', /\(code cache used\)$/);
+  const refs = (r: { json: { references: unknown } }) => JSON.stringify(r.json.references);
+  t.is(refs(second), refs(first));
+  t.is(second.json.references.length, 2);
+  await rm(cacheHome, { recursive: true, force: true });
   await repo.cleanup();
 });

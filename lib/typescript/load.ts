@@ -3,6 +3,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TS from 'typescript';
+import { requireWithCodeCache } from './code-cache.js';
 
 export type TypeScriptModule = typeof TS;
 
@@ -53,7 +54,7 @@ export function loadTypeScript(dir: string | null): LoadedTypeScript {
   if (known) return known;
   // createRequire keeps the compiler out of the CLI bundle: it is read from node_modules when a TypeScript command runs.
   const require = createRequire(dir === null ? import.meta.url : path.join(key, 'package.json'));
-  const ts = require(dir === null ? 'typescript' : key) as TypeScriptModule;
+  const ts = requireWithCodeCache(require.resolve(dir === null ? 'typescript' : key)) as TypeScriptModule;
   const own = dir === null ? path.dirname(path.dirname(require.resolve('typescript'))) : key;
   const result: LoadedTypeScript = { ts, version: ts.version, source: dir === null ? 'tug' : 'project', dir: own };
   loaded.set(key, result);

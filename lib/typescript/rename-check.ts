@@ -87,19 +87,23 @@ function duplicateSuspects(ws: TsWorkspace, projects: readonly TsProject[], file
   // Public at run time since TypeScript 2.x, left out of the published types.
   const ts = ws.compiler.ts as typeof ws.compiler.ts & { isExternalOrCommonJsModule(file: import('typescript').SourceFile): boolean };
   const word = new RegExp(`(?<![\\p{ID_Continue}$#])${newName.replace(/\$/g, '\\$')}(?![\\p{ID_Continue}$])`, 'u');
+  // Each getProgram call checks every file's version: asked once per project, not once per file (500² checks on 500 files).
+  const programs = projects.map((p) => p.service.getProgram());
   return files.filter((file) => {
     const absolute = ws.fs.absolute(file);
     const text = ws.fs.readFile(absolute) ?? '';
-    const source = projects.map((p) => p.service.getProgram()?.getSourceFile(absolute)).find((s) => s !== undefined);
+    const source = programs.map((p) => p?.getSourceFile(absolute)).find((s) => s !== undefined);
     return !source || !ts.isExternalOrCommonJsModule(source) || word.test(text) || /\bdeclare\s+(global|module)\b/.test(text);
   });
 }
 
 function duplicateCount(ws: TsWorkspace, projects: readonly TsProject[], files: readonly string[]): { count: number; spots: Spot[] } {
   const spots: Spot[] = [];
+  if (files.length === 0) return { count: 0, spots };
+  const programs = projects.map((p) => p.service.getProgram());
   for (const file of files) {
     const absolute = ws.fs.absolute(file);
-    const project = projects.find((p) => p.service.getProgram()?.getSourceFile(absolute)) ?? projects[0]!;
+    const project = projects.find((_, i) => programs[i]?.getSourceFile(absolute)) ?? projects[0]!;
     for (const d of project.service.getSemanticDiagnostics(absolute)) {
       if (DUPLICATES.has(d.code) && d.start !== undefined) spots.push(spot(ws, file, d.file?.text ?? '', d.start, 'duplicate'));
     }
