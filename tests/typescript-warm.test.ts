@@ -6,6 +6,9 @@ import path from 'node:path';
 import { realpathSync } from 'node:fs';
 import { analyzeImpact, renameSymbol } from '../lib/index.js';
 import { tsWarmCounts } from '../lib/typescript/warm.js';
+import { openTsWorkspace } from '../lib/typescript/workspace.js';
+import { planTsRename } from '../lib/typescript/rename-plan.js';
+import { discoverRepo } from '../lib/git/repo.js';
 import { enforceLimits, type RepoUse } from '../lib/daemon/budget.js';
 import { DEFAULT_DAEMON_SETTINGS } from '../lib/daemon/settings.js';
 import { liveHelpers, trackHelper } from '../lib/ops/resources.js';
@@ -165,5 +168,22 @@ test.serial('the completeness check type-checks only the files where the new nam
   t.is((inModule as { code?: string }).code, 'NameConflict', inModule?.message);
   const fine = await rename('mod/m.ts', 2, 14, 'third');
   t.is(fine.status, 'ok');
+  await repo.cleanup();
+});
+
+test.serial('the completeness check leaves the kept services on the snapshot files: a committed rename makes nothing be parsed again', async (t) => {
+  const repo = await tsFixture('shapes');
+  const gitRepo = await discoverRepo(repo.root);
+  const tree = await repo.git('rev-parse', 'HEAD^{tree}');
+  const ws = await openTsWorkspace(gitRepo, tree, AT.file);
+  const project = ws.containing(AT.file)[0]!;
+  const files = ['src/geometry.ts', 'src/index.ts'].map((f) => ws.fs.absolute(f));
+  const sources = () => files.map((f) => project.service.getProgram()!.getSourceFile(f));
+  const before = sources();
+  const plan = await planTsRename({ repo: gitRepo, tree, target: { file: AT.file, line: AT.line, col: AT.column }, newName: 'span', check: true });
+  t.deepEqual([...new Set(plan.edits.map((e) => e.file))].sort(), ['src/geometry.ts', 'src/index.ts'], 'the check saw both renamed files');
+  const after = sources();
+  t.true(before.every((s) => s !== undefined));
+  t.true(after.every((s, i) => s === before[i]), 'the service is back on the very files it parsed for the snapshot');
   await repo.cleanup();
 });

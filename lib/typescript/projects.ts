@@ -42,7 +42,7 @@ export class TsProjects {
     private readonly fs: SnapshotFileSystem,
     registry?: TS.DocumentRegistry,
   ) {
-    this.registry = registry ?? ts.createDocumentRegistry(true, fs.root);
+    this.registry = keepingSnapshotFiles(ts, registry ?? ts.createDocumentRegistry(true, fs.root));
   }
 
   /** Releases the services' files from the registry (a warm workspace rebuilt or evicted). */
@@ -164,6 +164,24 @@ export class TsProjects {
     };
     return { config, service: ts.createLanguageService(host, this.registry), fileNames, options, references };
   }
+}
+
+/**
+ * The shared registry, except that a service moving a file to a text the caller put in (an overlay version, `o…`) gets
+ * that text parsed for itself, and the registry keeps the snapshot's file: going back to the snapshot after the
+ * completeness check then parses nothing again (it parsed every renamed file twice, each warm rename). Only updates
+ * are kept out: a service holds its one count on the file from acquiring it, whatever text it moves to since.
+ */
+function keepingSnapshotFiles(ts: TypeScriptModule, shared: TS.DocumentRegistry): TS.DocumentRegistry {
+  return {
+    ...shared,
+    updateDocumentWithKey(fileName, path, settings, key, snapshot, version, kind, options) {
+      if (!version.startsWith('o')) return shared.updateDocumentWithKey(fileName, path, settings, key, snapshot, version, kind, options);
+      const host = settings as TS.MinimalResolutionCacheHost;
+      const target = options ?? (typeof host.getCompilationSettings === 'function' ? host.getCompilationSettings() : (settings as TS.CompilerOptions)).target ?? ts.ScriptTarget.ES5;
+      return ts.createLanguageServiceSourceFile(fileName, snapshot, target, version, false, kind);
+    },
+  };
 }
 
 /** Whether a file is one tug may edit: a script of the snapshot, outside installed packages. */
