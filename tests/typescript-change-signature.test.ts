@@ -134,3 +134,16 @@ test('a JavaScript type is a usage error; MCP and the library make the same comm
   t.is(library.git.commit, cli.json.git.commit);
   await repo.cleanup();
 });
+
+test('a parameter list and a call written one item a line keep that layout, trailing comma included (vercel/ms plural)', async (t) => {
+  const repo = await tsFixture('durations', INSTALL);
+  const params = [{ name: 'ms' }, { name: 'n' }, { name: 'unit', from: 'name' }, { name: 'msAbs' }];
+  const run = await tug(repo.root, sig('src/index.ts:69:10', params, '--verify', 'tests'), { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(testsOf(run), 'passed');
+  const text = await repo.git('show', `${run.json.git.commit}:src/index.ts`);
+  t.true(text.includes('function plural(\n  ms: number,\n  n: number,\n  unit: string,\n  msAbs: number,\n): string {\n'), text);
+  t.true(text.includes("    return plural(\n      ms,\n      d,\n      'day',\n      msAbs,\n    );\n"), text);
+  t.true(text.includes("    return plural(ms, h, 'hour', msAbs);\n"), 'a call on one line stays on one line');
+  await repo.cleanup();
+});

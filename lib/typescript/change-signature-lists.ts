@@ -48,6 +48,16 @@ export function assertNoLooseComments(source: TS.SourceFile, items: readonly TS.
   }
 }
 
+/**
+ * Where a parenthesized list's inside ends: its `)` when only white space follows the items. A NodeArray ends after
+ * its last item (or trailing comma), so the line break and indent before a `)` on its own line lie outside it.
+ */
+export function insideEnd(text: string, end: number): number {
+  let at = end;
+  while (at < text.length && /\s/.test(text[at]!)) at++;
+  return text[at] === ')' ? at : end;
+}
+
 /** The list's new inside text (between the parentheses), multi-line and with a trailing comma when the old one was. */
 export function layoutList(text: string, open: number, close: number, items: readonly string[]): string {
   const old = text.slice(open, close);

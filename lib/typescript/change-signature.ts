@@ -7,7 +7,7 @@ import { lineStarts, offsetOf, positionOf } from '../core/text.js';
 import type { Repo } from '../git/repo.js';
 import { oldParams, resolveParams } from './change-signature-params.js';
 import type { NewParamInput } from '../ops/change-signature/schema.js';
-import { assertNoLooseComments, FileRewrites, isPlainArgument, layoutList, paramText } from './change-signature-lists.js';
+import { assertNoLooseComments, FileRewrites, insideEnd, isPlainArgument, layoutList, paramText } from './change-signature-lists.js';
 import { findAllReferences, sourceOf, type Ref } from './change-signature-search.js';
 import { bodyOf, classifyUse, functionOfName, targetAt, type Target } from './change-signature-target.js';
 import { OffsetMap } from './files.js';
@@ -251,7 +251,7 @@ function rewriteDefinition(ts: typeof TS, ws: TsWorkspace, file: string, fn: TS.
   }
   const params = fn.parameters;
   const open = params.pos;
-  const close = params.end;
+  const close = source.text[open - 1] === '(' ? insideEnd(source.text, params.end) : params.end;
   assertNoLooseComments(source, params, open, close, () => spot(file, open));
   const hasBody = bodyOf(fn) !== undefined;
   const items = resolved.map((p) => paramText(ts, source, files, p, p.index >= 0 ? list[p.index]! : null, hasBody, !hasBody));
@@ -300,7 +300,8 @@ function rewriteCall(ts: typeof TS, file: string, call: TS.CallExpression | TS.N
     if (texts.length > 0) files.add({ start: call.end, end: call.end, text: `(${texts.join(', ')})` });
     return 'rewritten';
   }
-  assertNoLooseComments(source, args, args.pos, args.end, () => spot(file, args.pos));
-  files.add({ start: args.pos, end: args.end, text: layoutList(source.text, args.pos, args.end, texts) });
+  const close = insideEnd(source.text, args.end);
+  assertNoLooseComments(source, args, args.pos, close, () => spot(file, args.pos));
+  files.add({ start: args.pos, end: close, text: layoutList(source.text, args.pos, close, texts) });
   return 'rewritten';
 }
