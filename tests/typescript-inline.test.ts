@@ -41,6 +41,16 @@ test('a JavaScript (CommonJS) local: a member read and a fresh object inlined in
   await repo.cleanup();
 });
 
+test('the last of several declarators in one `var` (clsx: `var i=0, tmp, str=\'\', len=mix.length;`): only that one goes, the others stay', async (t) => {
+  const repo = await tsFixture('invoice-js');
+  const run = await tug(repo.root, ['run', 'inline', '--at', 'lib/report.js:13:24', '--verify', 'tests'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.verification.checks.find((c: Check) => c.name === 'tests')?.status, 'passed');
+  const report = await repo.git('show', `${run.json.git.commit}:lib/report.js`);
+  t.true(report.includes("  var i = 0, out = '';\n  for (; i < amounts.length; i++) {\n"), report);
+  await repo.cleanup();
+});
+
 test('refusals name the reason and write nothing: effects, nested uses, shadowing, exports, writes, functions, imports', async (t) => {
   const repo = await tsFixture('invoice');
   await repo.write(

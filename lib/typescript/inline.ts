@@ -79,10 +79,18 @@ export async function planTsInline(input: TsInlineInput): Promise<TsInlinePlan> 
   const result = project.service.getEditsForRefactor(absolute, format, at, REFACTOR, REFACTOR, {});
   const changes = result?.edits ?? [];
   const own = changes.filter((e) => e.fileName === absolute).flatMap((e) => e.textChanges);
-  // One replacement per use and the declaration's removal, in this file only: anything else would be a partial inline.
-  if (changes.some((e) => e.fileName !== absolute) || own.length !== uses.length + 1) {
-    throw new TugError('UnsafeRefactor', `the language service's inline of ${name} covers ${own.length - 1} of its ${uses.length} use(s); tug does not write a partial inline`, {
-      details: { reason: 'partial edit', uses: uses.length, replaced: own.length - 1 },
+  // A replacement of every use and the declaration's removal, in this file only: anything else would be a partial
+  // inline. The removal may be more than one deletion (`, len = mix.length` out of a list is the comma and the item).
+  const covers = (c: TS.TextChange, use: TS.Identifier) => c.span.start <= use.getStart(source) && use.end <= c.span.start + c.span.length;
+  const replaced = uses.filter((u) => own.some((c) => covers(c, u))).length;
+  const statement = declaration.parent.parent;
+  const lineEnd = text.indexOf('\n', statement.end);
+  const removal = (c: TS.TextChange) => c.newText === '' && c.span.start >= statement.pos && c.span.start + c.span.length <= (lineEnd === -1 ? text.length : lineEnd + 1);
+  const stray = own.find((c) => !uses.some((u) => covers(c, u)) && !removal(c));
+  if (changes.some((e) => e.fileName !== absolute) || replaced !== uses.length || stray) {
+    const what = stray ? `also changes line ${source.getLineAndCharacterOfPosition(stray.span.start).line + 1}, which is neither a use nor the declaration` : `covers ${replaced} of its ${uses.length} use(s)`;
+    throw new TugError('UnsafeRefactor', `the language service's inline of ${name} ${what}; tug does not write a partial inline`, {
+      details: { reason: 'partial edit', uses: uses.length, replaced },
       location,
     });
   }
