@@ -118,3 +118,15 @@ test('under isolatedDeclarations the helpers a move exports get the types the se
   t.regex(await show(long, 'src/index.ts'), /^export function plural\(\n/m, 'plural had its return type already');
   await repo.cleanup();
 });
+
+test('under verbatimModuleSyntax a type the old module still uses is imported back with `type`, so tsc passes', async (t) => {
+  const repo = await tsFixture('shop', SHOP_INSTALL);
+  const config = await repo.readText('tsconfig.json');
+  await repo.write('tsconfig.json', config.replace('"strict": true,', '"strict": true,\n    "verbatimModuleSyntax": true,'));
+  await repo.git('commit', '-qam', 'verbatimModuleSyntax');
+  const run = await tug(repo.root, ['move', '--at', 'src/pricing.ts:15:18', '--destination', 'src/money.ts', '--verify', 'tests'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(checks(run.json), ['typescript-syntax:passed', 'tests:passed', 'typecheck:passed']);
+  t.regex(await repo.git('show', `${run.json.git.commit}:src/pricing.ts`), /^import \{ round, type Quote \} from '\.\/money\.js';\n/);
+  await repo.cleanup();
+});

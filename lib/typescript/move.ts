@@ -66,7 +66,12 @@ export async function planTsMove(input: TsMoveInput): Promise<TsMovePlan> {
   if (exists) refuseTaken(ws, ts, destination, target.names);
 
   const range = { pos: target.statement.getStart(source), end: target.statement.end };
-  const preferences: TS.UserPreferences = { allowTextChangesInNewFiles: true, importModuleSpecifierEnding: specifierEnding(ts, ws, source, primary.options), quotePreference: quoteOf(text) === '"' ? 'double' : 'single' };
+  const preferences: TS.UserPreferences = {
+    allowTextChangesInNewFiles: true,
+    importModuleSpecifierEnding: specifierEnding(ts, ws, source, primary.options),
+    quotePreference: quoteOf(text) === '"' ? 'double' : 'single',
+    preferTypeOnlyAutoImports: typeOnlyImports(ts, ws, source, primary.options),
+  };
   const format = { ...ts.getDefaultFormatCodeSettings(text.includes('\r\n') ? '\r\n' : '\n'), ...indentOf(text) };
   const after = new Map<string, string>();
   const destinationAbsolute = ws.fs.absolute(destination);
@@ -154,6 +159,18 @@ function specifierEnding(ts: typeof TS, ws: TsWorkspace, source: TS.SourceFile, 
   if (seen.length > 0) return seen.filter((s) => /\.[mc]?js$/.test(s)).length * 2 >= seen.length ? 'js' : 'minimal';
   const nodeNext = options.moduleResolution === ts.ModuleResolutionKind.Node16 || options.moduleResolution === ts.ModuleResolutionKind.NodeNext;
   return nodeNext ? 'js' : 'minimal';
+}
+
+/**
+ * Whether a name used only as a type is imported with `import type`/`{ type X }`: required under
+ * verbatimModuleSyntax (TS1484 otherwise), expected under isolatedModules (each file compiled alone cannot tell a type
+ * from a value), and the project's own habit when its files already write type-only imports.
+ */
+function typeOnlyImports(ts: typeof TS, ws: TsWorkspace, source: TS.SourceFile, options: TS.CompilerOptions): boolean {
+  if (options.verbatimModuleSyntax || options.isolatedModules || options.preserveValueImports) return true;
+  if (options.importsNotUsedAsValues === ts.ImportsNotUsedAsValues.Error) return true;
+  const typeOnly = /\bimport\s+type\s|\bimport\s*\{[^}]*\btype\s/;
+  return typeOnly.test(source.text) || ws.scripts.some((f) => TS_FAMILY.test(f) && !inNodeModules(f) && typeOnly.test(ws.fs.readFile(ws.fs.absolute(f)) ?? ''));
 }
 
 /** The quote the file writes its module specifiers with. */
