@@ -160,6 +160,17 @@ test('change-signature swaps list displays of names: building them has no effect
   await effect.repo.cleanup();
 });
 
+// isodate's Duration(years=-self.years, months=-self.months): its parameters reordered, the call was refused over the
+// evaluation order of its keywords, which bind by name in any order and can stay as they were written.
+test('keyword arguments keep their written order when putting them in the new order would reorder their effects', async (t) => {
+  const code = 'class Duration:\n    def __init__(self, days=0, months=0, years=0):\n        self.days, self.months, self.years = days, months, years\n\n    def __neg__(self):\n        return Duration(self.days, years=-self.years, months=-self.months)\n';
+  const params = JSON.stringify([{ name: 'years' }, { name: 'months' }, { name: 'days' }]);
+  const { repo, run, show } = await changeSignature({ 'duration.py': code }, 'duration.py:2:9', params);
+  t.is(run.exitCode, 0, run.stdout);
+  t.true((await show('duration.py')).includes('        return Duration(days=self.days, years=-self.years, months=-self.months)\n'));
+  await repo.cleanup();
+});
+
 test('a call inside an f-string gets its new argument with the other quotes when the project targets Python 3.11', async (t) => {
   const code = ['def label(name, suffix):', '    return name.title() + suffix', '', '', 'def greet(user):', '    return f"<{label(user)}>"', ''].join('\n');
   const old = ['def label(name):', '    return name.title()', '', '', 'def greet(user):', '    return f"<{label(user)}>"', ''].join('\n');

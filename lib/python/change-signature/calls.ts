@@ -57,6 +57,9 @@ export function rewriteCall(args: readonly CallArg[], old: readonly OldParam[], 
   const out: string[] = [];
   /** The written arguments in their new order: evaluation order must not change for those with effects. */
   const moved: CallArg[] = [];
+  /** For each entry of out: the written argument it holds (none for a new parameter's value). */
+  const source: Array<CallArg | undefined> = [];
+  const keyword: boolean[] = [];
   let keywordsOnly = false;
   for (const p of params) {
     if (p.kind === 'vararg') {
@@ -64,12 +67,16 @@ export function rewriteCall(args: readonly CallArg[], old: readonly OldParam[], 
         if (keywordsOnly) return { kind: 'skip', reason: 'unbindable' };
         out.push(...extraPositional.map((a) => a.text));
         moved.push(...extraPositional);
+        source.push(...extraPositional);
+        keyword.push(...extraPositional.map(() => false));
       }
       continue;
     }
     if (p.kind === 'kwarg') {
       if (p.old) out.push(...extraKeywords.map((a) => `${a.name}=${a.text}`));
       if (p.old) moved.push(...extraKeywords);
+      if (p.old) source.push(...extraKeywords);
+      if (p.old) keyword.push(...extraKeywords.map(() => true));
       continue;
     }
     const arg = p.old ? given.get(p.old.name) : undefined;
@@ -88,14 +95,43 @@ export function rewriteCall(args: readonly CallArg[], old: readonly OldParam[], 
       keywordsOnly = true;
       out.push(`${p.name}=${text}`);
     }
+    source.push(arg);
+    keyword.push(keywordsOnly);
+  }
+  const swap = firstSwap([...moved, ...mappings]);
+  if (swap && !options.force) {
+    // Keywords bind by name in any order: kept in the order they were written, the effects may not move at all.
+    const kept = keepKeywordOrder(out, source, keyword);
+    if (kept && !firstSwap([...kept.moved, ...mappings])) return { kind: 'rewrite', args: [...kept.out, ...mappings.map((a) => a.text)] };
+    return { kind: 'reorder', text: swap };
   }
   // `**mapping` goes last, where any keyword may follow positional and keyword arguments.
-  out.push(...mappings.map((a) => a.text));
-  moved.push(...mappings);
+  return { kind: 'rewrite', args: [...out, ...mappings.map((a) => a.text)] };
+}
+
+/** The first two arguments with effects that would run in the other order ("a and b"), if any. */
+function firstSwap(moved: readonly CallArg[]): string | null {
   const effects = moved.filter((a) => !a.trivial && !a.inert);
   const swapped = effects.findIndex((a, i) => i > 0 && a.span[0] < effects[i - 1]!.span[0]);
-  if (swapped > 0 && !options.force) return { kind: 'reorder', text: `${effects[swapped - 1]!.text} and ${effects[swapped]!.text}` };
-  return { kind: 'rewrite', args: out };
+  return swapped > 0 ? `${effects[swapped - 1]!.text} and ${effects[swapped]!.text}` : null;
+}
+
+/**
+ * The entries with the written keyword arguments back in their written order (a new parameter's value keeps its
+ * slot); every entry after the first keyword is a keyword, so only names move. Null when there are none to move.
+ */
+function keepKeywordOrder(out: readonly string[], source: readonly (CallArg | undefined)[], keyword: readonly boolean[]): { out: string[]; moved: CallArg[] } | null {
+  const first = keyword.indexOf(true);
+  if (first < 0) return null;
+  const slots = source.map((a, i) => (i >= first && a ? i : -1)).filter((i) => i >= 0);
+  const written = slots.map((i) => ({ text: out[i]!, arg: source[i]! })).sort((a, b) => a.arg.span[0] - b.arg.span[0]);
+  const next = [...out];
+  const args = [...source];
+  slots.forEach((slot, j) => {
+    next[slot] = written[j]!.text;
+    args[slot] = written[j]!.arg;
+  });
+  return { out: next, moved: args.filter((a): a is CallArg => a !== undefined) };
 }
 
 /**
