@@ -143,3 +143,12 @@ async function refuseParameter(project: Project, classes: ClassModel, entity: Ex
   const why = `${names.oldName} is a parameter of ${owner}.${fn.name}, which overrides ${base}.${fn.name}: callers through the library's interface may pass ${names.oldName} by keyword`;
   throw refusal(why, { name: names.oldName, base: hit[0], class: owner, module: info.module }, names.at);
 }
+
+/** The standard-library or builtin base class (dotted) that defines the member `entity` overrides, or null. */
+export async function libraryDefiner(project: Project, classes: ClassModel, entity: Entity, python: () => Promise<string>): Promise<string | null> {
+  if (entity.kind !== 'class-member') return null;
+  const bases = libraryBases(project, classes, { module: entity.module, owner: entity.owner });
+  if (bases.length === 0) return null;
+  const [hit] = await libraryDefines(python, bases, [entity.name], null);
+  return hit ? hit[0] : null;
+}

@@ -14,6 +14,8 @@ import { workerRefusal, type Refusal } from '../local-refactor.js';
 import { constructorCalls, instanceClassCalls, unsureCall } from './constructors.js';
 import { callCompatible, commentWarning, layout, rewriteSites, type DefSite, type Site, type SignatureChange, type SiteText } from './call-sites.js';
 import { checkImplicitCalls } from './special-methods.js';
+import { refusePatchedFunction } from './patched.js';
+import { refuseLibraryMethod } from './library-method.js';
 import { checkParamTexts, paramTexts, resolveNewParams, type NewParam, type NewParamInput, type OldParam } from './params.js';
 
 /** Decorators that keep the function's own signature for its callers. */
@@ -158,6 +160,8 @@ export async function planSignatureOn(
       location: { file, line, col },
     });
   }
+  refusePatchedFunction(loaded, entity, change);
+  await refuseLibraryMethod(loaded, ask, entity, change, at);
   await fitFStrings(loaded, ask, edits);
   // In no order: every result orders its unsure places (lib/ops/change/unsure.ts).
   const unsure = [...unsureJSON(findUnsure(resolver, entity, name, occurrences), bytesOf, false), ...valueUses];
