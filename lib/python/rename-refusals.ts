@@ -4,6 +4,8 @@
 import { TugError } from '../core/errors.js';
 import { lineStarts, positionOf } from '../core/text.js';
 import type { UnsureSite } from './unsure.js';
+import type { Entity, Project } from './project.js';
+import type { Occurrence } from './references.js';
 
 /**
  * Refuses a rename one of whose unsure places holds the old name as data, unless the caller accepted the unsure places
@@ -22,4 +24,35 @@ export function refuseNameAsData(unsure: readonly UnsureSite[], oldName: string,
     details: { reason: site.asData === 'mapping' ? 'keywords through a mapping' : 'read through locals()', path: site.file, line, col },
     location: { file: site.file, line, col },
   });
+}
+
+/**
+ * `patch("pkg.user.old")` replaces the module `old`, as `pkg.user` binds it, with a mock, and the test then reads the
+ * mock's attribute by the old name (colorama's winterm tests: `@patch('colorama.winterm.win32')`, then
+ * `mockWin32.STDOUT`), which no edit can tie to the renamed symbol; renamed, `win32.STDOUT_new` in `pkg.user` and the
+ * test's `mockWin32.STDOUT` are two different attributes of the mock. So a rename read that way is refused (the sweep).
+ */
+export function refuseReadThroughPatchedModule(project: Project, entity: Entity, occurrences: readonly Occurrence[], unsure: readonly UnsureSite[], bytesOf: ReadonlyMap<string, Uint8Array>): void {
+  if (entity.kind !== 'module-attr') return;
+  // The test's own reads of the mock are unsure places (a mock is no type tug knows): only a file with one counts.
+  const readers = new Set(unsure.map((u) => u.file));
+  const strings = new Set([...project.files.values()].filter((info) => readers.has(info.file)).flatMap((info) => info.facts.strings.map((s) => s.value)));
+  if (strings.size === 0) return;
+  for (const o of occurrences) {
+    const info = project.files.get(o.file);
+    const bytes = bytesOf.get(o.file);
+    if (!info || !bytes || o.kind === 'definition') continue;
+    const before = /([A-Za-z_]\w*)\.$/.exec(new TextDecoder().decode(bytes.subarray(Math.max(0, o.span[0] - 80), o.span[0])));
+    if (!before) continue;
+    const alias = before[1]!;
+    const target = `${info.module}.${alias}`;
+    if (!strings.has(target)) continue;
+    const bound = project.resolveAttr(info.module, alias);
+    if (bound.kind !== 'module' || bound.module !== entity.module) continue;
+    const { line, col } = positionOf(lineStarts(bytes), o.span[0] - alias.length - 1);
+    throw new TugError('UnsafeRefactor', `${o.file}:${line}:${col} reads ${alias}.${entity.name}, and a test replaces ${alias} there with a mock (the string "${target}"), whose attributes the test reads by the old name: renamed, the two would no longer meet`, {
+      details: { reason: 'module patched in tests', path: o.file, line, col, target },
+      location: { file: o.file, line, col },
+    });
+  }
 }
