@@ -254,3 +254,15 @@ test('extract-function refuses a returning range that defines a name a function 
   t.regex(run.json.error.message, /encode_item, which a function nested before the range reads/);
   await repo.cleanup();
 });
+
+// python3-iso8601: `except Exception as e: raise ParseError(e)` in parse_date; extracting the raise said ok with
+// `def sweep_fn(): raise ParseError(e)`: the handler's name was not seen as bound before the range (NameError).
+test('extract-function passes the name an enclosing except handler binds', async (t) => {
+  const code = 'import re\n\nREGEX = re.compile(r"(\\d{4})-(\\d{2})")\n\n\nclass ParseError(ValueError):\n    pass\n\n\ndef parse_date(datestring):\n    try:\n        m = REGEX.match(datestring)\n    except Exception as e:\n        raise ParseError(e)\n    if not m:\n        raise ParseError("Unable to parse %r" % datestring)\n    return int(m.group(1)), int(m.group(2))\n';
+  const tests = 'import pytest\n\nfrom dates import ParseError, parse_date\n\n\ndef test_parse():\n    assert parse_date("2020-05") == (2020, 5)\n    with pytest.raises(ParseError):\n        parse_date(None)\n';
+  const { repo, run, text } = await extractFunction({ 'dates.py': code, 'test_dates.py': tests }, 'dates.py:14:9-14:28', 'raise_parse_error');
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.verification.status, 'passed');
+  t.true(text.includes('        raise_parse_error(e)\n') && text.includes('def raise_parse_error(e):\n    raise ParseError(e)'), text);
+  await repo.cleanup();
+});

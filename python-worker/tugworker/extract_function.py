@@ -125,6 +125,13 @@ def _analyse(source, scope, statements, start, end, exits=False):
     for node in own_scope:
         if hasattr(node, "end_lineno") and source.span(node)[1] <= start:
             before.update(_bound(node))
+    # `except E as e:` binds e for the handler's body, but the handler ends after a range inside it: e is bound before
+    # the range all the same (iso8601's `raise ParseError(e)`, extracted, read an undefined e).
+    for ancestor in source.ancestors(statements[0]):
+        if isinstance(ancestor, SCOPES):
+            break
+        if isinstance(ancestor, ast.ExceptHandler) and ancestor.name:
+            before.add(ancestor.name)
     written = []
     for node in _own(statements):
         for name in _bound(node):
