@@ -63,16 +63,22 @@ function tsserverRename(dir) {
 }
 
 /** A cold tug process: wall time, and CPU time with its git children (GNU time's rusage) when /usr/bin/time is there. */
-function tugRun(dir, args) {
+function tugRun(dir, args, extraEnv = {}) {
   const cpuFile = path.join(os.tmpdir(), `tug-bench-ts-cpu-${process.pid}`);
   const timed = existsSync('/usr/bin/time');
   const started = performance.now();
   const out = timed
-    ? execFileSync('/usr/bin/time', ['-f', '%U %S', '-o', cpuFile, TUG, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0' } })
-    : execFileSync(TUG, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0' } });
+    ? execFileSync('/usr/bin/time', ['-f', '%U %S', '-o', cpuFile, TUG, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0', ...extraEnv } })
+    : execFileSync(TUG, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0', ...extraEnv } });
   const ms = performance.now() - started;
   const cpu = timed ? readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1).split(' ').reduce((sum, x) => sum + Number(x) * 1000, 0) : NaN;
   return { ms, cpu, json: JSON.parse(out) };
+}
+
+/** CPU milliseconds (user + system) a running process has used, from /proc (clock ticks of 10 ms). */
+function cpuOfPid(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -93,7 +99,20 @@ for (let i = 0; i < Number(runs); i++) {
   wall.push(performance.now() - started);
   cpu.push((spent.user + spent.system) / 1000);
 }
-process.stdout.write(JSON.stringify({ wall, cpu }));
+const { execFileSync } = await import('node:child_process');
+const { renameSymbol } = await import(${JSON.stringify(new URL('../../dist/lib/index.js', import.meta.url).href)});
+const renameWall = [];
+const renameCpu = [];
+for (let i = 0; i < Number(runs); i++) {
+  const started = performance.now();
+  const used = process.cpuUsage();
+  const run = await renameSymbol({ workspace: dir, file: 'src/util.ts', line: 1, column: 17, new_name: 'step', verify: 'none' });
+  const spent = process.cpuUsage(used);
+  renameWall.push(performance.now() - started);
+  renameCpu.push((spent.user + spent.system) / 1000);
+  execFileSync('git', ['branch', '-D', run.git.branch], { cwd: dir, stdio: 'ignore' });
+}
+process.stdout.write(JSON.stringify({ wall, cpu, renameWall, renameCpu }));
 process.exit(0);
 `;
 
@@ -110,26 +129,44 @@ function warmRuns(dir, runs) {
   const runtime = mkdtempSync(path.join(os.tmpdir(), 'tug-bench-rt-'));
   const env = { ...process.env, XDG_RUNTIME_DIR: runtime, TUG_DAEMON_AUTOSTART: '0' };
   delete env.TUG_NO_DAEMON;
+  let daemonPid = 0;
   const call = (args) => {
+    const before = daemonPid ? cpuOfPid(daemonPid) : 0;
     const started = performance.now();
-    const out = execFileSync(TUG, args, { cwd: dir, encoding: 'utf8', env });
-    return { ms: performance.now() - started, json: JSON.parse(out) };
+    const timed = existsSync('/usr/bin/time');
+    const out = timed ? execFileSync('/usr/bin/time', ['-f', '%U %S', '-o', cpuFile, TUG, ...args], { cwd: dir, encoding: 'utf8', env }) : execFileSync(TUG, args, { cwd: dir, encoding: 'utf8', env });
+    const ms = performance.now() - started;
+    const client = timed ? readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1).split(' ').reduce((sum, x) => sum + Number(x) * 1000, 0) : NaN;
+    return { ms, cpu: client + (daemonPid ? cpuOfPid(daemonPid) - before : 0), json: JSON.parse(out) };
   };
+  const cpuFile = path.join(runtime, 'cpu');
   const analyze = ['analyze-impact', 'rename-symbol', '--at', 'src/util.ts:1:17', '--to', 'step', '--json'];
   try {
     call(['daemon', 'start', '--json']);
+    daemonPid = call(['daemon', 'status', '--json']).json.daemon.pid;
     call(analyze);
     const impact = [];
     const rename = [];
     for (let i = 0; i < runs; i++) {
-      impact.push(call(analyze).ms);
+      impact.push(call(analyze));
       const run = call(['rename', 'src/util.ts:1:17', 'step', '--verify', 'none', '--json']);
-      rename.push(run.ms);
+      rename.push(run);
       execFileSync('git', ['branch', '-D', run.json.git.branch], { cwd: dir, stdio: 'ignore' });
     }
     const status = call(['daemon', 'status', '--json']).json.daemon;
     const local = inProcess(dir, Math.max(runs, 5));
-    return { impact: median(impact), rename: median(rename), inProcess: median(local.wall), inProcessCpu: median(local.cpu), coldLoads: status.warm.typescript_cold_loads, daemonMb: status.memory.daemon_bytes / 2 ** 20 };
+    return {
+      impact: median(impact.map((r) => r.ms)),
+      impactCpu: median(impact.map((r) => r.cpu)),
+      rename: median(rename.map((r) => r.ms)),
+      renameCpu: median(rename.map((r) => r.cpu)),
+      inProcess: median(local.wall),
+      inProcessCpu: median(local.cpu),
+      inProcessRename: median(local.renameWall),
+      inProcessRenameCpu: median(local.renameCpu),
+      coldLoads: status.warm.typescript_cold_loads,
+      daemonMb: status.memory.daemon_bytes / 2 ** 20,
+    };
   } finally {
     try {
       call(['daemon', 'stop', '--json']);
@@ -145,7 +182,8 @@ export async function typescriptBench(files = 500, runs = 3) {
     const bare = [];
     const impact = [];
     const rename = [];
-    const cpu = { bare: [], impact: [], rename: [] };
+    const uncached = [];
+    const cpu = { bare: [], impact: [], rename: [], uncached: [] };
     let refs = 0;
     let tsRefs = 0;
     for (let i = 0; i < runs; i++) {
@@ -161,9 +199,14 @@ export async function typescriptBench(files = 500, runs = 3) {
       rename.push(run.ms);
       cpu.rename.push(run.cpu);
       execFileSync('git', ['branch', '-D', run.json.git.branch], { cwd: dir, stdio: 'ignore' });
+      // The same without the compiler's code cache (what a first run after an install pays).
+      const first = tugRun(dir, ['rename', 'src/util.ts:1:17', 'step', '--verify', 'none', '--json'], { TUG_CODE_CACHE: '0' });
+      uncached.push(first.ms);
+      cpu.uncached.push(first.cpu);
+      execFileSync('git', ['branch', '-D', first.json.git.branch], { cwd: dir, stdio: 'ignore' });
     }
     const cpuOf = (xs) => median(xs);
-    return { files, runs, bare: median(bare), impact: median(impact), rename: median(rename), refs, tsRefs, cpu: { bare: cpuOf(cpu.bare), impact: cpuOf(cpu.impact), rename: cpuOf(cpu.rename) }, warm: warmRuns(dir, runs) };
+    return { files, runs, bare: median(bare), impact: median(impact), rename: median(rename), uncached: median(uncached), refs, tsRefs, cpu: { bare: cpuOf(cpu.bare), impact: cpuOf(cpu.impact), rename: cpuOf(cpu.rename), uncached: cpuOf(cpu.uncached) }, warm: warmRuns(dir, runs) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -173,21 +216,23 @@ export function typescriptReport(r) {
   return [
     `## TypeScript rename: cold tug vs a bare tsserver (issue 31)`,
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`node tests/bench/typescript.mjs ${r.files} ${r.runs}\` on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)}), Node ${process.version}: a generated project of ${r.files + 1} modules, one function used by all of them (${r.refs} places, tsserver ${r.tsRefs}); medians of ${r.runs} cold processes.`,
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`node tests/bench/typescript.mjs ${r.files} ${r.runs}\` on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)}), Node ${process.version}: a generated project of ${r.files + 1} modules, one function used by all of them (${r.refs} places, tsserver ${r.tsRefs}); medians of ${r.runs} cold processes.`,
     '',
     '| what | median ms | vs tsserver | CPU ms | CPU vs tsserver |',
     '|---|---|---|---|---|',
     `| bare tsserver: start + open + rename | ${r.bare.toFixed(0)} | 1.00× | ${r.cpu.bare.toFixed(0)} | 1.00× |`,
     `| tug analyze-impact rename-symbol (snapshot, language service, unsure scan) | ${r.impact.toFixed(0)} | ${(r.impact / r.bare).toFixed(2)}× | ${r.cpu.impact.toFixed(0)} | ${(r.cpu.impact / r.cpu.bare).toFixed(2)}× |`,
-    `| tug rename --verify none (plus the completeness check on the renamed text, sandbox, commit) | ${r.rename.toFixed(0)} | ${(r.rename / r.bare).toFixed(2)}× | ${r.cpu.rename.toFixed(0)} | ${(r.cpu.rename / r.cpu.bare).toFixed(2)}× |`,
+    `| tug rename --verify none (plus the completeness check on the renamed text, result tree, commit) | ${r.rename.toFixed(0)} | ${(r.rename / r.bare).toFixed(2)}× | ${r.cpu.rename.toFixed(0)} | ${(r.cpu.rename / r.cpu.bare).toFixed(2)}× |`,
+    `| the same with TUG_CODE_CACHE=0 (no compiler code cache: a first run) | ${r.uncached.toFixed(0)} | ${(r.uncached / r.bare).toFixed(2)}× | ${r.cpu.uncached.toFixed(0)} | ${(r.cpu.uncached / r.cpu.bare).toFixed(2)}× |`,
     '',
     `Warm (the language services kept by a daemon of the bench's own after one loading call; ${r.warm.coldLoads} cold load in it over all calls, daemon resident ${r.warm.daemonMb.toFixed(0)} MB):`,
     '',
-    '| warm call | median ms |',
-    '|---|---|',
-    `| tug analyze-impact rename-symbol through the daemon (client process included) | ${r.warm.impact.toFixed(0)} |`,
-    `| the same analysis called inside one process (MCP server, library) | ${r.warm.inProcess.toFixed(0)} (CPU ${r.warm.inProcessCpu.toFixed(0)}) |`,
-    `| tug rename --verify none through the daemon (check, sandbox, commit) | ${r.warm.rename.toFixed(0)} |`,
+    '| warm call | median ms | CPU ms |',
+    '|---|---|---|',
+    `| tug analyze-impact rename-symbol through the daemon (client process and daemon) | ${r.warm.impact.toFixed(0)} | ${r.warm.impactCpu.toFixed(0)} |`,
+    `| the same analysis called inside one process (MCP server, library) | ${r.warm.inProcess.toFixed(0)} | ${r.warm.inProcessCpu.toFixed(0)} |`,
+    `| tug rename --verify none through the daemon (check, result tree, commit; client and daemon) | ${r.warm.rename.toFixed(0)} | ${r.warm.renameCpu.toFixed(0)} |`,
+    `| the same rename called inside one process (MCP server, library) | ${r.warm.inProcessRename.toFixed(0)} | ${r.warm.inProcessRenameCpu.toFixed(0)} |`,
     '',
   ].join('\n');
 }
