@@ -130,3 +130,17 @@ test('under verbatimModuleSyntax a type the old module still uses is imported ba
   t.regex(await repo.git('show', `${run.json.git.commit}:src/pricing.ts`), /^import \{ round, type Quote \} from '\.\/money\.js';\n/);
   await repo.cleanup();
 });
+
+test('under isolatedDeclarations a helper the service cannot annotate (a class expression) refuses the move, at the helper', async (t) => {
+  const repo = await tsFixture('durations', SHOP_INSTALL);
+  const index = await repo.readText('src/index.ts');
+  await repo.write('src/index.ts', index.replace('const d = h * 24;\n', 'const d = h * 24;\nconst Units = class {\n  static day = d;\n};\n').replace('if (msAbs >= d) {\n    return `${Math.round(ms / d)}d`;', 'if (msAbs >= Units.day) {\n    return `${Math.round(ms / d)}d`;'));
+  await repo.git('commit', '-qam', 'a class expression');
+  const run = await tug(repo.root, ['move', '--at', 'src/index.ts:27:10', '--destination', 'src/fmt-short.ts', '--verify', 'tests'], { env: ENV });
+  t.is(run.exitCode, 4, run.stdout);
+  t.like(run.json.error, { code: 'UnsafeRefactor', details: { reason: 'isolatedDeclarations' }, location: { file: 'src/index.ts', line: 5, col: 15 } });
+  t.regex(run.json.error.message, /TS9022/);
+  t.is(await repo.git('status', '--porcelain'), '');
+  t.is(await repo.git('branch', '--list', 'tug/*'), '');
+  await repo.cleanup();
+});

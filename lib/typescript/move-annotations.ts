@@ -45,7 +45,7 @@ export function annotateNewExports(input: AnnotateInput): void {
           else fixed.set(file, [...(fixed.get(file) ?? []), ...changes]);
         }
       }
-      if (left.length > 0) refuse(ts, input.subject, left);
+      if (left.length > 0) refuse(ts, ws, input.subject, left);
       if (fixed.size === 0) return;
       for (const [file, changes] of fixed) after.set(file, applyDistinct(after.get(file)!, changes));
     } finally {
@@ -90,10 +90,16 @@ function applyDistinct(text: string, changes: readonly TS.TextChange[]): string 
   return out;
 }
 
-function refuse(ts: typeof TS, subject: string, left: { file: string; diagnostic: TS.Diagnostic }[]): never {
+function refuse(ts: typeof TS, ws: TsWorkspace, subject: string, left: { file: string; diagnostic: TS.Diagnostic }[]): never {
   const spots = left.map(({ file, diagnostic }) => {
-    const text = diagnostic.file!.text;
-    const at = positionOf(lineStarts(new TextEncoder().encode(text)), new OffsetMap(text).byteOf(diagnostic.start ?? 0));
+    // Where the user can find it: the same text in the file as it is now (a declaration the move only exports), else
+    // in the file the move writes.
+    const start = diagnostic.start ?? 0;
+    const wanted = diagnostic.file!.text.slice(start, start + (diagnostic.length ?? 0));
+    const old = ws.paths.has(file) ? ws.fs.readFile(ws.fs.absolute(file)) : undefined;
+    const found = old !== undefined && wanted !== '' ? old.indexOf(wanted) : -1;
+    const text = found >= 0 ? old! : diagnostic.file!.text;
+    const at = positionOf(lineStarts(new TextEncoder().encode(text)), new OffsetMap(text).byteOf(found >= 0 ? found : start));
     return { file, ...at, message: `TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}` };
   });
   const first = spots[0]!;
