@@ -266,3 +266,17 @@ test('extract-function passes the name an enclosing except handler binds', async
   t.true(text.includes('        raise_parse_error(e)\n') && text.includes('def raise_parse_error(e):\n    raise ParseError(e)'), text);
   await repo.cleanup();
 });
+
+// python3-simplejson: in `_make_iterencode`, extracting `_encode_int`, `_iterencode_list` and `_stringify_key` into a
+// function said ok, but `_iterencode_list` calls `_iterencode_dict`, bound further down: NameError once moved.
+test('extract-function refuses functions in the range that read a name the enclosing function binds after it', async (t) => {
+  const code = 'def make_encoder(indent):\n    def encode_int(value):\n        return str(value)\n\n    def encode_list(lst):\n        return "[" + ",".join(encode(v) for v in lst) + "]"\n\n    def encode(value):\n        if isinstance(value, list):\n            return encode_list(value)\n        return encode_int(value)\n\n    return encode\n';
+  const repo = await makeRepo({ 'enc.py': code });
+  const run = await tug(repo.root, ['analyze-impact', 'extract-function', '--range', 'enc.py:2:5-6:60', '--name', 'helpers', '--json']);
+  t.is(run.json.error?.code, 'UnsafeRefactor', run.stdout);
+  t.like(run.json.error.details, { name: 'encode', line: 6, col: 31 });
+  // encode_int alone reads nothing bound later: it is extracted as before.
+  const alone = await tug(repo.root, ['analyze-impact', 'extract-function', '--range', 'enc.py:2:5-3:26', '--name', 'helpers', '--json']);
+  t.is(alone.exitCode, 0, alone.stdout);
+  await repo.cleanup();
+});

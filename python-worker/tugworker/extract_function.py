@@ -156,6 +156,15 @@ def _analyse(source, scope, statements, start, end, exits=False):
         for node in _reads(inside):
             if node.id in later and node.id not in before and node.id not in written:
                 _refuse("UnsafeRefactor", source, source.span(node)[0], "%s is read in the range but assigned only later in the loop" % node.id, name=node.id)
+    if isinstance(scope, FUNCTIONS):
+        # A function defined in the range reads its free names when it is called: one the enclosing function binds only
+        # after the range never reaches the new function (simplejson's `_iterencode_list`, extracted with its
+        # neighbours, called `_iterencode_dict`, defined further down: NameError).
+        bound_inside = {name for n in inside for name in _bound(n)} | {n.arg for n in inside if isinstance(n, ast.arg)}
+        bound_after = {name for n in own_scope if hasattr(n, "end_lineno") and source.span(n)[0] >= end for name in _bound(n)}
+        for node in sorted(_reads(inside), key=lambda n: source.span(n)[0]):
+            if source.scope_of(node) is not scope and node.id in bound_after and node.id not in before and node.id not in bound_inside:
+                _refuse("UnsafeRefactor", source, source.span(node)[0], "%s, which a function defined in the range reads when it is called, is bound in the enclosing function only after the range" % node.id, name=node.id)
     read_order = []
     # `s += x` reads s before it writes it: the target counts as a read where it stands.
     updated = [n.target for n in inside if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)]
