@@ -6,6 +6,7 @@
 // are refused with a reason (UnsupportedByAdapter) instead of a patch that cargo check would reject.
 import { TugError } from '../core/errors.js';
 import type { EditRequest } from '../core/patchset.js';
+import { restoreMut } from './extract-repair.js';
 
 const IDENT = '[\\p{XID_Start}_][\\p{XID_Continue}]*';
 const decoder = new TextDecoder();
@@ -103,6 +104,9 @@ function outerGenerics(original: string, offset: number): { fn: string[]; impl: 
 const mentions = (text: string, word: string) =>
   word.startsWith("'") ? new RegExp(`${word}(?![\\p{XID_Continue}])`, 'u').test(text) : new RegExp(`(?<![\\p{XID_Continue}'])${word}(?![\\p{XID_Continue}])`, 'u').test(text);
 
+/** A `_` standing for a type or an array length (percent-encoding: `[u32; _]`), which no fn signature may hold. */
+const PLACEHOLDER = /(^|[<,(&\s[;])_(?=$|[>,)\s\];])/;
+
 function refuse(message: string, reason: string): never {
   throw new TugError('UnsupportedByAdapter', message, { details: { operation: 'extract-function', offered: ['extract_function'], reason } });
 }
@@ -116,10 +120,10 @@ export function checkExtractedSignature(edits: readonly EditRequest[], name: str
   if (!fn) return [...edits];
   const text = decoder.decode(original);
   const selected = decoder.decode(original.subarray(from, to));
-  const placeholder = fn.params.find((p) => /(^|[<,(&\s])_(?=$|[>,)\s])/.test(p.type));
+  const placeholder = fn.params.find((p) => PLACEHOLDER.test(p.type));
   if (placeholder) refuse(`rust-analyzer could not name the type of \`${placeholder.name}\` for the new fn (it wrote \`${placeholder.type}\`)`, 'type rust-analyzer cannot name');
   const ret = /->([\s\S]*?)(?:\bwhere\b|$)/.exec(fn.signature)?.[1] ?? '';
-  if (/(^|[<,(&\s])_(?=$|[>,)\s])/.test(ret)) refuse('rust-analyzer could not name the return type of the new fn (it wrote `_`)', 'type rust-analyzer cannot name');
+  if (PLACEHOLDER.test(ret)) refuse('rust-analyzer could not name the return type of the new fn (it wrote `_`)', 'type rust-analyzer cannot name');
   const nested = fn.params.find((p) => (p.type.match(/\bimpl\b/g) ?? []).length > 1 || /\bimpl\b/.test(p.type.replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, '').replace(/^impl\b/, '')));
   if (nested) refuse(`\`${nested.name}\` holds a closure, whose type cannot be written in the new fn's signature (rust-analyzer wrote \`${nested.type}\`)`, 'closure type in signature');
   const unused = fn.generics.find((g) => !g.startsWith("'") && !usedElsewhere(fn, g, ret));
@@ -131,7 +135,9 @@ export function checkExtractedSignature(edits: readonly EditRequest[], name: str
   const inScope = new Set([...fn.generics, ...wrapperGenerics, ...(inImpl ? outer.impl : []), "'static", "'_"]);
   const missing = [...new Set([...outer.fn, ...outer.impl])].find((g) => !inScope.has(g) && mentions(fn.signature.replace(new RegExp(`^fn\\s+${name}`, 'u'), ''), g));
   if (missing) refuse(`the new fn's signature names \`${missing}\`, a generic parameter of the code around the selection that rust-analyzer did not carry over`, 'generic parameter not carried over');
-  return repairBorrows(edits, fn, name, selected, text, from);
+  const enclosing = text.slice(0, Buffer.from(original).subarray(0, from).toString('utf8').length);
+  const rest = text.slice(enclosing.length + selected.length);
+  return restoreMut(repairBorrows(edits, fn, name, selected, text, from), name, fn.params, selected, enclosing, original, rest);
 }
 
 /** Whether generic `g` of the new fn appears in a parameter, the return type, another generic's bound or a where
