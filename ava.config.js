@@ -1,9 +1,9 @@
 // ava's settings. A file, not package.json's "ava" block, because the order test files start in is a function: ava runs
-// two files at a time and all tests of a file at once, so a file lasts about as long as its longest test. Left to the
-// default order (top-level files, then tests/adversarial/), a long file that starts late holds the run while the other
-// core idles; started first, the long files overlap each other and the many short ones fill in at the end (longest
-// first). The list is the files whose longest test took 20 s or more on an idle 2-core machine (docs/PERFORMANCE.md,
-// "Test suite run time"); a file missing from it only starts in the default order, nothing is skipped.
+// two files at a time and all tests of a file at once, so a file lasts about as long as its longest test. The files
+// whose longest test took 20 s or more on an idle 2-core machine start first, so that none of them can start last
+// and hold the run while the other core idles; the many short files fill in at the end. With today's files the
+// default order had no such tail (docs/PERFORMANCE.md, "Test suite run time": the run is CPU-bound, and the order
+// changes little); this keeps it so as files are added. A file missing from the list starts in the default order.
 const LONGEST_FIRST = [
   'rust-sweep-defects',
   'python-local-ops',
