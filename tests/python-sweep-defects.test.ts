@@ -280,3 +280,14 @@ test('extract-function refuses functions in the range that read a name the enclo
   t.is(alone.exitCode, 0, alone.stdout);
   await repo.cleanup();
 });
+
+// python3-simplejson: compat.py binds BytesIO as `BytesIO = StringIO` on Python 2 and by `from io import StringIO,
+// BytesIO` on 3; renaming it said ok, renamed the first only, and `from simplejson.compat import BytesIO_sw` failed.
+test('rename of a module name that an import also binds, out of the rename\'s reach, is refused', async (t) => {
+  const compat = 'import sys\nif sys.version_info[0] < 3:\n    from StringIO import StringIO\n    BytesIO = StringIO\nelse:\n    from io import StringIO, BytesIO\n';
+  const repo = await makeRepo({ 'pkg/__init__.py': '', 'pkg/compat.py': compat, 'pkg/use.py': 'from pkg.compat import BytesIO\n\nbuf = BytesIO(b"x")\n' });
+  const run = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'pkg/compat.py:4:5', '--to', 'BinaryIO', '--json']);
+  t.is(run.json.error?.code, 'UnsafeRefactor', run.stdout);
+  t.like(run.json.error.details, { reason: 'other binding', path: 'pkg/compat.py', line: 6, col: 30 });
+  await repo.cleanup();
+});

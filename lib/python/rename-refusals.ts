@@ -56,3 +56,22 @@ export function refuseReadThroughPatchedModule(project: Project, entity: Entity,
     });
   }
 }
+
+/**
+ * A module-level name that an import binds too (`BytesIO = StringIO` on Python 2, `from io import StringIO, BytesIO`
+ * on 3: simplejson's compat) where the rename does not reach that import: renamed, the module would bind the new name
+ * on one branch only and every importer of it failed on the other. Refused (the sweep over real projects).
+ */
+export function refuseUncoveredImport(project: Project, entity: Entity, occurrences: readonly Occurrence[], oldName: string): void {
+  if (entity.kind !== 'module-attr') return;
+  const info = project.byModule.get(entity.module);
+  if (!info) return;
+  const covered = new Set(occurrences.filter((o) => o.file === info.file).map((o) => o.span[0]));
+  const top = info.facts.scopes.find((s) => s.parent === null)?.id;
+  const left = info.facts.bindings.find((b) => b.scope === top && b.name === oldName && b.kind === 'import' && !covered.has(b.span[0]));
+  if (!left || !occurrences.some((o) => o.file === info.file && o.kind === 'definition')) return;
+  throw new TugError('UnsafeRefactor', `${oldName} is also bound at ${info.file}:${left.line}:${left.col} by an import the rename does not reach: the module would bind the new name on one path only; rename that import (\`import … as\`) first`, {
+    details: { reason: 'other binding', path: info.file, line: left.line, col: left.col },
+    location: { file: info.file, line: left.line, col: left.col },
+  });
+}
