@@ -143,6 +143,7 @@ def signature_sites(content, offsets):
                 fspan = pos.node_span(first)
                 fkey = fspan[1] - len(first.attr.encode()) if isinstance(first, ast.Attribute) else fspan[0]
                 by_partial[fkey] = node
+    passed = _passed(pos, tree)
     sites = []
     for offset in offsets:
         if offset in defs:
@@ -155,8 +156,34 @@ def signature_sites(content, offsets):
             call = by_partial[offset]
             site = {"kind": "partial", "bound": isinstance(call.args[0], ast.Attribute), "after_first": pos.node_span(call.args[0])[1], **_call_info(pos, call, 1)}
         else:
-            site = {"kind": "other"}
+            site = {"kind": "other", "passed": offset in passed}
         line, col = pos.line_col(offset)
         site.update({"offset": offset, "line": line, "col": col})
         sites.append(site)
     return {"sites": sites}
+
+
+# Calls that take a class to inspect it, never to call it: a class passed to them is not a value something calls.
+INSPECTING = {"isinstance", "issubclass", "type", "super", "getattr", "setattr", "hasattr", "delattr", "vars", "id", "repr", "str", "print", "cast", "assertIsInstance", "assertNotIsInstance", "register"}
+# Calls whose first argument is an exception class to expect (the callable after it is called).
+EXPECTING = {"raises", "assertRaises", "assertRaisesRegex", "assertWarns", "assertWarnsRegex", "assert_raises"}
+
+
+def _passed(pos, tree):
+    """Offsets of names passed as an argument to a call that may call them (`assert_raises(E, Cls, "x")`, `map(Cls,
+    xs)`): an `__init__` changed under them is called the old way there."""
+    out = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = _dotted(node.func) or ""
+        last = callee.split(".")[-1]
+        if last in INSPECTING:
+            continue
+        values = [a for i, a in enumerate(node.args) if not (last in EXPECTING and i == 0)] + [k.value for k in node.keywords]
+        for value in values:
+            if isinstance(value, ast.Name):
+                out.add(pos.node_span(value)[0])
+            elif isinstance(value, ast.Attribute):
+                out.add(pos.node_span(value)[1] - len(value.attr.encode()))
+    return out

@@ -12,7 +12,7 @@ import type { NewParam, OldParam } from './params.js';
 export interface DefSite { kind: 'def'; name: string; params: OldParam[]; inner: [number, number]; decorators: string[]; offset: number; line: number; col: number }
 export interface CallSite { kind: 'call' | 'partial'; bound: boolean; args: CallArg[]; inner: [number, number]; span: [number, number]; after_first?: number; offset: number; line: number; col: number }
 /** What the worker's `signature_sites` sees at each occurrence of the function. */
-export type Site = DefSite | CallSite | { kind: 'other'; offset: number };
+export type Site = DefSite | CallSite | { kind: 'other'; offset: number; passed?: boolean };
 
 type Location = { file: string; line: number; col: number };
 

@@ -48,6 +48,11 @@ export function instanceClassCalls(resolver: Resolver, init: Entity): Occurrence
   return out;
 }
 
+/** Plain references of those classes: where one is passed to a call (the worker says which), calls through it construct. */
+export function classReferences(resolver: Resolver, init: Entity): Occurrence[] {
+  return initialized(resolver, init).flatMap(({ entity }) => resolver.occurrences(entity).filter((o) => o.kind === 'reference'));
+}
+
 /** Such a call the worker did not find as a call: listed, never left silently. */
 export function unsureCall(file: string, bytes: Uint8Array, offset: number): UnsureJSON {
   return { file, ...positionOf(lineStarts(bytes), offset), text: 'cls(…)', reason: 'untyped_receiver', renamed: false };

@@ -11,7 +11,7 @@ import { nameOf } from '../references.js';
 import { findUnsure, unsureJSON, type UnsureJSON } from '../unsure.js';
 import { unparsableError } from '../parse-errors.js';
 import { workerRefusal, type Refusal } from '../local-refactor.js';
-import { constructorCalls, instanceClassCalls, unsureCall } from './constructors.js';
+import { classReferences, constructorCalls, instanceClassCalls, unsureCall } from './constructors.js';
 import { callCompatible, commentWarning, layout, rewriteSites, type DefSite, type Site, type SignatureChange, type SiteText } from './call-sites.js';
 import { checkImplicitCalls } from './special-methods.js';
 import { refusePatchedFunction } from './patched.js';
@@ -67,6 +67,12 @@ export async function planSignatureOn(
   }
   const instanceCalls = constructor ? instanceClassCalls(resolver, entity) : [];
   for (const o of instanceCalls) occurrences.push(o);
+  // A class passed to a call (`assert_raises(E, Cls, "x")`) is called there: a value use, like a function's.
+  const classRefs = new Map<string, string>();
+  for (const o of constructor ? classReferences(resolver, entity) : []) {
+    classRefs.set(`${o.file}:${o.span[0]}`, new TextDecoder().decode(bytesOf.get(o.file)!.subarray(o.span[0], o.span[1])));
+    occurrences.push(o);
+  }
   const byFile = new Map<string, number[]>();
   for (const o of occurrences) if (!byFile.get(o.file)?.includes(o.span[0])) byFile.set(o.file, [...(byFile.get(o.file) ?? []), o.span[0]]);
   // Asked all at once: the worker answers in order, and no request waits for the one before it to come back.
@@ -74,7 +80,8 @@ export async function planSignatureOn(
   const answers = await Promise.all(
     files.map(([file, offsets]) => askPython<{ sites: Site[] }>(ask.session, ask.python, 'signature_sites', { content: new TextDecoder().decode(bytesOf.get(file)!), offsets })),
   );
-  const sites = new Map<string, Site[]>(files.map(([file], i) => [file, answers[i]!.sites.filter((s) => s.kind !== 'other' || !classCalls.has(`${file}:${s.offset}`))]));
+  const keep = (file: string, s: Site) => (s.kind !== 'other' || !classCalls.has(`${file}:${s.offset}`)) && (!classRefs.has(`${file}:${s.offset}`) || s.kind === 'partial' || (s.kind === 'other' && s.passed === true));
+  const sites = new Map<string, Site[]>(files.map(([file], i) => [file, answers[i]!.sites.filter((s) => keep(file, s))]));
   const defs = [...sites].flatMap(([file, list]) => list.filter((s): s is DefSite => s.kind === 'def').map((s) => ({ file, site: s })));
   if (defs.length === 0) throw notFunction();
   const kindAt = new Map(occurrences.map((o) => [`${o.file}:${o.span[0]}`, o.kind]));
@@ -152,6 +159,11 @@ export async function planSignatureOn(
   }
   // A value of the function (`assert_raises(E, f, a, b)`, `{"k": mod.f}`) is called somewhere the old way, and no
   // edit can reach that call: with a change old calls no longer fit, the result would be wrong there, so say so first.
+  for (const u of valueUses) {
+    const offset = offsetOf(bytesOf.get(u.file)!, lineStarts(bytesOf.get(u.file)!), u.line, u.col);
+    const cls = classRefs.get(`${u.file}:${offset}`);
+    if (cls) u.text = cls;
+  }
   const passed = valueUses.find((u) => u.reason === 'value_use');
   if (passed && !force) {
     const { file, line, col } = passed;
