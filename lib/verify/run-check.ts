@@ -1,7 +1,7 @@
 // Runs one verification command with a time limit, its own process group, and captured output.
 import { loadExeca } from './execa.js';
 import { killRun, newRunId, RUN_MARKER } from './process-tree.js';
-import { guardGroup } from './signal-guard.js';
+import { guardGroups } from './signal-guard.js';
 import { wrapArgv, type CheckConfinement } from './check-confinement.js';
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped';
@@ -81,6 +81,7 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
   const [file, ...args] = argv;
   const runId = newRunId();
   const execa = await loadExeca();
+  const guard = guardGroups();
   const child = execa(file!, args, {
     cwd: spec.cwd,
     env: { ...spec.baseEnv, TUG_SANDBOX: '1', PYTHONDONTWRITEBYTECODE: '1', ...spec.env, [RUN_MARKER]: runId },
@@ -94,9 +95,11 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
   // Every process of the check goes when its command ends, at the timeout or on cancel, setsid children included: a
   // detached daemon a test suite started would outlive the check, and one holding the output pipe would keep the
   // check waiting until its timeout (the exit event comes before the streams close).
-  const release = guardGroup(child.pid);
+  guard.track(child.pid);
+  // A command that could not start has no pid and sends no exit event.
+  if (child.pid === undefined) guard.release();
   child.once('exit', () => {
-    release();
+    guard.release();
     void killRun(runId);
   });
   const stopProgress = spec.onProgress ? reportProgress(spec, child, started) : () => undefined;
