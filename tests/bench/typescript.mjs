@@ -85,7 +85,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Warm calls inside one process: wall and CPU milliseconds of each (CPU time holds up better on a loaded machine). */
 const IN_PROCESS = `
-const [dir, runs] = process.argv.slice(1);
+const [dir, runs, local] = process.argv.slice(1);
 const { analyzeImpact } = await import(${JSON.stringify(new URL('../../dist/lib/index.js', import.meta.url).href)});
 const call = () => analyzeImpact({ workspace: dir, operation: 'rename_symbol', file: 'src/util.ts', line: 1, column: 17, new_name: 'step' });
 await call();
@@ -112,12 +112,27 @@ for (let i = 0; i < Number(runs); i++) {
   renameCpu.push((spent.user + spent.system) / 1000);
   execFileSync('git', ['branch', '-D', run.git.branch], { cwd: dir, stdio: 'ignore' });
 }
-process.stdout.write(JSON.stringify({ wall, cpu, renameWall, renameCpu }));
+// A typical rename in the same project: a function defined in one module and called from the next (2 files).
+const localWall = [];
+const localCpu = [];
+for (let i = 0; i < Number(runs); i++) {
+  const started = performance.now();
+  const used = process.cpuUsage();
+  const run = await renameSymbol({ workspace: dir, file: \`src/m\${local}.ts\`, line: 4, column: 17, new_name: \`g\${local}\`, verify: 'none' });
+  const spent = process.cpuUsage(used);
+  localWall.push(performance.now() - started);
+  localCpu.push((spent.user + spent.system) / 1000);
+  execFileSync('git', ['branch', '-D', run.git.branch], { cwd: dir, stdio: 'ignore' });
+}
+process.stdout.write(JSON.stringify({ wall, cpu, renameWall, renameCpu, localWall, localCpu }));
 process.exit(0);
 `;
 
-function inProcess(dir, runs) {
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', IN_PROCESS, dir, String(runs)], { encoding: 'utf8', env: { ...process.env, TUG_NO_DAEMON: '1' } });
+/** The module in the middle of the chain: its function is defined there and called from the next one (2 files). */
+const localModule = (files) => Math.floor(files / 2);
+
+function inProcess(dir, runs, local) {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', IN_PROCESS, dir, String(runs), String(local)], { encoding: 'utf8', env: { ...process.env, TUG_NO_DAEMON: '1' } });
   return JSON.parse(out);
 }
 
@@ -125,7 +140,7 @@ function inProcess(dir, runs) {
  * The warm path: a daemon of its own (private runtime dir, so no other user of the machine's daemon is in the way)
  * asked once to load the project, then `runs` times per command; and the same analysis called in one process.
  */
-function warmRuns(dir, runs) {
+function warmRuns(dir, runs, local) {
   const runtime = mkdtempSync(path.join(os.tmpdir(), 'tug-bench-rt-'));
   const env = { ...process.env, XDG_RUNTIME_DIR: runtime, TUG_DAEMON_AUTOSTART: '0' };
   delete env.TUG_NO_DAEMON;
@@ -147,23 +162,31 @@ function warmRuns(dir, runs) {
     call(analyze);
     const impact = [];
     const rename = [];
+    const localRename = [];
     for (let i = 0; i < runs; i++) {
       impact.push(call(analyze));
       const run = call(['rename', 'src/util.ts:1:17', 'step', '--verify', 'none', '--json']);
       rename.push(run);
       execFileSync('git', ['branch', '-D', run.json.git.branch], { cwd: dir, stdio: 'ignore' });
+      const small = call(['rename', `src/m${local}.ts:4:17`, `g${local}`, '--verify', 'none', '--json']);
+      localRename.push(small);
+      execFileSync('git', ['branch', '-D', small.json.git.branch], { cwd: dir, stdio: 'ignore' });
     }
     const status = call(['daemon', 'status', '--json']).json.daemon;
-    const local = inProcess(dir, Math.max(runs, 5));
+    const inside = inProcess(dir, Math.max(runs, 5), local);
     return {
       impact: median(impact.map((r) => r.ms)),
       impactCpu: median(impact.map((r) => r.cpu)),
       rename: median(rename.map((r) => r.ms)),
       renameCpu: median(rename.map((r) => r.cpu)),
-      inProcess: median(local.wall),
-      inProcessCpu: median(local.cpu),
-      inProcessRename: median(local.renameWall),
-      inProcessRenameCpu: median(local.renameCpu),
+      inProcess: median(inside.wall),
+      inProcessCpu: median(inside.cpu),
+      inProcessRename: median(inside.renameWall),
+      inProcessRenameCpu: median(inside.renameCpu),
+      localRename: median(localRename.map((r) => r.ms)),
+      localRenameCpu: median(localRename.map((r) => r.cpu)),
+      inProcessLocal: median(inside.localWall),
+      inProcessLocalCpu: median(inside.localCpu),
       coldLoads: status.warm.typescript_cold_loads,
       daemonMb: status.memory.daemon_bytes / 2 ** 20,
     };
@@ -206,7 +229,7 @@ export async function typescriptBench(files = 500, runs = 3) {
       execFileSync('git', ['branch', '-D', first.json.git.branch], { cwd: dir, stdio: 'ignore' });
     }
     const cpuOf = (xs) => median(xs);
-    return { files, runs, bare: median(bare), impact: median(impact), rename: median(rename), uncached: median(uncached), refs, tsRefs, cpu: { bare: cpuOf(cpu.bare), impact: cpuOf(cpu.impact), rename: cpuOf(cpu.rename), uncached: cpuOf(cpu.uncached) }, warm: warmRuns(dir, runs) };
+    return { files, runs, bare: median(bare), impact: median(impact), rename: median(rename), uncached: median(uncached), refs, tsRefs, cpu: { bare: cpuOf(cpu.bare), impact: cpuOf(cpu.impact), rename: cpuOf(cpu.rename), uncached: cpuOf(cpu.uncached) }, local: localModule(files), warm: warmRuns(dir, runs, localModule(files)) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -233,6 +256,8 @@ export function typescriptReport(r) {
     `| the same analysis called inside one process (MCP server, library) | ${r.warm.inProcess.toFixed(0)} | ${r.warm.inProcessCpu.toFixed(0)} |`,
     `| tug rename --verify none through the daemon (check, result tree, commit; client and daemon) | ${r.warm.rename.toFixed(0)} | ${r.warm.renameCpu.toFixed(0)} |`,
     `| the same rename called inside one process (MCP server, library) | ${r.warm.inProcessRename.toFixed(0)} | ${r.warm.inProcessRenameCpu.toFixed(0)} |`,
+    `| a typical rename (\`f${r.local}\`: its module and the one that calls it) through the daemon | ${r.warm.localRename.toFixed(0)} | ${r.warm.localRenameCpu.toFixed(0)} |`,
+    `| the same typical rename inside one process (MCP server, library) | ${r.warm.inProcessLocal.toFixed(0)} | ${r.warm.inProcessLocalCpu.toFixed(0)} |`,
     '',
   ].join('\n');
 }
