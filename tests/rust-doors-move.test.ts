@@ -6,16 +6,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import test from 'ava';
 import { execa } from 'execa';
-import { render } from 'ink-testing-library';
 import path from 'node:path';
-import { createElement } from 'react';
 import { moveSymbol } from '../lib/index.js';
 import { createReviewKernel } from '../lib/review/kernel.js';
 import { shutdownRustAnalyzers } from '../lib/rust/servers.js';
-import { App } from '../ui/App.js';
-import { PLAIN_THEME } from '../ui/theme.js';
 import { TUG_BIN } from './helpers/cli.js';
 import { makeRepo, type TestRepo } from './helpers/repo.js';
+import { reviewFrame } from './helpers/review-tui.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
 
 const GUARD_MS = 900_000;
@@ -92,20 +89,11 @@ test('git tug move: a Rust fn into another module, verified by its tests; the re
     t.true((await kernel.list()).some((s) => s.branch === moved.git.branch));
     const opened = await kernel.open(moved.git.branch);
     t.deepEqual(opened.files.map((f) => f.path), ['src/lib.rs', 'src/shapes.rs']);
-    const app = render(createElement(App, { createKernel: () => kernel, branch: moved.git.branch, theme: PLAIN_THEME, now: () => Date.now() }));
-    try {
-      let frame = '';
-      for (let i = 0; i < 3000 && !frame.includes('@@'); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        frame = app.lastFrame() ?? '';
-      }
-      t.true(frame.includes(moved.git.branch), frame);
-      t.true(frame.includes('src/lib.rs'), frame);
-      t.true(frame.includes('-pub fn area(width: u32, height: u32) -> u32 {'), frame);
-      t.true(frame.includes('+use crate::shapes::area;'), frame);
-    } finally {
-      app.unmount();
-    }
+    const frame = await reviewFrame(kernel, moved.git.branch);
+    t.true(frame.includes(moved.git.branch), frame);
+    t.true(frame.includes('src/lib.rs'), frame);
+    t.true(frame.includes('-pub fn area(width: u32, height: u32) -> u32 {'), frame);
+    t.true(frame.includes('+use crate::shapes::area;'), frame);
   } finally {
     await repo.cleanup();
   }
