@@ -291,3 +291,19 @@ test('rename of a module name that an import also binds, out of the rename\'s re
   t.like(run.json.error.details, { reason: 'other binding', path: 'pkg/compat.py', line: 6, col: 30 });
   await repo.cleanup();
 });
+
+// python3-simplejson: compat.py binds `unichr = unichr` on Python 2 (the right side is Python 2's builtin) and
+// `unichr = chr` on 3; the rename said ok and wrote `unichr_sw = unichr_sw`, undefined on Python 2. The tests ran on 3.
+test('rename of a module name read before the module binds it (a builtin on another Python) is refused', async (t) => {
+  const compat = 'import sys\nif sys.version_info[0] < 3:\n    unichr = unichr\nelse:\n    unichr = chr\n';
+  const repo = await makeRepo({ 'pkg/__init__.py': '', 'pkg/compat.py': compat, 'pkg/use.py': 'from pkg.compat import unichr\n\nSNOWMAN = unichr(0x2603)\n' });
+  const run = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'pkg/compat.py:5:5', '--to', 'code_point', '--json']);
+  t.is(run.json.error?.code, 'UnsafeRefactor', run.stdout);
+  t.like(run.json.error.details, { reason: 'read before bound', path: 'pkg/compat.py', line: 3, col: 14 });
+  // The same layout whose reads all come after the module binds the name renames as before.
+  await repo.write('pkg/compat.py', 'import sys\nif sys.version_info[0] < 3:\n    unichr = chr\nelse:\n    unichr = chr\nCHARS = unichr(65)\n');
+  await repo.git('commit', '-qam', 'no early read');
+  const fine = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'pkg/compat.py:5:5', '--to', 'code_point', '--json']);
+  t.is(fine.exitCode, 0, fine.stdout);
+  await repo.cleanup();
+});

@@ -25,7 +25,7 @@ import { dynamicWarnings } from './dynamic-warnings.js';
 import { stubTwins } from './stubs.js';
 import { keepAlias } from './keep-alias.js';
 import { findUnsure, unresolvedAt, unsureEdits, unsureJSON } from './unsure.js';
-import { refuseNameAsData, refuseReadThroughPatchedModule, refuseUncoveredImport } from './rename-refusals.js';
+import { refuseNameAsData, refuseReadBeforeBound, refuseReadThroughPatchedModule, refuseUncoveredImport } from './rename-refusals.js';
 
 type PlanOptions = {
   renameStrings?: boolean | undefined;
@@ -155,6 +155,7 @@ function planOn(loaded: LoadedProject, target: RenameTarget, newName: string, op
   refuseNameAsData(unsure, oldName, bytesOf, Boolean(options.includeUnsure));
   refuseReadThroughPatchedModule(project, entity, occurrences, unsure, bytesOf);
   refuseUncoveredImport(project, entity, occurrences, oldName);
+  refuseReadBeforeBound(project, entity, oldName);
   if (options.includeUnsure && unsure.length > 0) {
     edits.push(...unsureEdits(unsure, oldName, newName));
     warnings.push({ code: 'UnsureRenamed', message: `${unsure.length} occurrence(s) tug could not prove were renamed too (--include-unsure); see unsure`, location: unsureJSON(unsure.slice(0, 1), bytesOf, true)[0]! });

@@ -75,3 +75,26 @@ export function refuseUncoveredImport(project: Project, entity: Entity, occurren
     location: { file: info.file, line: left.line, col: left.col },
   });
 }
+
+/**
+ * A module-level name read at module level before the module first binds it (`unichr = unichr` on simplejson's Python 2
+ * branch, `try: unicode except NameError: …`): that read is a builtin there, or undefined, never this name. Renamed with
+ * the name, it became `unichr_sw = unichr_sw`, an undefined name on the path that runs it. Refused (the sweep over real
+ * projects). The read counts as before the binding when it comes earlier in the file or on the binding's own line (an
+ * assignment evaluates its value before it binds).
+ */
+export function refuseReadBeforeBound(project: Project, entity: Entity, oldName: string): void {
+  if (entity.kind !== 'module-attr') return;
+  const info = project.byModule.get(entity.module);
+  if (!info) return;
+  const top = info.facts.scopes.find((s) => s.parent === null)?.id;
+  const bindings = info.facts.bindings.filter((b) => b.scope === top && b.name === oldName);
+  if (bindings.length === 0) return;
+  const first = bindings.reduce((a, b) => (b.span[0] < a.span[0] ? b : a));
+  const early = info.facts.references.find((r) => r.scope === top && r.name === oldName && r.ctx === 'load' && (r.span[0] < first.span[0] || r.line === first.line));
+  if (!early) return;
+  throw new TugError('UnsafeRefactor', `${oldName} is read at ${info.file}:${early.line}:${early.col} before the module binds it (line ${first.line}): that read is a builtin or undefined there, not this name, and renaming it would leave it undefined`, {
+    details: { reason: 'read before bound', path: info.file, line: early.line, col: early.col },
+    location: { file: info.file, line: early.line, col: early.col },
+  });
+}
