@@ -43,6 +43,11 @@ const appliedEdit = async (repo: TestRepo) => {
   const result = await call(repo, 'tug_apply_patchset', { ...EDIT, apply: true, verify: 'none' });
   TOKENS.set(repo.root, String(result['undo_token']));
 };
+// A sandbox is made only when something runs in it (`verify: 'none'` builds the tree without one): what clean removes.
+const checkedEdit = async (repo: TestRepo) => {
+  const result = await call(repo, 'tug_apply_patchset', { ...EDIT, apply: true, verify: 'syntax' });
+  TOKENS.set(repo.root, String(result['undo_token']));
+};
 const mergedEdit = async (repo: TestRepo) => {
   const result = await call(repo, 'tug_apply_patchset', { ...EDIT, verify: 'none' });
   await repo.git('merge', '--ff-only', String((result['git'] as Args)['branch']));
@@ -193,10 +198,10 @@ const EFFECTS: Record<string, Effect> = {
   'tug_verify.timeout': { tool: 'tug_verify', a: { mode: 'tests', test_command: PY('import time; time.sleep(3)'), timeout: 1 }, b: { mode: 'tests', test_command: PY('import time; time.sleep(3)') }, probe: (r) => r['code'] ?? 'ok' },
   'tug_undo.force': { tool: 'tug_undo', a: { token, force: true }, b: { token }, setup: async (repo) => { await appliedEdit(repo); await repo.write('app.py', 'mine = 1\n'); }, probe: (r) => r['code'] ?? 'ok' },
   'tug_undo.revert': { tool: 'tug_undo', a: { token, revert: true }, b: { token }, setup: mergedEdit, probe: (r) => 'reverted' in r },
-  'tug_clean.workers': { tool: 'tug_clean', a: { workers: true }, b: {}, setup: appliedEdit, probe: (r) => r['removed'] },
-  'tug_clean.cache': { tool: 'tug_clean', a: { cache: true }, b: {}, setup: appliedEdit, probe: (r) => r['removed'] },
-  'tug_clean.sandboxes': { tool: 'tug_clean', a: { sandboxes: true }, b: {}, setup: appliedEdit, probe: (r) => r['removed'] },
-  'tug_clean.undo': { tool: 'tug_clean', a: { undo: true }, b: {}, setup: appliedEdit, probe: (r) => r['removed'] },
+  'tug_clean.workers': { tool: 'tug_clean', a: { workers: true }, b: {}, setup: checkedEdit, probe: (r) => r['removed'] },
+  'tug_clean.cache': { tool: 'tug_clean', a: { cache: true }, b: {}, setup: checkedEdit, probe: (r) => r['removed'] },
+  'tug_clean.sandboxes': { tool: 'tug_clean', a: { sandboxes: true }, b: {}, setup: checkedEdit, probe: (r) => r['removed'] },
+  'tug_clean.undo': { tool: 'tug_clean', a: { undo: true }, b: {}, setup: checkedEdit, probe: (r) => r['removed'] },
   'tug_toolchain.python': { tool: 'tug_toolchain', a: { language: 'python', action: 'info', python: NOWHERE }, b: { language: 'python', action: 'info' } },
   'tug_toolchain.rust_analyzer': { tool: 'tug_toolchain', a: { language: 'rust', action: 'info', rust_analyzer: NOWHERE }, b: { language: 'rust', action: 'info' } },
   'read_file.line_start': { tool: 'read_file', a: { path: 'notes.txt', line_start: 2 }, b: { path: 'notes.txt' } },
