@@ -35,12 +35,25 @@ interface LockOwner {
  * the lock file holds a pid, so it cannot tell two callers of the same process apart.
  */
 const queues = new Map<string, Promise<void>>();
+/** Callers holding or waiting for each key, counted synchronously so "is anyone ahead of me" needs no await. */
+const callers = new Map<string, number>();
 
 async function inProcessTurn(key: string, options: LockOptions, started: number): Promise<() => void> {
   const { waitMs } = options;
+  const busy = (callers.get(key) ?? 0) > 0;
+  callers.set(key, (callers.get(key) ?? 0) + 1);
   const previous = queues.get(key) ?? Promise.resolve();
-  let release!: () => void;
-  const mine = new Promise<void>((resolve) => (release = resolve));
+  let resolveMine!: () => void;
+  const mine = new Promise<void>((resolve) => (resolveMine = resolve));
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    const left = (callers.get(key) ?? 1) - 1;
+    if (left > 0) callers.set(key, left);
+    else callers.delete(key);
+    resolveMine();
+  };
   const tail = previous.then(() => mine);
   queues.set(key, tail);
   void tail.then(() => {
@@ -57,7 +70,9 @@ async function inProcessTurn(key: string, options: LockOptions, started: number)
     if (options.signal?.aborted) cancelled();
   });
   const turn = previous.then(() => 'turn' as const);
-  const first = await Promise.race([turn, Promise.resolve('busy' as const)]);
+  // Decided before awaiting: a race against an already settled promise always finds `turn` one microtask late, so it
+  // would report every first caller as queued.
+  const first = busy ? ('busy' as const) : await turn;
   if (first === 'busy' && waitMs > 0) options.onWait?.(`waiting for the session lock (another call in this process holds it; up to ${Math.round(waitMs / 1000)}s)`);
   const outcome = first === 'turn' ? first : await Promise.race([turn, timedOut, aborted]);
   clearTimeout(timer);

@@ -16,10 +16,14 @@ const ENTRIES: Record<string, () => Promise<Operation>> = {
   'apply-patchset': async () => (await import('../apply-patchset/operation.js')).applyPatchsetOperation as unknown as Operation,
 };
 
-/** `rename_symbol`, `tug_rename_symbol` and `rename-symbol` all name rename-symbol. */
+/** Command-line shorthands that differ from the registry name (`tug rename`, `tug move`); the others are the name. */
+const SHORTHANDS: Record<string, string> = { rename: 'rename-symbol', move: 'move-symbol' };
+
+/** `rename_symbol`, `tug_rename_symbol`, `rename-symbol` and the command `rename` all name rename-symbol. */
 export function stepOperationName(name: string): string {
   const plain = name.replace(/^tug_/, '').replaceAll('_', '-');
   if (Object.hasOwn(ENTRIES, plain)) return plain;
+  if (Object.hasOwn(SHORTHANDS, plain)) return SHORTHANDS[plain]!;
   const close = closestNames(plain, Object.keys(ENTRIES));
   throw new TugError('UnsupportedOperation', `${JSON.stringify(name)} cannot be a step${close.length ? ` (did you mean ${close[0]}?)` : ''}; steps are ${Object.keys(ENTRIES).join(', ')}`, {
     details: { operation: name, reason: 'not a refactor', ...(close.length ? { did_you_mean: close[0] } : {}) },
