@@ -136,6 +136,8 @@ test('a parameter rename lists the calls that pass keywords through **mapping, a
   // A mapping spread into the call may hold the old name as a key: refused unless the unsure places are accepted.
   const refused = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'uri.py:2:24', '--to', 'protocol', '--json']);
   t.is(refused.json.error?.details?.reason, 'keywords through a mapping', refused.stdout);
+  // The message names the parameter as every door spells it (MCP and the library have no --include-unsure flag).
+  t.regex(refused.json.error?.message ?? '', /set include_unsure \(CLI --include-unsure\) to rename anyway/);
   const run = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'uri.py:2:24', '--to', 'protocol', '--include-unsure', '--json']);
   t.is(run.exitCode, 0, run.stdout);
   const sites = run.json.unsure.map((u: { line: number; text: string; reason: string }) => `${u.line} ${u.text} ${u.reason}`);

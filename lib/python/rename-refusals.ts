@@ -20,7 +20,7 @@ export function refuseNameAsData(unsure: readonly UnsureSite[], oldName: string,
     site.asData === 'mapping'
       ? `${site.text} at ${site.file}:${line}:${col} passes keywords from a mapping whose keys tug cannot see, and one may be ${oldName}`
       : `the function at ${site.file}:${line}:${col} reads its own variables by name (${site.text}), so the name ${oldName} is data there`;
-  throw new TugError('UnsafeRefactor', `${why}: renamed, that place would still use the old name; pass --include-unsure to rename anyway (it is then listed in unsure)`, {
+  throw new TugError('UnsafeRefactor', `${why}: renamed, that place would still use the old name; set include_unsure (CLI --include-unsure) to rename anyway (it is then listed in unsure)`, {
     details: { reason: site.asData === 'mapping' ? 'keywords through a mapping' : 'read through locals()', path: site.file, line, col },
     location: { file: site.file, line, col },
   });
