@@ -82,9 +82,9 @@ export class FactsSource {
       this.remember(file, { unparsable: failure });
     };
     try {
-      await parseFacts({ ...this.options, files: missing, ...(this.options.skipUnparsable ? { onUnparsable } : {}) }, (file, facts) => {
+      await parseFacts({ ...this.options, files: missing, ...(this.options.skipUnparsable ? { onUnparsable } : {}) }, (file, facts, text) => {
         this.facts.set(file.path, facts);
-        this.remember(file, facts);
+        this.remember(file, facts, text);
       });
     } catch (error) {
       await this.discard();
@@ -92,11 +92,11 @@ export class FactsSource {
     }
   }
 
-  /** Appends a freshly parsed blob's facts (or its parse failure) to the draft pack, once per blob. */
-  private remember(file: SourceText, value: Facts | { unparsable: Failure }): void {
+  /** Appends a freshly parsed blob's facts (or its parse failure) to the draft pack, once per blob; `text` is the facts' JSON as the worker sent it. */
+  private remember(file: SourceText, value: Facts | { unparsable: Failure }, text?: string): void {
     if (this.fresh.has(file.oid)) return;
     this.fresh.set(file.oid, file.path);
-    const json = JSON.stringify(value);
+    const json = text ?? JSON.stringify(value);
     const key = this.cached.then((c) => c.key);
     this.draft ??= key.then((k) => new FactsCache(this.options.cacheDir).draft(k));
     void this.draft.then((d) => d.append(file.oid, json), () => undefined);

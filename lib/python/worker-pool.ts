@@ -49,6 +49,15 @@ export async function cachedFacts(cacheDir: string, oids: readonly string[], wan
 
 interface BatchResult {
   results: Array<{ path: string; ok: boolean; facts?: Facts; error?: { code: string; message: string; details?: Record<string, unknown> } }>;
+  /** Where each file's facts lie in the reply's JSON line (start, end), null for a file that does not parse. */
+  facts_spans?: Array<[number, number] | null>;
+}
+
+/** A file's facts as the worker wrote them: the facts cache stores this text as it is, not the facts stringified again. */
+function factsText(line: string, span: [number, number] | null | undefined): string | undefined {
+  if (!span) return undefined;
+  const text = line.slice(span[0], span[1]);
+  return text.startsWith('{') && text.endsWith('}') ? text : undefined;
 }
 
 /** Files per request: small enough that a worker which starts late still takes a share. */
@@ -182,7 +191,7 @@ export async function shutdownWorkers(): Promise<void> {
  * Parses `files` in as many workers as the machine has cores (a second one only for enough files to pay for its
  * start) and hands each file's facts to `onFacts` as its batch comes back, so the caller keeps only what it needs.
  */
-export async function parseFacts(request: ParseRequest, onFacts: (file: SourceText, facts: Facts) => void): Promise<void> {
+export async function parseFacts(request: ParseRequest, onFacts: (file: SourceText, facts: Facts, text: string | undefined) => void): Promise<void> {
   if (request.files.length === 0) return;
   mark(`python: parsing ${request.files.length} files`);
   const wanted = Math.ceil(request.files.length / FILES_PER_EXTRA_WORKER);
@@ -204,7 +213,7 @@ export async function parseFacts(request: ParseRequest, onFacts: (file: SourceTe
     // Two requests in flight, so the worker starts on the next batch while this process reads the last reply.
     const lane = async () => {
       for (let batch = nextBatch(queue); batch.length > 0; batch = nextBatch(queue)) {
-        const reply = await worker.request<BatchResult>('facts_batch', { files: batch.map((f) => ({ path: f.path, content: f.text })) }, 120_000);
+        const { result: reply, text } = await worker.requestWithText<BatchResult>('facts_batch', { files: batch.map((f) => ({ path: f.path, content: f.text })) }, 120_000);
         for (const [i, result] of reply.results.entries()) {
           const source = batch[i]!;
           if (!result.ok || !result.facts) {
@@ -217,7 +226,7 @@ export async function parseFacts(request: ParseRequest, onFacts: (file: SourceTe
               details: { file: source.path, line: details['line'] ?? null, col: details['col'] ?? null, message: result.error?.message ?? '' },
             });
           }
-          onFacts(source, result.facts);
+          onFacts(source, result.facts, factsText(text, reply.facts_spans?.[i]));
         }
       }
     };

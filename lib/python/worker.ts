@@ -28,7 +28,8 @@ export interface WorkerOptions {
 }
 
 interface Pending {
-  resolve(value: unknown): void;
+  /** `line` is the answer's JSON text, for a caller that keeps parts of it (requestWithText). */
+  resolve(value: unknown, line: string): void;
   reject(error: TugError): void;
   timer: NodeJS.Timeout;
 }
@@ -157,16 +158,25 @@ export class PythonWorker {
 
   /** Sends one request; resolves with `result`, rejects with the worker's error as a TugError. */
   request<T>(op: string, params: Record<string, unknown> = {}, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<T> {
+    return this.send<T>(op, params, timeoutMs, (result) => result);
+  }
+
+  /** As `request`, with the answer's JSON line too (facts_batch says where each file's facts text lies in it). */
+  requestWithText<T>(op: string, params: Record<string, unknown> = {}, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<{ result: T; text: string }> {
+    return this.send(op, params, timeoutMs, (result: T, text) => ({ result, text }));
+  }
+
+  private send<T, R = T>(op: string, params: Record<string, unknown>, timeoutMs: number, answer: (result: T, line: string) => R): Promise<R> {
     if (this.exited) return Promise.reject(this.exited);
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<R>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         // A worker that missed a deadline may be stuck in a loop: replace it rather than wait.
         this.child.kill('SIGKILL');
         reject(new TugError('WorkerTimeout', `the Python worker did not answer ${op} within ${timeoutMs / 1000}s`, { details: { timeout_seconds: timeoutMs / 1000, op } }));
       }, timeoutMs);
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
+      this.pending.set(id, { resolve: (value, line) => resolve(answer(value as T, line)), reject, timer });
       this.child.stdin!.write(`${JSON.stringify({ id, op, ...params })}\n`);
     });
   }
@@ -194,7 +204,7 @@ export class PythonWorker {
     if (!pending) return;
     this.pending.delete(message.id!);
     clearTimeout(pending.timer);
-    if (message.ok) pending.resolve(message.result);
+    if (message.ok) pending.resolve(message.result, line);
     else pending.reject(workerError(message.error ?? {}));
   }
 

@@ -127,8 +127,6 @@ def handle(request):
         if not result["ok"]:
             raise WorkerError(result["error"]["code"], result["error"]["message"], result["error"]["details"])
         return result["facts"]
-    if op == "facts_batch":
-        return {"results": [_facts(f.get("path", "<string>"), f["content"]) for f in request.get("files", [])]}
     if op == "rewrite_check":
         return _rewrite_check(request.get("path", "<string>"), request["content"])
     if op == "signature_sites":
@@ -160,10 +158,42 @@ def handle(request):
     raise WorkerError("UnknownOperation", "unknown op %r" % (op,))
 
 
+_encode = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def facts_batch_reply(request_id, files):
+    """The answer to facts_batch as its JSON line, written piece by piece so that it can say where each file's facts
+    lie in it (`facts_spans`, character offsets; null for a file that does not parse): the client keeps that text
+    for its facts cache instead of serialising the parsed facts again (~0.4 s of Node for 100 files). The line is
+    ASCII (non-ASCII is escaped), so its offsets are the same counted in bytes, code points or UTF-16 units."""
+    parts = ['{"id":%s,"ok":true,"result":{"results":[' % _encode(request_id)]
+    at = len(parts[0])
+    spans = []
+    for index, f in enumerate(files):
+        result = _facts(f.get("path", "<string>"), f["content"])
+        pieces = [","] if index else []
+        if result["ok"]:
+            facts = _encode(result["facts"])
+            pieces.append('{"path":%s,"ok":true,"facts":' % _encode(result["path"]))
+            start = at + sum(len(p) for p in pieces)
+            spans.append([start, start + len(facts)])
+            pieces += [facts, "}"]
+        else:
+            pieces.append(_encode(result))
+            spans.append(None)
+        parts += pieces
+        at += sum(len(p) for p in pieces)
+    parts.append('],"facts_spans":%s}}' % _encode(spans))
+    return "".join(parts)
+
+
 def serve(stdin, stdout):
-    def send(message):
-        stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
+    def write(line):
+        stdout.write(line + "\n")
         stdout.flush()
+
+    def send(message):
+        write(_encode(message))
 
     send({"type": "ready", "protocol": PROTOCOL, "python": "%d.%d.%d" % sys.version_info[:3], "libcst": libcst_version(), "pid": os.getpid(), "executable": sys.executable})
     for line in stdin:
@@ -181,6 +211,9 @@ def serve(stdin, stdout):
             send({"id": request_id, "ok": True, "result": {"bye": True}})
             return 0
         try:
+            if request.get("op") == "facts_batch":
+                write(facts_batch_reply(request_id, request.get("files", [])))
+                continue
             send({"id": request_id, "ok": True, "result": handle(request)})
         except WorkerError as error:
             send({"id": request_id, "ok": False, "error": _error(error.code, error.message, error.details)})
