@@ -1,7 +1,8 @@
 // Bundles the compiled CLI (dist/lib/cli/main.js) into one CommonJS file that bin/tug compiles through V8's code cache (lib/cli/bundle-loader.ts), and what bin/tug runs first (launch.js) into another.
-import { rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -27,6 +28,26 @@ const lazyStringWidth = {
   },
 };
 
+/**
+ * yargs guesses a version when it is made (tug sets its own later) by walking up from its "main file" and reading every
+ * directory on the way until one holds a package.json. In the bundle its guess at that file (the part of its own path
+ * before `node_modules`) is empty, so it walked up from the user's working directory: every command listed each parent
+ * directory (/tmp here: 3,000 entries, 2–15 ms, far more when the disk is busy) and read whatever package.json it met.
+ * Start from the bundle's own folder instead: a few small directories up to tug's package.json.
+ */
+const yargsFromBundle = {
+  name: 'yargs-from-bundle',
+  setup(bundle) {
+    bundle.onLoad({ filter: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/ }, async (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const from = 'mainFilename: mainFilename || process.cwd(),';
+      if (!source.includes(from)) throw new Error(`${args.path}: yargs changed; update scripts/bundle-cli.mjs`);
+      // `__filename` is the bundle's path: bundle-loader.ts passes it to the bundle's wrapper.
+      return { contents: source.replace(from, 'mainFilename: __filename,'), loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
 // Files of an earlier build (another layout, split chunks) must not linger next to the new ones.
 rmSync(path.join(ROOT, 'dist/lib/cli-bundle'), { recursive: true, force: true });
 
@@ -36,14 +57,24 @@ rmSync(path.join(ROOT, 'dist/lib/cli-bundle'), { recursive: true, force: true })
  */
 const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, charset: 'ascii', logLevel: 'warning' };
 
+/**
+ * MCP's tools/list for tug's own tools, made here from the same compiled modules as the bundle, so a server started from
+ * the bundle reads it instead of building it (~100 ms of CPU: zod → JSON Schema for every tool). The bundle and the file
+ * carry the same new token; a server meeting another build's file builds the list itself (lib/mcp/tool-list.ts).
+ */
+const BUILD_TOKEN = randomBytes(12).toString('hex');
+const dist = (relative) => import(pathToFileURL(path.join(ROOT, 'dist/lib', relative)).href);
+const [{ buildToolList, toolListFileText, TOOL_LIST_FILE }, { registryWith }] = await Promise.all([dist('mcp/tool-list.js'), dist('tool-provider.js')]);
+writeFileSync(TOOL_LIST_FILE, toolListFileText(BUILD_TOKEN, buildToolList(registryWith())));
+
 await build({
   ...common,
   entryPoints: [path.join(ROOT, 'dist/lib/cli/main.js')],
   outfile: path.join(ROOT, 'dist/lib/cli-bundle/main.cjs'),
   // The loader passes the bundle's own file URL under this name, so `new URL(..., import.meta.url)` finds package.json,
   // python-worker/ and ui/ as it does from dist/lib/cli/.
-  define: { 'import.meta.url': '__tugImportMetaUrl' },
-  plugins: [lazyStringWidth],
+  define: { 'import.meta.url': '__tugImportMetaUrl', __tugBuildToken: JSON.stringify(BUILD_TOKEN) },
+  plugins: [lazyStringWidth, yargsFromBundle],
   // ruff's WebAssembly build reads its .wasm beside its own file, so it stays a package of node_modules, loaded on use.
   external: ['@astral-sh/ruff-wasm-nodejs'],
 });

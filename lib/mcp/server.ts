@@ -16,8 +16,9 @@ import { registryWith, type ToolProvider } from '../tool-provider.js';
 import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources.js';
 import { callProgress } from './progress.js';
 import { CutStore } from './large.js';
-import { LineTransport, sentUnchanged } from './stdio.js';
-import { callTool, describeTool } from './tools.js';
+import { LineTransport } from './stdio.js';
+import { callTool } from './tools.js';
+import { serverToolList, type ToolList } from './tool-list.js';
 import { DEFAULT_TTL_MS, POLL_INTERVAL_MS, runsAsTask, TugTaskStore } from './tasks.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -49,12 +50,10 @@ export function createMcpServer(options: McpServerOptions): Server {
   );
   // Runs still going when the client goes are stopped like a cancel (checks killed, lock freed, nothing written).
   server.onclose = () => taskStore.stopAll();
-  // Built once: the list never changes while the server runs, and building it costs (zod → JSON Schema per tool); its
-  // JSON text too (~240 KB: 7–20 ms a time on a loaded machine).
-  let listed: { tools: ReturnType<typeof describeTool>[] } | undefined;
-  server.setRequestHandler(ListToolsRequestSchema, async () =>
-    (listed ??= sentUnchanged({ tools: registry.map((op) => ({ ...describeTool(op), ...(runsAsTask(op) ? { execution: { taskSupport: 'optional' as const } } : {}) })) })),
-  );
+  // Made once: the list never changes while the server runs, and building it costs (zod → JSON Schema per tool, ~100 ms
+  // of CPU: tug's own list comes from the build, tool-list.ts); its JSON text too (~240 KB: 7–20 ms a time when loaded).
+  let listed: ToolList | undefined;
+  server.setRequestHandler(ListToolsRequestSchema, async () => (listed ??= serverToolList(registry, (options.providers ?? []).length === 0)));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const operation = registry.find((op) => op.tool === request.params.name);
     if (!operation) {

@@ -107,9 +107,9 @@ export class LineTransport implements Transport {
 /** Results sent again and again unchanged (tools/list: ~240 KB), with their JSON text made once. */
 const texts = new WeakMap<object, string>();
 
-/** Marks `result` as never changing: this transport then sends the JSON text it made the first time. */
-export function sentUnchanged<T extends object>(result: T): T {
-  texts.set(result, JSON.stringify(result));
+/** Marks `result` as never changing: this transport then sends the JSON text made now (or given: `result`'s own JSON). */
+export function sentUnchanged<T extends object>(result: T, text: string = JSON.stringify(result)): T {
+  texts.set(result, text);
   return result;
 }
 
