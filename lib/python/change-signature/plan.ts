@@ -13,7 +13,7 @@ import { unparsableError } from '../parse-errors.js';
 import { workerRefusal, type Refusal } from '../local-refactor.js';
 import { classReferences, constructorCalls, instanceClassCalls, unsureCall } from './constructors.js';
 import { callCompatible, commentWarning, layout, rewriteSites, type DefSite, type Site, type SignatureChange, type SiteText } from './call-sites.js';
-import { checkImplicitCalls } from './special-methods.js';
+import { checkImplicitCalls, checkPickledConstructor, PICKLE_HOOKS } from './special-methods.js';
 import { refusePatchedFunction } from './patched.js';
 import { refuseLibraryMethod } from './library-method.js';
 import { checkParamTexts, paramTexts, resolveNewParams, type NewParam, type NewParamInput, type OldParam } from './params.js';
@@ -123,6 +123,10 @@ export async function planSignatureOn(
   const given = receiver !== undefined && first && first.name === receiver && Object.entries(first).every(([key, value]) => key === 'name' || value === undefined) ? newParams.slice(1) : newParams;
   const { params, removed } = resolveNewParams(given, old);
   if (special) checkImplicitCalls(name, old, params, removed, given, at);
+  if (constructor) {
+    const hook = pickleHook(resolver, entity);
+    if (hook) checkPickledConstructor(hook, old, params, removed, given, at);
+  }
   const edits: EditRequest[] = [];
   const text = (file: string, span: [number, number]) => new TextDecoder().decode(bytesOf.get(file)!.subarray(span[0], span[1]));
   for (const d of defs) {
@@ -253,4 +257,16 @@ function definitionList(params: readonly NewParam[], comments?: ReadonlyMap<stri
   });
   if (params.length > 0 && params[params.length - 1]!.kind === 'posonly') out.push(comments ? '' : '/');
   return out;
+}
+
+/** The pickle hook of the constructor's class, its own or inherited, or a subclass's that inherits the constructor. */
+function pickleHook(resolver: LoadedProject['resolver'], entity: Entity): { name: string; owner: string } | null {
+  if (entity.kind !== 'class-member') return null;
+  const cls = { module: entity.module, owner: entity.owner };
+  for (const name of PICKLE_HOOKS) {
+    const defining = resolver.classes.definingClass(cls, name);
+    const found = resolver.classes.defines(defining, name) ? defining : resolver.classes.subclassDefining(cls, name);
+    if (found) return { name, owner: `${found.module}.${found.owner}` };
+  }
+  return null;
 }

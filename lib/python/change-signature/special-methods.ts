@@ -87,3 +87,21 @@ function implicitProblem(name: string, old: readonly OldParam[], params: readonl
   }
   return null;
 }
+
+/** Hooks by which pickle and copy rebuild an instance: they hand the class its constructor's arguments themselves. */
+export const PICKLE_HOOKS = ['__reduce__', '__reduce_ex__', '__getnewargs__', '__getnewargs_ex__'] as const;
+
+/**
+ * Refuses a change of `__init__`/`__new__` that the class's pickle hook would no longer fit. `__reduce__` returns
+ * `(self.__class__, (self.msg, self.doc, …))`: a call of the class by position that no edit can reach (simplejson's
+ * JSONDecodeError, the sweep), so only the changes that keep positional calls right pass, as for a special method.
+ */
+export function checkPickledConstructor(hook: { name: string; owner: string }, old: readonly OldParam[], params: readonly NewParam[], removed: readonly OldParam[], given: readonly NewParamInput[], at: { file: string; line: number; col: number }): void {
+  // __getnewargs_ex__ also passes keywords, as the class's callers may: like __new__, renames are not safe there.
+  const problem = implicitProblem(hook.name === '__getnewargs_ex__' ? '__new__' : hook.name, old, params, removed, given);
+  if (!problem) return;
+  throw new TugError('UnsupportedOperation', `${hook.owner}.${hook.name} rebuilds instances for pickle and copy by calling the class with the old arguments, where tug cannot edit the call: ${problem}; only renamed parameters and new ones with a default after the old ones keep that call right`, {
+    details: { operation: 'change-signature', reason: 'pickled constructor' },
+    location: at,
+  });
+}
