@@ -6,8 +6,12 @@ const lines = (...text: string[]) => `${text.join('\n')}\n`;
 /** Enough parametrized cases that running the suite costs what a small real project's suite does (~1 s). */
 const CASES = Array.from({ length: 60 }, (_, i) => `    (${i}, ${i * 100}),`);
 
+/** pytest's addopts line the test projects share: block the plugins a Python install often auto-loads (hypothesis,
+ * pytest-benchmark; none is used here, together they cost a second of every run's start, and blocking an absent one is harmless). */
+export const PYTEST_NO_PLUGINS = 'addopts = "-p no:hypothesispytest -p no:benchmark"';
+
 export const PLAN_PROJECT: Record<string, string> = {
-  'pyproject.toml': lines('[project]', 'name = "ledger"', 'version = "0.1.0"', '', '[tool.pytest.ini_options]', 'pythonpath = ["src"]', 'testpaths = ["tests"]'),
+  'pyproject.toml': lines('[project]', 'name = "ledger"', 'version = "0.1.0"', '', '[tool.pytest.ini_options]', 'pythonpath = ["src"]', 'testpaths = ["tests"]', PYTEST_NO_PLUGINS),
   'src/ledger/__init__.py': lines('"""A small ledger."""', 'from ledger.accounts import Account', 'from ledger.money import to_cents', '', '__all__ = ["Account", "to_cents"]'),
   'src/ledger/money.py': lines(
     '"""Amounts as integer cents."""',

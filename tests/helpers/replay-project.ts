@@ -1,9 +1,10 @@
 // A small src-layout Python package with pytest tests, and the moves of its base the replay tests make after a branch.
 import { execa } from 'execa';
+import { PYTEST_NO_PLUGINS } from './plan-project.js';
 import { makeRepo, type TestRepo } from './repo.js';
 
 export const PROJECT = {
-  'pyproject.toml': '[project]\nname = "shop"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\npythonpath = ["src"]\ntestpaths = ["tests"]\n',
+  'pyproject.toml': `[project]\nname = "shop"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\npythonpath = ["src"]\ntestpaths = ["tests"]\n${PYTEST_NO_PLUGINS}\n`,
   'src/shop/__init__.py': '',
   'src/shop/pricing.py': [
     '"""Prices of a cart."""',
