@@ -16,6 +16,7 @@ import { cargoRootOf } from './rename-plan.js';
 import { renameCreated } from './created-name.js';
 import { repairExtracted } from './extract-repair.js';
 import { checkExtractedSignature } from './extract-signature.js';
+import { ascribeInlinedCall, calleeSource, refuseEarlyExit } from './inline-call.js';
 import type { RustAnalyzer } from './lsp-client.js';
 import { withRustAnalyzer } from './servers.js';
 import { convertWorkspaceEdit, type ConvertedEdit } from './workspace-edit.js';
@@ -119,7 +120,9 @@ export async function planRustAssist(input: AssistInput): Promise<AssistPlan> {
         location: { file: input.file, line: input.start.line, col: input.start.col },
       });
     }
-    if (idOf(chosen) === 'inline_call') await refuseForeignCallee(server, uri, bytes, from, where, onDisk.slice(0, onDisk.length - input.file.length));
+    const location = idOf(chosen) === 'inline_call' ? await calleeInWorkspace(server, uri, bytes, from, where, onDisk.slice(0, onDisk.length - input.file.length)) : null;
+    const callee = location ? calleeSource(location, server.encoding) : null;
+    if (callee) refuseEarlyExit(callee.text, callee.nameAt, callee.name, where);
     const resolved = chosen.edit ? chosen : await server.request<CodeAction>('codeAction/resolve', chosen);
     if (!resolved.edit) throw new TugError('InternalError', `rust-analyzer resolved ${idOf(chosen)} without an edit`, { details: { assist: idOf(chosen) } });
     const converted = convert(resolved.edit);
@@ -128,16 +131,18 @@ export async function planRustAssist(input: AssistInput): Promise<AssistPlan> {
     const selected = decoder.decode(bytes.subarray(from, to));
     const created = createdFunction(converted.edits) ?? 'fun_name';
     const fixed = kind === 'function' ? checkExtractedSignature(repairExtracted(converted.edits, selected, created), created, bytes, from, to) : converted.edits;
-    const edits = input.name === undefined ? fixed : await renameCreated({ server, file: input.file, onDisk, uri, original: bytes, edits: fixed, selected, name: input.name, kind });
+    const named = input.name === undefined ? fixed : await renameCreated({ server, file: input.file, onDisk, uri, original: bytes, edits: fixed, selected, name: input.name, kind });
+    const edits = callee ? await ascribeInlinedCall(server, uri, bytes, from, named, callee) : named;
     return { title: resolved.title, edits, moves: converted.moves, warnings: converted.warnings };
   });
 }
 
 /**
  * inline_call of a fn defined outside the workspace (std's `Vec::new`) pastes its body, which names the other crate's
- * private items (shlex in the sweep: `RawVec`, E0412): refused, only the workspace's own fns are inlined.
+ * private items (shlex in the sweep: `RawVec`, E0412): refused, only the workspace's own fns are inlined. Returns the
+ * callee's definition (null when rust-analyzer gives none), which the inlined call's annotation reads.
  */
-async function refuseForeignCallee(server: RustAnalyzer, uri: string, bytes: Uint8Array, from: number, where: string, treeRoot: string): Promise<void> {
+async function calleeInWorkspace(server: RustAnalyzer, uri: string, bytes: Uint8Array, from: number, where: string, treeRoot: string): Promise<Location | null> {
   const position = lspPositionOfOffset(bytes, from, server.encoding);
   const found = await server.request<Location[] | Location | null>('textDocument/definition', { textDocument: { uri }, position }).catch(() => null);
   const locations = found === null ? [] : Array.isArray(found) ? found : [found];
@@ -147,6 +152,7 @@ async function refuseForeignCallee(server: RustAnalyzer, uri: string, bytes: Uin
       details: { operation: 'inline', offered: ['inline_call'], reason: 'callee outside the workspace', location: where },
     });
   }
+  return locations.length === 1 ? locations[0]! : null;
 }
 
 /** The name of the fn an extract_function edit adds (rust-analyzer picks `fun_name`, or `fun_name1`, … when taken). */

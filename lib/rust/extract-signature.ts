@@ -23,7 +23,7 @@ interface Fn {
 }
 
 /** Splits `text` at top-level commas (brackets of all kinds nest). */
-function topLevel(text: string): string[] {
+export function topLevel(text: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let cur = '';
@@ -41,12 +41,12 @@ function topLevel(text: string): string[] {
 }
 
 /** The names a `<…>` generic list declares (`'a`, `T`, `const N`). */
-function declared(list: string): string[] {
+export function declared(list: string): string[] {
   return topLevel(list).map((p) => /^(?:const\s+)?('?[\p{XID_Start}_][\p{XID_Continue}]*)/u.exec(p)?.[1] ?? '').filter(Boolean);
 }
 
 /** The `<…>` right after index `from` (spaces allowed), or ''. */
-function anglesAt(text: string, from: number): string {
+export function anglesAt(text: string, from: number): string {
   let i = from;
   while (/\s/.test(text[i] ?? '')) i++;
   if (text[i] !== '<') return '';
@@ -82,7 +82,7 @@ function findFn(edits: readonly EditRequest[], name: string): Fn | null {
 }
 
 /** Generic names of the fn and the impl around byte `offset` of the original file (what the selected code could use). */
-function outerGenerics(original: string, offset: number): { fn: string[]; impl: string[]; implBody: [number, number] | null } {
+export function outerGenerics(original: string, offset: number): { fn: string[]; impl: string[]; implBody: [number, number] | null } {
   const before = original.slice(0, offset);
   const fnHead = [...before.matchAll(new RegExp(`\\bfn\\s+${IDENT}`, 'gu'))].pop();
   // An impl block's head starts an item (`impl Fn()` in a type does not).
