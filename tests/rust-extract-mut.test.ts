@@ -82,3 +82,62 @@ test('extract-function refuses an array length rust-analyzer wrote as `_` (perce
   const fixed = checkExtractedSignature(edits, 'fun_name', bytes, from, to);
   t.is(fixed[0]!.new_text, 'let mut mask = self.fun_name();');
 });
+
+// scopeguard in the sweep: `let captured = guard((), |()| captured_drops.set(..));` extracted with the Cell before it
+// returned `(Cell<i32>, ScopeGuard<(), impl FnOnce(())>)`, a closure borrowing a local it returns beside it (E0597,
+// E0505); with the Cell left outside, a closure borrowing the new fn's parameter (E0700). A `move` closure is fine.
+const GUARDS = `pub struct Guard<F: FnOnce()>(Option<F>);
+
+impl<F: FnOnce()> Drop for Guard<F> {
+    fn drop(&mut self) {
+        (self.0.take().unwrap())()
+    }
+}
+
+pub fn guard<F: FnOnce()>(f: F) -> Guard<F> {
+    Guard(Some(f))
+}
+
+pub fn adder(k: u32) -> u32 {
+    let add = move |x: u32| x + k;
+    add(1) + add(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn drops_once() {
+        let drops = Cell::new(0);
+        let g = guard(|| drops.set(drops.get() + 1));
+        drop(g);
+        assert_eq!(drops.get(), 1);
+        assert_eq!(adder(10), 23);
+    }
+}
+`;
+
+test('extract-function refuses to return a closure that borrows; a move closure is extracted and cargo test passes', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  t.timeout(900_000);
+  const repo = await makeRepo({ '.gitignore': 'target\n', 'Cargo.toml': '[package]\nname = "guards"\nversion = "0.1.0"\nedition = "2021"\n', 'src/lib.rs': GUARDS });
+  try {
+    const lines = GUARDS.split('\n');
+    const range = (first: string, last: string) => {
+      const a = lines.findIndex((l) => l.includes(first));
+      const b = lines.findIndex((l) => l.includes(last));
+      return `src/lib.rs:${a + 1}:${lines[a]!.search(/\S/) + 1}-${b + 1}:${lines[b]!.length + 1}`;
+    };
+    const refused = await tug(repo.root, ['run', 'extract-function', '--range', range('let drops =', 'let g = guard('), '--name', 'part', '--verify', 'tests', '--json']);
+    t.is(refused.json?.error?.code, 'UnsupportedByAdapter', refused.stdout.slice(0, 3000));
+    t.is(refused.json.error.details.reason, 'returned closure borrows');
+    const run = await tug(repo.root, ['run', 'extract-function', '--range', range('let add = move', 'let add = move'), '--name', 'part', '--verify', 'tests', '--json']);
+    t.is(run.exitCode, 0, run.stdout.slice(0, 3000));
+    t.is(run.json.verification.status, 'passed');
+    t.true((await repo.git('show', `${run.json.git.commit}:src/lib.rs`)).includes('impl Fn(u32) -> u32'));
+  } finally {
+    await repo.cleanup();
+  }
+});

@@ -107,6 +107,9 @@ const mentions = (text: string, word: string) =>
 /** A `_` standing for a type or an array length (percent-encoding: `[u32; _]`), which no fn signature may hold. */
 const PLACEHOLDER = /(^|[<,(&\s[;])_(?=$|[>,)\s\];])/;
 
+/** A closure without `move` (`|x| …`, `|| …`), which borrows what it names. */
+const BORROWING_CLOSURE = /(?<!\bmove\s*)(?<![\p{XID_Continue})\]]\s*)\|(?:[^|;{}]*)\|/u;
+
 function refuse(message: string, reason: string): never {
   throw new TugError('UnsupportedByAdapter', message, { details: { operation: 'extract-function', offered: ['extract_function'], reason } });
 }
@@ -126,6 +129,11 @@ export function checkExtractedSignature(edits: readonly EditRequest[], name: str
   if (PLACEHOLDER.test(ret)) refuse('rust-analyzer could not name the return type of the new fn (it wrote `_`)', 'type rust-analyzer cannot name');
   const nested = fn.params.find((p) => (p.type.match(/\bimpl\b/g) ?? []).length > 1 || /\bimpl\b/.test(p.type.replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, '').replace(/^impl\b/, '')));
   if (nested) refuse(`\`${nested.name}\` holds a closure, whose type cannot be written in the new fn's signature (rust-analyzer wrote \`${nested.type}\`)`, 'closure type in signature');
+  // scopeguard: `let value = guard((), |()| drops.set(..))` extracted returns `impl FnOnce(())`, a closure that borrows
+  // `drops` (a parameter of the new fn, or a local it returns beside the closure): E0700, E0597, E0505.
+  if (/\bimpl\b/.test(ret) && BORROWING_CLOSURE.test(selected)) {
+    refuse(`the new fn would return a closure (rust-analyzer wrote \`${ret.trim()}\`) that borrows what the fn receives or returns beside it`, 'returned closure borrows');
+  }
   const unused = fn.generics.find((g) => !g.startsWith("'") && !usedElsewhere(fn, g, ret));
   if (unused) refuse(`rust-analyzer gave the new fn a type parameter \`${unused}\` that its parameters do not use, so the call could not infer it`, 'generic parameter the call cannot infer');
   const outer = outerGenerics(text, from);
