@@ -8,6 +8,7 @@ import { checkComplete } from './check-rename.js';
 import { doctestOccurrences, doctestSkipped } from './doctests.js';
 import { unsureJSON } from './unsure.js';
 import { refuseLibraryOverride } from './library-overrides.js';
+import { nativeMentionsInTree, refuseNamedByNativeCode } from './native-names.js';
 import type { LoadedProject } from './load-project.js';
 import type { CorePlan, RenamePlan } from './plan-types.js';
 
@@ -18,6 +19,8 @@ export interface CompleteRequest {
   python: string | undefined;
   /** Run the completeness check (a committed rename); analyze-impact does not. */
   check: boolean | undefined;
+  /** The old name stays as an alias (keep_alias): native code that reads it by name still finds it. */
+  keepAlias?: boolean | undefined;
 }
 
 export async function completePlan(request: CompleteRequest, loaded: LoadedProject, core: CorePlan, newName: string): Promise<RenamePlan> {
@@ -25,6 +28,11 @@ export async function completePlan(request: CompleteRequest, loaded: LoadedProje
   const { entities, ...plan } = core;
   const python = async () => (await resolvePython(request.python, session.dir)).path;
   const { file, line, col } = plan.symbol.location;
+  const entity = entities[0];
+  if (entity?.kind === 'module-attr' && !request.keepAlias) {
+    const native = await nativeMentionsInTree(request.repo, request.tree, loaded.allPaths, entity.module, entity.name);
+    refuseNamedByNativeCode(native, entity.module, entity.name, 'the rename', { flag: 'keep_alias', cli: '--keep-alias' });
+  }
   if (entities[0]) await refuseLibraryOverride(loaded.project, loaded.resolver.classes, entities[0], { oldName: plan.oldName, newName, at: { file, line, col } }, python);
   const examples = await doctestOccurrences({
     repo: request.repo,

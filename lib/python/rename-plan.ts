@@ -86,7 +86,7 @@ function planUncached(
     options.python,
     { at: target, newName, selection: options.selection },
     (loaded) => planOn(loaded, target, newName, options),
-    (loaded, core) => completePlan({ repo, session, tree, python: options.python, check: options.check }, loaded, core, newName),
+    (loaded, core) => completePlan({ repo, session, tree, python: options.python, check: options.check, keepAlias: options.keepAlias }, loaded, core, newName),
   );
 }
 

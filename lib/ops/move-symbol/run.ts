@@ -7,6 +7,7 @@ import { readBlobs } from '../../git/objects.js';
 import { listTreePaths } from '../../git/snapshot.js';
 import { askPython } from '../../python/load-project.js';
 import { docsMentions, planMoveSymbol } from '../../python/move-symbol/plan.js';
+import { nativeMentions, refuseNamedByNativeCode } from '../../python/native-names.js';
 import { resolveUserPath, resolveWritePath } from '../../workspace/paths.js';
 import type { OperationContext } from '../operation.js';
 import { refactorDoors } from '../change/doors.js';
@@ -46,6 +47,10 @@ function planner(input: Input, context: OperationContext): Planner {
       { files, allPaths: new Set(entries.map((e) => e.path)), file, line: input.line, column: input.column, destination, keepReexport: input.keep_reexport ?? false },
       (op, params) => askPython(ws.session, configuredPython(config), op, params),
     );
+    if (!input.keep_reexport) {
+      const native = await nativeMentions(ws.repo, entries, plan.oldModule, plan.name);
+      refuseNamedByNativeCode(native, plan.oldModule, plan.name, 'the move', { flag: 'keep_reexport', cli: '--keep-reexport' });
+    }
     // Docs that name the old path: an example's import or a cross-reference, left as it is and listed.
     const docs = entries.filter((e) => e.type === 'blob' && e.mode !== '120000' && /\.(md|rst|txt)$/.test(e.path) && !EXCLUDED.test(e.path));
     const docBlobs = docs.length > 0 ? await readBlobs(ws.repo, docs.map((e) => e.oid)) : new Map<string, Uint8Array>();
