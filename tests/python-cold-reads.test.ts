@@ -1,5 +1,5 @@
-// A rename's cold analysis reads only what it needs: the files git grep finds mentioning its names (and their packages),
-// never every blob of the tree, and no base class of a class that has nothing to do with the renamed name.
+// A rename's cold analysis reads only what it needs: the files git grep finds mentioning its names, never every blob of
+// the tree, no package `__init__` nothing looks up, and no base class of a class that has nothing to do with the name.
 import test from 'ava';
 import { forgetRecent } from '../lib/core/memory.js';
 import { loadPythonProject, withPythonProject } from '../lib/python/load-project.js';
@@ -28,20 +28,20 @@ async function open(files: Record<string, string | Uint8Array>) {
   return { repo, ws, tree };
 }
 
-test('a function rename reads the files that mention it and their packages, not every blob, nor unrelated base classes', async (t) => {
+test('a function rename reads the files that mention it, not every blob, nor their packages, nor unrelated base classes', async (t) => {
   forgetRecent();
   const { repo, ws, tree } = await open(FILES);
   try {
     // From an empty facts cache, what the rename parses is what it loaded.
     const planned = await planPythonRename(ws.repo, ws.session, tree, { file: 'lib/util.py', line: 1, col: 5 }, 'new_temp', {});
-    t.is(planned.filesParsed, 3, 'lib/__init__.py, lib/server.py and lib/util.py: not the modules of Handler\'s bases');
+    t.is(planned.filesParsed, 2, 'lib/server.py and lib/util.py: not lib/__init__.py (nothing looks it up), nor the modules of Handler\'s bases');
     forgetRecent();
     const seen = await withPythonProject(ws.repo, ws.session, tree, undefined, { at: { file: 'lib/util.py', line: 1, col: 5 }, newName: 'new_temp' }, (loaded) => ({
       read: [...loaded.bytesOf.keys()].sort(),
       loaded: [...loaded.project.files.keys()].sort(),
     }));
-    t.deepEqual(seen.read, ['lib/__init__.py', 'lib/server.py', 'lib/util.py']);
-    t.deepEqual(seen.loaded, ['lib/__init__.py', 'lib/server.py', 'lib/util.py']);
+    t.deepEqual(seen.read, ['lib/server.py', 'lib/util.py']);
+    t.deepEqual(seen.loaded, ['lib/server.py', 'lib/util.py']);
     // And the answer is the one a load of every file gives.
     const at = { file: 'lib/util.py', line: 1, col: 5 };
     forgetRecent();
@@ -50,6 +50,34 @@ test('a function rename reads the files that mention it and their packages, not 
     await loadPythonProject(ws.repo, ws.session, tree, undefined);
     const { filesParsed: _w, ...whole } = await planPythonRename(ws.repo, ws.session, tree, at, 'new_temp', { check: true });
     t.deepEqual(partial, whole);
+  } finally {
+    await ws.close();
+    await repo.cleanup();
+  }
+});
+
+test('a package `__init__` that never mentions the name is read once a lookup needs it, and the plan is a whole load\'s', async (t) => {
+  forgetRecent();
+  const { repo, ws, tree } = await open({
+    // Re-exports the function without naming it: `from pkg import make_temp` and `pkg.make_temp` resolve through it.
+    'pkg/__init__.py': 'from pkg.impl import *\n',
+    'pkg/impl.py': 'def make_temp():\n    return 1\n',
+    'pkg/sub/__init__.py': 'from pkg.sub.deep import *\n',
+    'pkg/sub/deep.py': 'from pkg.impl import make_temp as make_temp\n',
+    'app.py': 'import pkg\nimport pkg.impl\nfrom pkg import make_temp\nfrom pkg.sub import make_temp as mt\n\nprint(make_temp(), pkg.impl.make_temp(), pkg.make_temp(), mt())\n',
+    'other.py': 'X = 1\n',
+  });
+  try {
+    const at = { file: 'pkg/impl.py', line: 1, col: 5 };
+    // Cold: the three files that mention it, then the two packages the analysis looked up; never other.py.
+    const { filesParsed, ...partial } = await planPythonRename(ws.repo, ws.session, tree, at, 'new_temp', { check: true });
+    forgetRecent();
+    await loadPythonProject(ws.repo, ws.session, tree, undefined);
+    const { filesParsed: _w, ...whole } = await planPythonRename(ws.repo, ws.session, tree, at, 'new_temp', { check: true });
+    t.is(filesParsed, 5);
+    t.deepEqual(partial, whole);
+    const edited = JSON.stringify(partial);
+    for (const file of ['app.py', 'pkg/impl.py', 'pkg/sub/deep.py']) t.true(edited.includes(file), file);
   } finally {
     await ws.close();
     await repo.cleanup();

@@ -56,18 +56,18 @@ export function filesByModule(modules: ModuleMap): Map<string, string[]> {
 }
 
 /**
- * `files` plus what resolving names in them needs without asking: the other files of their modules and the
- * `__init__` of every enclosing package. Anything further (imported modules, base classes, star-import sources)
- * is added when the project asks for it.
+ * `files` plus the other files of their modules (a module and its stub) and, with `packages`, the `__init__` of every
+ * enclosing package. Anything further (imported modules, base classes, star-import sources) is added when the project
+ * asks for it.
  */
-export function withPackages(files: Iterable<string>, modules: ModuleMap, byModule: ReadonlyMap<string, string[]>): Set<string> {
+export function withPackages(files: Iterable<string>, modules: ModuleMap, byModule: ReadonlyMap<string, string[]>, packages = true): Set<string> {
   const out = new Set<string>();
   for (const file of files) {
     out.add(file);
     const module = modules.byFile.get(file);
     if (module === undefined) continue;
     const parts = module.split('.');
-    for (let i = parts.length; i > 0; i--) for (const f of byModule.get(parts.slice(0, i).join('.')) ?? []) out.add(f);
+    for (let i = parts.length; i > (packages ? 0 : parts.length - 1); i--) for (const f of byModule.get(parts.slice(0, i).join('.')) ?? []) out.add(f);
   }
   return out;
 }
