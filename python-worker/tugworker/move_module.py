@@ -129,6 +129,18 @@ class Module:
         first = not any(isinstance(s, (ast.Import, ast.ImportFrom)) for s in self.tree.body)
         return self.edit(at, at, prefix + line + "\n" + ("\n" if first else ""))
 
+    def insert_import_after(self, stmt, line):
+        """A new import right after `stmt`, an import that is not a plain top-level statement (one inside a function or
+        an `except` branch), at its indentation: the new module is then loaded when and where the old one was."""
+        line = self.spell(line)
+        start = self.src.span(stmt)[0]
+        line_start = self.src.data.rfind(b"\n", 0, start) + 1
+        indent = self.src.data[line_start:start].decode("utf-8")
+        end = self.src.span(stmt)[1]
+        if indent.strip():
+            return None  # `try: import old`: no line of its own to follow
+        return self.edit(end, end, "\n" + indent + line)
+
     def all_list(self):
         for stmt in self.tree.body:
             if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in stmt.targets):

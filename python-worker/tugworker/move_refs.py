@@ -91,6 +91,7 @@ def _rewrite_file(module, old, dest_name, name, keep, edits, unsure, patched=fro
     src = module.src
     aliases = set()  # names bound to the old module
     dotted = None  # `import pkg.old`: the dotted path reaching it
+    brought = []  # (import statement, the name or dotted path it binds to the old module)
     for node in ast.walk(module.tree):
         if isinstance(node, ast.ImportFrom):
             base = module.absolute(node.level, node.module)
@@ -114,16 +115,20 @@ def _rewrite_file(module, old, dest_name, name, keep, edits, unsure, patched=fro
                 for a in node.names:
                     if base and "%s.%s" % (base, a.name) == old.name:
                         aliases.add(a.asname or a.name)
+                        brought.append((node, a.asname or a.name))
         elif isinstance(node, ast.Import):
             for a in node.names:
                 if a.name == old.name and a.asname:
                     aliases.add(a.asname)
+                    brought.append((node, a.asname))
                 elif a.name == old.name or (a.name.startswith(old.name + ".") and not a.asname):
                     dotted = old.name
+                    brought.append((node, old.name))
                 elif old.name.startswith(a.name + "."):
                     # `import simplejson as json` then `json.decoder.JSONDecoder`: the package reaches the old module.
                     aliases.add((a.asname or a.name) + old.name[len(a.name) :])
-    _attribute_uses(module, old, dest_name, name, aliases, dotted, edits, unsure)
+                    brought.append((node, (a.asname or a.name) + old.name[len(a.name) :]))
+    _attribute_uses(module, old, dest_name, name, aliases, dotted, edits, unsure, brought)
     _refuse_patched_alias(module, old, name, aliases, patched)
     _strings(module, old, dest_name, name, edits, unsure)
 
@@ -138,7 +143,19 @@ def _dotted(node):
     return None
 
 
-def _attribute_uses(module, old, dest_name, name, aliases, dotted, edits, unsure):
+def _import_new(module, brought, uses, name, line):
+    """The import of the new module: at the top with the others, unless every import through which a use reached the
+    old one is lazy (inside a function, or in an `if`/`try` branch): then beside each, so the new module is not loaded
+    earlier or on another branch than the old one was (simplejson imports a Python 2 fallback in an `except` branch)."""
+    used = {_dotted(node)[: -len(name) - 1] for node in uses}
+    stmts = {stmt for stmt, prefix in brought if prefix in used}
+    if not stmts or any(stmt in module.tree.body for stmt in stmts):
+        return [module.insert_import(line)]
+    beside = [module.insert_import_after(stmt, line) for stmt in sorted(stmts, key=lambda s: module.src.span(s)[0])]
+    return beside if all(beside) else [module.insert_import(line)]
+
+
+def _attribute_uses(module, old, dest_name, name, aliases, dotted, edits, unsure, brought=()):
     src = module.src
     prefixes = {a + "." for a in aliases} | ({dotted + "."} if dotted else set())
     if not prefixes:
@@ -177,12 +194,12 @@ def _attribute_uses(module, old, dest_name, name, aliases, dotted, edits, unsure
             return
         for node in uses:
             edits.append(module.edit(*src.span(node), "%s.%s" % (leaf, name)))
-        edits.append(module.insert_import("from %s import %s" % (package, leaf) if package else "import %s" % leaf))
+        edits.extend(_import_new(module, brought, uses, name, "from %s import %s" % (package, leaf) if package else "import %s" % leaf))
         return
     for node in uses:
         edits.append(module.edit(*src.span(node), name))
     if not module.imports_from(name, old.name) and not module.imports_from(name, dest_name):
-        edits.append(module.insert_import("from %s import %s" % (dest_name, name)))
+        edits.extend(_import_new(module, brought, uses, name, "from %s import %s" % (dest_name, name)))
 
 
 def _refuse_patched_alias(module, old, name, aliases, patched):
