@@ -187,3 +187,33 @@ test.serial('the completeness check leaves the kept services on the snapshot fil
   t.true(after.every((s, i) => s === before[i]), 'the service is back on the very files it parsed for the snapshot');
   await repo.cleanup();
 });
+
+test.serial("a program built again (the completeness check's renamed text, and back) does not read the compiler's lib files again", async (t) => {
+  const repo = await tsFixture('shapes');
+  const gitRepo = await discoverRepo(repo.root);
+  const tree = await repo.git('rev-parse', 'HEAD^{tree}');
+  const ws = await openTsWorkspace(gitRepo, tree, AT.file);
+  const project = ws.containing(AT.file)[0]!;
+  const program = project.service.getProgram()!;
+  const libs = program.getSourceFiles().filter((s) => ws.fs.relative(s.fileName) === null);
+  t.true(libs.length > 0, 'the program holds the compiler lib files');
+  const read = ws.fs.readFile.bind(ws.fs);
+  const outside: string[] = [];
+  ws.fs.readFile = (absolute: string) => {
+    if (ws.fs.relative(absolute) === null && absolute.endsWith('.d.ts')) outside.push(absolute);
+    return read(absolute);
+  };
+  try {
+    const file = ws.fs.absolute('src/index.ts');
+    ws.projects.overlay.set(file, { text: `${read(file)}\nexport const extra = [1].map((n) => n + 1);\n`, version: 1 });
+    const renamed = project.service.getProgram()!;
+    t.not(renamed, program, 'a new program for the new text');
+    t.deepEqual(project.service.getSemanticDiagnostics(file).map((d) => d.code), [], 'the lib types are still there');
+    ws.projects.overlay.delete(file);
+    project.service.getProgram();
+    t.deepEqual(outside, [], 'no lib file was read again');
+  } finally {
+    ws.fs.readFile = read;
+    await repo.cleanup();
+  }
+});

@@ -70,6 +70,11 @@ export class SnapshotFileSystem {
     return rel === null || inNodeModules(rel);
   }
 
+  /** Whether reading the file means reading the disk (the compiler's libs, installed packages), not the snapshot. */
+  readsDisk(absolute: string): boolean {
+    return this.onDisk(this.relative(absolute));
+  }
+
   fileExists(absolute: string): boolean {
     const rel = this.relative(absolute);
     if (!this.onDisk(rel)) return this.snapshot.paths.has(rel!);

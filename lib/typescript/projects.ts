@@ -146,6 +146,7 @@ export class TsProjects {
       // Overlay and snapshot versions never meet: `o1` is a text the caller put in, `1` the snapshot's own.
       getScriptVersion: (f) => (overlay.has(f) ? `o${overlay.get(f)!.version}` : String(fs.version(f))),
       getScriptSnapshot: (f) => {
+        if (!overlay.has(f) && fs.readsDisk(f)) return fs.fileExists(f) ? diskSnapshot(ts, () => fs.readFile(f) ?? '') : undefined;
         const text = overlay.get(f)?.text ?? fs.readFile(f);
         return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
       },
@@ -181,6 +182,21 @@ function keepingSnapshotFiles(ts: TypeScriptModule, shared: TS.DocumentRegistry)
       const target = options ?? (typeof host.getCompilationSettings === 'function' ? host.getCompilationSettings() : (settings as TS.CompilerOptions)).target ?? ts.ScriptTarget.ES5;
       return ts.createLanguageServiceSourceFile(fileName, snapshot, target, version, false, kind);
     },
+  };
+}
+
+/**
+ * A file on disk (a compiler lib, an installed package) read only when the service parses it. The service asks for the
+ * snapshot of every file each time it builds a program, before it sees that the version (always 0 for these) is the
+ * one it parsed: read eagerly, the compiler's libs (~1 MB) were read again at every program (twice per warm rename).
+ */
+function diskSnapshot(ts: TypeScriptModule, read: () => string): TS.IScriptSnapshot {
+  let text: TS.IScriptSnapshot | undefined;
+  const loaded = () => (text ??= ts.ScriptSnapshot.fromString(read()));
+  return {
+    getText: (start, end) => loaded().getText(start, end),
+    getLength: () => loaded().getLength(),
+    getChangeRange: () => undefined,
   };
 }
 
