@@ -141,3 +141,37 @@ test('extract-function refuses to return a closure that borrows; a move closure 
     await repo.cleanup();
   }
 });
+
+// percent-encoding in the sweep: an owned `bytes` the new fn receives as `&Vec<u8>` kept `&*bytes` inside
+// `debug_assert!`, where rust-analyzer does not rewrite uses (E0606); it becomes `&**bytes`.
+const RAW = `pub fn checked(bytes: Vec<u8>) -> String {
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    let raw: *const [u8] = text.as_bytes();
+    debug_assert!(raw != &*bytes as *const [u8]);
+    assert_eq!(bytes.len(), text.len());
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn hi() {
+        assert_eq!(super::checked(vec![104, 105]), "hi");
+    }
+}
+`;
+
+test('extract-function derefs a parameter it borrowed once more inside a macro; cargo test passes (percent-encoding)', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  t.timeout(900_000);
+  const repo = await makeRepo({ '.gitignore': 'target\n', 'Cargo.toml': '[package]\nname = "raw"\nversion = "0.1.0"\nedition = "2018"\n', 'src/lib.rs': RAW });
+  try {
+    const run = await tug(repo.root, ['run', 'extract-function', '--range', 'src/lib.rs:3:5-4:50', '--name', 'part', '--verify', 'tests', '--json']);
+    t.is(run.exitCode, 0, run.stdout.slice(0, 3000));
+    t.is(run.json.verification.status, 'passed');
+    const after = await repo.git('show', `${run.json.git.commit}:src/lib.rs`);
+    t.true(after.includes('&**bytes as *const [u8]'), after);
+  } finally {
+    await repo.cleanup();
+  }
+});

@@ -159,6 +159,39 @@ function usedElsewhere(fn: Fn, g: string, ret: string): boolean {
   return topLevel(where).some((pred) => !new RegExp(`^${g}\\s*:`, 'u').test(pred) && mentions(pred, g));
 }
 
+/** Whether the call of the new fn passes `&v` or `&mut v`: rust-analyzer turned an owned local into a reference. */
+function borrowedAtCall(edits: readonly EditRequest[], name: string, v: string): boolean {
+  const call = new RegExp(`\\b${name}\\s*\\(([^;]*?)\\)\\s*;?`, 'u');
+  return edits.some((e) => {
+    const args = call.exec(e.new_text)?.[1];
+    return args !== undefined && new RegExp(`(?:^|,)\\s*&\\s*(?:mut\\s+)?${v}\\s*(?:,|$)`, 'u').test(args);
+  });
+}
+
+/**
+ * percent-encoding: `debug_assert!(raw == &*bytes as *const [u8])` for an owned `bytes` the new fn receives as
+ * `&Vec<u8>`: rust-analyzer rewrites uses in code but not inside a macro's arguments, where `*bytes` now derefs only
+ * the reference (E0606). There it becomes `**bytes`; `*bytes.f` and `*bytes[i]` deref the field or element, left alone.
+ */
+function derefInMacros(body: string, v: string): string {
+  let out = '';
+  let at = 0;
+  for (const m of body.matchAll(new RegExp(`${IDENT}!\\s*([([{])`, 'gu'))) {
+    const open = m.index! + m[0].length - 1;
+    if (open < at) continue;
+    const close = { '(': ')', '[': ']', '{': '}' }[m[1]!]!;
+    let depth = 0;
+    let end = open;
+    for (; end < body.length; end++) {
+      if (body[end] === m[1]) depth++;
+      else if (body[end] === close && --depth === 0) break;
+    }
+    out += body.slice(at, open) + body.slice(open, end).replace(new RegExp(`(?<![\\p{XID_Continue}*])\\*(${v})(?![\\p{XID_Continue}]|\\s*[.[(])`, 'gu'), '**$1');
+    at = end;
+  }
+  return out + body.slice(at);
+}
+
 /** `*v[i]`/`*v.f` for a borrowed parameter `v` loses the `*`; a `&v` the new body writes through becomes `&mut v`. */
 function repairBorrows(edits: readonly EditRequest[], fn: Fn, name: string, selected: string, original: string, from: number): EditRequest[] {
   let body = fn.edit.new_text.slice(fn.body);
@@ -167,6 +200,7 @@ function repairBorrows(edits: readonly EditRequest[], fn: Fn, name: string, sele
   for (const p of fn.params) {
     if (!p.type.startsWith('&')) continue;
     if (!selected.includes(`*${p.name}`)) body = body.replace(new RegExp(`\\*(${p.name})(?=\\s*[.[])`, 'gu'), '$1');
+    else if (borrowedAtCall(edits, name, p.name)) body = derefInMacros(body, p.name);
     if (/^&\s*mut\b/.test(p.type)) continue;
     const writes = new RegExp(`(?<![\\p{XID_Continue}.])${p.name}\\s*(?:\\[[^\\]]*\\]|\\.\\s*${IDENT})+\\s*(?:[-+*/%|&^]|<<|>>)?=(?!=)`, 'u').test(body);
     const methodInMacro = new RegExp(`${IDENT}!\\s*[([{][^;]*(?<![\\p{XID_Continue}.])${p.name}\\s*\\.\\s*${IDENT}\\s*\\(`, 'u').test(body);
