@@ -175,3 +175,49 @@ test('extract-function derefs a parameter it borrowed once more inside a macro; 
     await repo.cleanup();
   }
 });
+
+// scopeguard in the sweep: `defer!(drops.set(1000));` extracted into a fn ran the deferred code when that fn returned,
+// before `assert_eq!(drops.get(), 0)` (the crate's test failed): the macro declares `let _guard`, held for its Drop.
+const DEFER = `pub struct Guard<F: FnOnce()>(pub Option<F>);
+
+impl<F: FnOnce()> Drop for Guard<F> {
+    fn drop(&mut self) {
+        (self.0.take().unwrap())()
+    }
+}
+
+macro_rules! defer {
+    ($($t:tt)*) => {
+        let _guard = Guard(Some(|| { $($t)* }));
+    };
+}
+
+pub fn deferred() -> u32 {
+    let n = std::cell::Cell::new(0);
+    {
+        defer!(n.set(n.get() + 1));
+        let _held = Guard(Some(|| n.set(n.get() + 10)));
+        assert_eq!(n.get(), 0);
+    }
+    n.get()
+}
+`;
+
+test('extract-function refuses a selection holding a binding for its Drop, written or declared by the file`s macro', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  t.timeout(900_000);
+  const repo = await makeRepo({ '.gitignore': 'target\n', 'Cargo.toml': '[package]\nname = "defer"\nversion = "0.1.0"\nedition = "2021"\n', 'src/lib.rs': DEFER });
+  try {
+    const lines = DEFER.split('\n');
+    for (const [needle, says] of [['defer!(n.set', '`defer!`, which declares `let _guard`'], ['let _held', '`let _held`']] as const) {
+      const i = lines.findIndex((l) => l.includes(needle));
+      const range = `src/lib.rs:${i + 1}:9-${i + 1}:${lines[i]!.length + 1}`;
+      const run = await tug(repo.root, ['run', 'extract-function', '--range', range, '--name', 'part', '--verify', 'tests', '--json']);
+      t.is(run.json?.error?.code, 'UnsupportedByAdapter', `${range}: ${run.stdout.slice(0, 3000)}`);
+      t.is(run.json.error.details.reason, 'binding held for its drop');
+      t.true(run.json.error.message.includes(says), run.json.error.message);
+    }
+  } finally {
+    await repo.cleanup();
+  }
+});

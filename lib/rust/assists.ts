@@ -16,6 +16,8 @@ import { cargoRootOf } from './rename-plan.js';
 import { renameCreated } from './created-name.js';
 import { repairExtracted } from './extract-repair.js';
 import { checkExtractedSignature } from './extract-signature.js';
+import { refuseHeldForDrop } from './extract-drops.js';
+import { refuseConditionalExtract } from './extract-variable-order.js';
 import { ascribeInlinedCall, calleeSource, refuseEarlyExit } from './inline-call.js';
 import type { RustAnalyzer } from './lsp-client.js';
 import { withRustAnalyzer } from './servers.js';
@@ -123,6 +125,8 @@ export async function planRustAssist(input: AssistInput): Promise<AssistPlan> {
     const location = idOf(chosen) === 'inline_call' ? await calleeInWorkspace(server, uri, bytes, from, where, onDisk.slice(0, onDisk.length - input.file.length)) : null;
     const callee = location ? calleeSource(location, server.encoding) : null;
     if (callee) refuseEarlyExit(callee.text, callee.nameAt, callee.name, where);
+    if (idOf(chosen) === 'extract_variable') refuseConditionalExtract(decoder.decode(bytes), decoder.decode(bytes.subarray(0, from)).length, input.file, input.start.line, input.start.col);
+    if (idOf(chosen) === 'extract_function') refuseHeldForDrop(decoder.decode(bytes.subarray(from, to)), decoder.decode(bytes), decoder.decode(bytes.subarray(to)));
     const resolved = chosen.edit ? chosen : await server.request<CodeAction>('codeAction/resolve', chosen);
     if (!resolved.edit) throw new TugError('InternalError', `rust-analyzer resolved ${idOf(chosen)} without an edit`, { details: { assist: idOf(chosen) } });
     const converted = convert(resolved.edit);
