@@ -217,3 +217,44 @@ test.serial("a program built again (the completeness check's renamed text, and b
     await repo.cleanup();
   }
 });
+
+test.serial("a project resolves its imports once across programs, and a text put in for a new file is resolved only while it is there", async (t) => {
+  const repo = await tsFixture('shapes');
+  const gitRepo = await discoverRepo(repo.root);
+  const tree = await repo.git('rev-parse', 'HEAD^{tree}');
+  const ws = await openTsWorkspace(gitRepo, tree, AT.file);
+  const project = ws.containing(AT.file)[0]!;
+  project.service.getProgram();
+  const exists = ws.fs.fileExists.bind(ws.fs);
+  const asked: string[] = [];
+  ws.fs.fileExists = (absolute: string) => {
+    // The changed file itself is asked about by the service; its imports' targets only by module resolution.
+    if (ws.fs.relative(absolute) !== null && ws.fs.relative(absolute) !== 'src/index.ts') asked.push(ws.fs.relative(absolute)!);
+    return exists(absolute);
+  };
+  const index = ws.fs.absolute('src/index.ts');
+  const text = ws.fs.readFile(index)!;
+  try {
+    // The completeness check's kind of text: the same imports, other names.
+    ws.projects.overlay.set(index, { text: `${text}\nexport const renamedHere = 1;\n`, version: 1 });
+    project.service.getProgram();
+    t.deepEqual(asked, [], 'the imports of the changed file were not looked up again');
+    ws.projects.overlay.delete(index);
+    project.service.getProgram();
+    t.deepEqual(asked, []);
+
+    // A move's new module: resolved while its text is put in, unknown again once it is taken out.
+    const added = ws.fs.absolute('src/added.ts');
+    const importing = `${text}\nimport { extra } from './added.js';\nexport const useIt = extra;\n`;
+    ws.projects.overlay.set(added, { text: 'export const extra = 1;\n', version: 1 });
+    ws.projects.overlay.set(index, { text: importing, version: 1 });
+    t.deepEqual(project.service.getSemanticDiagnostics(index).map((d) => d.code), [], './added.js resolves while it is put in');
+    ws.projects.overlay.delete(added);
+    ws.projects.overlay.set(index, { text: importing, version: 1 });
+    t.true(project.service.getSemanticDiagnostics(index).some((d) => d.code === 2307), 'and not once it is gone: the kept resolutions did not learn it');
+    ws.projects.overlay.delete(index);
+  } finally {
+    ws.fs.fileExists = exists;
+    await repo.cleanup();
+  }
+});

@@ -4,6 +4,7 @@ import type * as TS from 'typescript';
 import type { TypeScriptModule } from './load.js';
 import type { SnapshotFileSystem } from './file-system.js';
 import { inNodeModules, isScriptFile } from './files.js';
+import { moduleResolutions } from './module-resolutions.js';
 
 export interface TsProject {
   /** Repository path of the config, or null for an inferred project. */
@@ -24,14 +25,27 @@ const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
  */
 export class Overlay extends Map<string, { text: string; version: number }> {
   private count = 0;
+  /** The files put in that the snapshot lacks: while there are any, what exists is not the snapshot's. */
+  private readonly added = new Set<string>();
+  constructor(private readonly exists: (file: string) => boolean) {
+    super();
+  }
   override set(file: string, value: { text: string; version: number }): this {
+    if (!this.exists(file)) this.added.add(file);
     return super.set(file, { text: value.text, version: ++this.count });
+  }
+  override delete(file: string): boolean {
+    this.added.delete(file);
+    return super.delete(file);
+  }
+  addsFiles(): boolean {
+    return this.added.size > 0;
   }
 }
 
 export class TsProjects {
   private readonly registry: TS.DocumentRegistry;
-  readonly overlay = new Overlay();
+  readonly overlay: Overlay;
   private built: TsProject[] | undefined;
   /** Config problems, reported as warnings (a config that does not parse still leaves its files to an inferred project). */
   readonly problems: Array<{ config: string; message: string }> = [];
@@ -43,6 +57,7 @@ export class TsProjects {
     registry?: TS.DocumentRegistry,
   ) {
     this.registry = keepingSnapshotFiles(ts, registry ?? ts.createDocumentRegistry(true, fs.root));
+    this.overlay = new Overlay((file) => fs.fileExists(file));
   }
 
   /** Releases the services' files from the registry (a warm workspace rebuilt or evicted). */
@@ -163,6 +178,7 @@ export class TsProjects {
       // As tsserver does: a referenced project is read from its sources, not its built .d.ts, so a rename reaches it.
       useSourceOfProjectReferenceRedirect: () => true,
     };
+    Object.assign(host, moduleResolutions(ts, directory, options, host, () => overlay.addsFiles()));
     return { config, service: ts.createLanguageService(host, this.registry), fileNames, options, references };
   }
 }
