@@ -78,6 +78,20 @@ def _removal(src, start, end):
     return begin, stop
 
 
+def _type_checking_imports(tree):
+    """Names imported in a top-level `if TYPE_CHECKING:` (or `typing.TYPE_CHECKING`) block, with the import's line."""
+    out = {}
+    for stmt in tree.body:
+        test = stmt.test if isinstance(stmt, ast.If) else None
+        if not ((isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")):
+            continue
+        for node in ast.walk(stmt):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for a in node.names:
+                    out.setdefault((a.asname or a.name).split(".")[0], node.lineno)
+    return out
+
+
 def _free_names(stmt, name):
     """Names the statement reads that it does not bind itself (a function's parameters and locals are its own)."""
     bound = {name}
@@ -191,6 +205,16 @@ def move_symbol(request):
         else:
             unknown.append(free)
         globals_read.append(free)
+    typing_only = _type_checking_imports(old.tree)
+    for free in unknown:
+        if free in typing_only:
+            # `if TYPE_CHECKING: import jsonschema` then `jsonschema.TypeChecker` in an annotation: the new module would
+            # read a name it never binds (jsonschema's Validator in the sweep; pyflakes: undefined name).
+            raise Refused(
+                "UnsafeRefactor",
+                "%s reads %s, which %s imports only under `if TYPE_CHECKING:` (line %d); tug does not carry such imports, so the new module would not have it" % (name, free, old.name, typing_only[free]),
+                {"line": typing_only[free], "col": 1, "reason": "type-checking import", "name": free},
+            )
     stars = [s for s in old._top_imports() if isinstance(s, ast.ImportFrom) and any(a.name == "*" for a in s.names)]
     if unknown and stars:
         # `comp = compose` under `from .functoolz import *`: the name comes from one of the star imports, which one
