@@ -4,11 +4,7 @@
 // condition, the right of `&&`/`||`), evaluating it once up front changes what the code does: the sweep's shlex `while let Some(ch2) = self.next_char()`
 // read one char and looped on it (the crate's test failed). As for Python, such places are refused.
 import { TugError } from '../core/errors.js';
-
-/** `text` with comments, strings and char literals blanked (same length). */
-function codeOnly(text: string): string {
-  return text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|b?r(#*)"[\s\S]*?"\1|b?"(?:\\[\s\S]|[^"\\])*"|b?'(?:\\[^']{1,10}|[^'\\])'/gu, (m) => m.replace(/[^\n]/g, ' '));
-}
+import { codeOnly } from './inline-call.js';
 
 /** Why the expression at string index `from` of `text` may not move before its statement, or null. */
 export function conditionalPlace(text: string, from: number): string | null {

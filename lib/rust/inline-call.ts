@@ -26,7 +26,7 @@ const PRIMITIVES = new Set(['bool', 'char', 'str', 'u8', 'u16', 'u32', 'u64', 'u
 const LET_BEFORE = /\blet\s+(?:mut\s+)?[\p{XID_Start}_][\p{XID_Continue}]*(?=\s*=\s*$)/u;
 
 /** `text` with comments, string and char literals blanked (same length), so that words and `?` in them do not count. */
-function codeOnly(text: string): string {
+export function codeOnly(text: string): string {
   return text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|b?r(#*)"[\s\S]*?"\1|b?"(?:\\[\s\S]|[^"\\])*"|b?'(?:\\[^']{1,10}|[^'\\])'/gu, (m) => m.replace(/[^\n]/g, ' '));
 }
 
