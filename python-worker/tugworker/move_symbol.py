@@ -8,6 +8,7 @@ import re
 import sys
 
 from tugworker.local_edits import Refused
+from tugworker.move_decorators import registering_decorator
 from tugworker.move_module import Module, import_line, spell_import
 from tugworker.move_refs import rewrite_references
 from tugworker.stdlib_names import STDLIB
@@ -239,6 +240,16 @@ def move_symbol(request):
         # inside the repository or not: the package keeps the name.
         keep = True
         warnings.append({"code": "ReexportKept", "message": "%s is a public name of the package %s: it keeps `from %s import %s`" % (name, old.name, dest_name, name)})
+    decorator = None if old_uses or keep else registering_decorator(stmt, old)
+    if decorator is not None:
+        # jsonschema's `@_checks_drafts(...)` adds the checker to a table when _format.py is imported; moved to a
+        # module nothing imports, the checker would be gone (the sweep's is_ipv4, is_ipv6 and is_date).
+        raise Refused(
+            "UnsafeRefactor",
+            "%s is decorated with `@%s` (line %d), which may register it when its module is imported; nothing would import %s, so the registration would be lost%s"
+            % (name, _decorator_text(decorator), decorator.lineno, dest_name, "" if needs_old else " (--keep-reexport keeps %s importing it)" % old.name),
+            {"line": decorator.lineno, "col": decorator.col_offset + 1, "reason": "registering decorator", "name": name},
+        )
     if old_uses or keep:
         late = _late_import(old, carried)
         if late is not None:
@@ -282,6 +293,11 @@ def move_symbol(request):
     still_read = {g for g in globals_read if old.reads_outside(g, stmt)}
     rewrite_references(request["files"], old, dest_name, name, keep, edits, unsure, skip=skip, globals_read=globals_read, still_read=still_read)
     return {"edits": edits, "creates": creates, "unsure": unsure, "warnings": warnings, "name": name, "kind": type(stmt).__name__, "old_module": old.name}
+
+
+def _decorator_text(decorator):
+    """`_checks_drafts(...)` for a decorator call: the arguments do not help the reader and can run for lines."""
+    return ast.unparse(decorator.func) + "(...)" if isinstance(decorator, ast.Call) else ast.unparse(decorator)
 
 
 def _move_stub(files, old, dest_path, dest_new, name, keep, edits, creates, warnings, skip):
