@@ -83,3 +83,43 @@ test('a function whose decorator only wraps it (functools, contextlib, …) move
     await repo.cleanup();
   }
 });
+
+// The same loss through a class statement: a base class in the project whose __init_subclass__ (or metaclass) adds
+// every subclass to a table, directly or through an intermediate base.
+const plugins = 'class Plugin:\n    registry = []\n\n    def __init_subclass__(cls, **kwargs):\n        super().__init_subclass__(**kwargs)\n        Plugin.registry.append(cls.__name__)\n\n\nclass Registering(type):\n    seen = []\n\n    def __init__(cls, name, bases, namespace):\n        super().__init__(name, bases, namespace)\n        Registering.seen.append(name)\n';
+const formats = [
+  'import abc',
+  '',
+  'from pkg.plugins import Plugin, Registering',
+  '',
+  '',
+  'class TextPlugin(Plugin):',
+  '    pass',
+  '',
+  '',
+  'class Tagged(metaclass=Registering):',
+  '    pass',
+  '',
+  '',
+  'class Shape(metaclass=abc.ABCMeta):',
+  '    pass',
+  '',
+].join('\n');
+const json = 'from pkg.formats import TextPlugin\n\n\nclass JSONPlugin(TextPlugin):\n    pass\n';
+
+test('a class whose base (in the project) registers its subclasses does not move to a module nothing imports', async (t) => {
+  const repo = await makeRepo({ 'pkg/__init__.py': '', 'pkg/plugins.py': plugins, 'pkg/formats.py': formats, 'pkg/json.py': json });
+  try {
+    const direct = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/formats.py:6:7', '--destination', 'pkg/text.py', '--verify', 'syntax', '--json']);
+    t.is(direct.exitCode, 4, direct.stdout);
+    t.like(direct.json.error, { code: 'UnsafeRefactor', details: { reason: 'registering base class', name: 'TextPlugin', line: 6, col: 18 } });
+    const inherited = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/json.py:4:7', '--destination', 'pkg/text.py', '--verify', 'syntax', '--json']);
+    t.like(inherited.json.error, { code: 'UnsafeRefactor', details: { reason: 'registering base class', name: 'JSONPlugin' } });
+    const meta = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/formats.py:10:7', '--destination', 'pkg/text.py', '--verify', 'syntax', '--json']);
+    t.like(meta.json.error, { code: 'UnsafeRefactor', details: { reason: 'registering base class', name: 'Tagged', line: 10 } });
+    const abstract = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/formats.py:14:7', '--destination', 'pkg/shapes.py', '--verify', 'syntax', '--json']);
+    t.is(abstract.exitCode, 0, abstract.stdout);
+  } finally {
+    await repo.cleanup();
+  }
+});

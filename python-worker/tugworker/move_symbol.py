@@ -8,7 +8,7 @@ import re
 import sys
 
 from tugworker.local_edits import Refused
-from tugworker.move_decorators import registering_decorator
+from tugworker.move_decorators import registering_base, registering_decorator
 from tugworker.move_module import Module, import_line, spell_import
 from tugworker.move_refs import rewrite_references
 from tugworker.stdlib_names import STDLIB
@@ -240,6 +240,16 @@ def move_symbol(request):
         # inside the repository or not: the package keeps the name.
         keep = True
         warnings.append({"code": "ReexportKept", "message": "%s is a public name of the package %s: it keeps `from %s import %s`" % (name, old.name, dest_name, name)})
+    hook = None if old_uses or keep else registering_base(stmt, old, request["files"])
+    if hook is not None:
+        # `class JSONPlugin(Plugin)` where Plugin.__init_subclass__ adds every subclass to a table: the same as a
+        # registering decorator, run by the class statement.
+        raise Refused(
+            "UnsafeRefactor",
+            "%s's class statement runs `%s`'s subclass hook (`__init_subclass__` or a metaclass, line %d), which may register it when its module is imported; nothing would import %s, so the registration would be lost%s"
+            % (name, ast.unparse(hook), hook.lineno, dest_name, "" if needs_old else " (--keep-reexport keeps %s importing it)" % old.name),
+            {"line": hook.lineno, "col": hook.col_offset + 1, "reason": "registering base class", "name": name},
+        )
     decorator = None if old_uses or keep else registering_decorator(stmt, old)
     if decorator is not None:
         # jsonschema's `@_checks_drafts(...)` adds the checker to a table when _format.py is imported; moved to a

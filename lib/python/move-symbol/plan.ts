@@ -9,6 +9,7 @@ import { identifierAt } from '../candidates.js';
 import { isPythonKeyword } from '../identifiers.js';
 import { workerRefusal, type Refusal } from '../local-refactor.js';
 import { buildModuleMap, sourceRoots, type ModuleMap } from '../modules.js';
+import { hookContext } from './class-hooks.js';
 
 /** The longest file name common file systems (ext4, APFS, NTFS) accept, in bytes. */
 const MAX_FILE_NAME_BYTES = 255;
@@ -147,6 +148,10 @@ export async function planMoveSymbol(request: MoveRequest, ask: AskWorker): Prom
   // A file tug cannot read as text (Latin-1, UTF-16) that names the symbol is left as it is, and listed: it may
   // import the name from the old module.
   const unreadable: MoveUnsure[] = [];
+  // A class also needs the modules its bases may come from, to see whether one registers its subclasses.
+  const lineStart = starts[request.line - 1] ?? 0;
+  const isClass = /^\s*class\s+$/.test(new TextDecoder().decode(source.subarray(lineStart, offset)));
+  for (const file of isClass ? hookContext(request.file, request.files, modules) : []) always.add(file);
   const files = paths
     .filter((p) => always.has(p) || needles.some((needle) => contains(request.files.get(p)!, needle)))
     .flatMap((p) => {
