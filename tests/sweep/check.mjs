@@ -61,15 +61,56 @@ export function addedUndefined(corpus, repo, dir, files) {
   return { syntax: null, added };
 }
 
+/** The corpus's modules at the base commit, outside its tests: the ones the import-state check loads on both sides. */
+function baseModules(corpus, repo) {
+  const files = git(repo, ['ls-files', '*.py']).split('\n').filter((f) => f && !/(^|\/)(tests?|testing)(\/|$)|(^|\/)test[^/]*\.py$|conftest\.py$/.test(f));
+  return files.map((f) => f.replace(/\.py$/, '').replace(/\/__init__$/, '').replaceAll('/', '.')).filter((m) => !m.includes('-')).sort();
+}
+
+/** import_state.py's answer for `dir`: { sizes, failed }. */
+export function importState(dir, modules) {
+  const run = spawnSync(PYTHON, ['-I', path.join(HERE, 'import_state.py'), dir, ...modules], { cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20, timeout: 120_000, env: { PATH: process.env.PATH, PYTHONDONTWRITEBYTECODE: '1' } });
+  if (run.status !== 0) return { error: `import_state.py: ${run.stderr || run.signal}`.slice(-1500) };
+  return JSON.parse(run.stdout);
+}
+
+const baseStates = new Map();
+/**
+ * What importing the result loses against the base: containers built at import whose size changed (a registration
+ * gone), and modules that imported at the base and no longer do. Paths that exist on one side only (a renamed or
+ * moved name) are not compared. An empty list means nothing was lost.
+ */
+export function lostAtImport(corpus, repo, dir) {
+  if (!baseStates.has(corpus)) {
+    const modules = baseModules(corpus, repo);
+    baseStates.set(corpus, { modules, state: importState(repo, modules) });
+  }
+  const base = baseStates.get(corpus);
+  if (base.state.error) return [];
+  const after = importState(dir, base.modules);
+  if (after.error) return [after.error];
+  const lost = [];
+  for (const [key, size] of Object.entries(base.state.sizes)) {
+    if (key in after.sizes && after.sizes[key] !== size) lost.push(`${key}: ${size} entries at the base, ${after.sizes[key]} after`);
+  }
+  for (const module of base.modules) {
+    if (!(module in base.state.failed) && module in after.failed) lost.push(`${module} no longer imports (${after.failed[module]})`);
+  }
+  return lost;
+}
+
 /**
  * The independent check: every changed Python file compiles, the change leaves no name undefined that the base did
- * not (pyflakes), and the project's tests pass in `dir`. `repo` holds the base (main) while this runs.
+ * not (pyflakes), importing the package builds what it built at the base (lostAtImport), and the project's tests pass
+ * in `dir`. `repo` holds the base (main) while this runs.
  */
 export function check(corpus, repo, dir, files) {
   if (!CORPORA[corpus].rust) {
     const s = addedUndefined(corpus, repo, dir, files);
     if (s.syntax) return { compiles: false, green: false, output: s.syntax.slice(-1500) };
     if (s.added.length) return { compiles: true, green: false, output: `pyflakes: the change leaves names undefined:\nE   ${s.added.join('\nE   ')}` };
+    const lost = lostAtImport(corpus, repo, dir);
+    if (lost.length) return { compiles: true, green: false, output: `import state: importing the package builds less than at the base:\nE   ${lost.join('\nE   ')}` };
   }
   const tests = runTests(corpus, dir);
   return { compiles: true, green: tests.green, output: tests.green ? '' : tests.output.slice(-1500) };
