@@ -307,3 +307,18 @@ test('rename of a module name read before the module binds it (a builtin on anot
   t.is(fine.exitCode, 0, fine.stdout);
   await repo.cleanup();
 });
+
+// python3-simplejson (`py_scanstring`): extracting `((uni - 0xd800) << 10) |` / `(uni2 - 0xdc00)` from inside the
+// parentheses that held it over two lines wrote the value unbracketed over two lines (a SyntaxError tug's syntax
+// check caught): the text starts and ends with a bracket, but not the same pair.
+test('extract-variable of a value that runs over lines inside parentheses keeps it bracketed', async (t) => {
+  const code = 'def pair(uni, uni2):\n    uni = 0x10000 + (((uni - 0xd800) << 10) |\n                     (uni2 - 0xdc00))\n    return uni\n';
+  const repo = await makeRepo({ 'pair.py': code });
+  const run = await tug(repo.root, ['run', 'extract-variable', '--range', 'pair.py:2:22-3:37', '--name', 'high', '--verify', 'syntax', '--json']);
+  t.is(run.exitCode, 0, run.stdout);
+  const used = await runOnBranch(repo, run.json.git.branch, 'from pair import pair; print(pair(0xd801, 0xdc37))');
+  t.true(used.ok, used.out);
+  t.is(used.out.trim(), String(0x10000 + (((0xd801 - 0xd800) << 10) | (0xdc37 - 0xdc00))));
+  t.true((await repo.git('show', `${run.json.git.branch}:pair.py`)).includes('    high = (((uni - 0xd800) << 10) |\n'));
+  await repo.cleanup();
+});

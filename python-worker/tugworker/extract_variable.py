@@ -158,6 +158,14 @@ def _with_own_parentheses(source, node):
     return len(before) - 1, len(source.data) - len(after) + 1
 
 
+def _parses(code):
+    try:
+        ast.parse(code)
+    except SyntaxError:
+        return False
+    return True
+
+
 def _root(node):
     while isinstance(node, (ast.Attribute, ast.Subscript)):
         node = node.value
@@ -181,8 +189,10 @@ def extract_variable(content, start, end, name, replace_all=False, strict=False)
         raise Refused("NameConflict", "%s is already a name in this scope" % name, {"name": name, "line": line, "col": col})
     s, e = source.span(node)
     text = source.slice(s, e)
-    if ("\n" in text and not (text[0] in "([{" and text[-1] in ")]}")) or isinstance(node, ast.NamedExpr):
-        text = "(%s)" % text  # `v = n := 1` does not parse
+    if isinstance(node, ast.NamedExpr) or ("\n" in text and not _parses("%s = %s" % (name, text))):
+        # `v = n := 1` does not parse; nor does a value that ran over lines inside parentheses it leaves behind
+        # (simplejson's `((uni - 0xd800) << 10) |` newline `(uni2 - 0xdc00)`, which starts and ends with a bracket).
+        text = "(%s)" % text
     copies = []
     if replace_all:
         if has_effects(node):
