@@ -322,3 +322,37 @@ test('extract-variable of a value that runs over lines inside parentheses keeps 
   t.true((await repo.git('show', `${run.json.git.branch}:pair.py`)).includes('    high = (((uni - 0xd800) << 10) |\n'));
   await repo.cleanup();
 });
+
+// Refusals where rope's result was green (python3-isodate `(((isotuple[1] == 1) and 1) or 0)`, pyflakes
+// `while hasattr(n, '_pyflakes_parent')`): a literal may be named wherever it stands, since evaluating it once, early,
+// or not at all cannot change anything. A call in the same places still refuses.
+test('extract-variable names a literal on the right of and/or or in a while condition; a call there still refuses', async (t) => {
+  const code = [
+    'def sign(flag):',
+    '    return ((flag == 1) and 1) or -1',
+    '',
+    '',
+    'def root(n):',
+    '    while hasattr(n, "parent"):',
+    '        n = n.parent',
+    '    return n',
+    '',
+    '',
+    'def first(items):',
+    '    return items and items.pop(0)',
+    '',
+  ].join('\n');
+  const repo = await makeRepo({ 'lits.py': code });
+  const minus = await tug(repo.root, ['run', 'extract-variable', '--range', 'lits.py:2:35-2:37', '--name', 'fallback', '--verify', 'syntax', '--json']);
+  t.is(minus.exitCode, 0, minus.stdout);
+  t.true((await repo.git('show', `${minus.json.git.branch}:lits.py`)).includes('    fallback = -1\n    return ((flag == 1) and 1) or fallback\n'));
+  const used = await runOnBranch(repo, minus.json.git.branch, 'from lits import sign; print(sign(1), sign(0))');
+  t.is(used.out.trim(), '1 -1', used.out);
+  const loop = await tug(repo.root, ['run', 'extract-variable', '--range', 'lits.py:6:22-6:30', '--name', 'link', '--verify', 'syntax', '--json']);
+  t.is(loop.exitCode, 0, loop.stdout);
+  t.true((await repo.git('show', `${loop.json.git.branch}:lits.py`)).includes('    link = "parent"\n    while hasattr(n, link):\n'));
+  const call = await tug(repo.root, ['run', 'extract-variable', '--range', 'lits.py:12:22-12:34', '--name', 'head', '--verify', 'syntax', '--json']);
+  t.is(call.exitCode, 4, call.stdout);
+  t.is(call.json.error.details.reason, 'it is on the right of and/or, which may not evaluate it');
+  await repo.cleanup();
+});

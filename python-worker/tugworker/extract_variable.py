@@ -32,6 +32,9 @@ def _check_context(source, node, statement):
     if isinstance(node, (ast.Starred, ast.Slice)) or isinstance(getattr(node, "ctx", None), (ast.Store, ast.Del)):
         _refuse("it is not a value (an assignment target, a slice or a starred item)", node, source)
     grandchild, child = None, node
+    # A literal has the same value whenever and however often it is evaluated, and evaluating it does nothing: the
+    # places below that may not evaluate the expression (or evaluate it again) cannot tell it was hoisted.
+    literal = _literal(node)
     for parent in source.ancestors(node):
         if isinstance(parent, ast.Lambda):
             _refuse("it is inside a lambda, which runs later and may run many times", node, source)
@@ -40,19 +43,19 @@ def _check_context(source, node, statement):
             _refuse("it is inside a comprehension, whose names are its own and which runs it once per item", node, source)
         if isinstance(parent, ast.comprehension) and child is not parent.iter:
             _refuse("it is part of a comprehension's loop", node, source)
-        if isinstance(parent, ast.BoolOp) and child is not parent.values[0]:
+        if isinstance(parent, ast.BoolOp) and child is not parent.values[0] and not literal:
             _refuse("it is on the right of and/or, which may not evaluate it", node, source)
-        if isinstance(parent, ast.IfExp) and child is not parent.test:
+        if isinstance(parent, ast.IfExp) and child is not parent.test and not literal:
             _refuse("it is a branch of a conditional expression, which may not evaluate it", node, source)
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             _refuse("it is part of a def or class line (decorator, default, annotation or base)", node, source)
-        if isinstance(parent, ast.While) and child is parent.test:
+        if isinstance(parent, ast.While) and child is parent.test and not literal:
             _refuse("it is a while condition, evaluated again on every iteration", node, source)
         if isinstance(parent, ast.ExceptHandler):
             _refuse("it is an except clause's exception type, evaluated only when something is raised", node, source)
         if isinstance(parent, (ast.match_case, ast.pattern)):
             _refuse("it is part of a match case", node, source)
-        if isinstance(parent, ast.If) and child is parent.test and source.slice(*source.span(parent))[:4] == "elif":
+        if isinstance(parent, ast.If) and child is parent.test and source.slice(*source.span(parent))[:4] == "elif" and not literal:
             _refuse("it is an elif condition, evaluated only when the branches before it are not taken", node, source)
         if parent is statement:
             break
@@ -60,6 +63,15 @@ def _check_context(source, node, statement):
     s, e = source.span(node)
     if prints_itself(source.tree, source.data, source.offset, s, e):
         _refuse("it is in an f-string field ending in `=`, which prints the expression's own text", node, source)
+
+
+def _literal(node):
+    """A constant, a signed number, or a tuple of those: no names, no calls, nothing that can fail or change."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return isinstance(node.operand, ast.Constant) and isinstance(node.operand.value, (int, float, complex))
+    return isinstance(node, ast.Tuple) and all(_literal(e) for e in node.elts)
 
 
 def _evaluated_before(source, statement, node):
