@@ -1,12 +1,13 @@
 // The sweep: runs tug's refactors at seeded random positions of real projects and checks every result it calls ok
 // by running the project's own tests on the result branch, independently of tug's verification (issue 28 §3).
 // Usage: node tests/sweep/run.mjs --corpus toolz,bs4|all --op rename-symbol,…|all --seed 1 --per-op 30 [--rope]
-//          [--rope-per-op N] [--jobs N] [--warm] [--only N] [--redo caught,broken]
+//          [--rope-per-op N] [--jobs N] [--warm] [--only N] [--redo caught,broken [--where-rope ok-green]]
 // Results go to $SWEEP_DIR/results/<corpus>.<op>.s<seed>.jsonl (one line per sample, resumable); report.mjs tabulates.
 // --rope-per-op runs rope on the first N picks only (the comparison needs a sample, not every try); --jobs runs that
 // many corpora at once, each in its own process (corpora share nothing: own repository, scratch and tug session).
 // --redo CLASSES runs again the stored picks whose tug class is one of CLASSES (after a fix) and replaces their lines;
-// it runs nothing else.
+// it runs nothing else; --where-rope CLASS narrows that to picks whose stored rope result has that class (the
+// refusals where rope was green, after a change that widens an operation).
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,7 +24,7 @@ export const PYTHON_OPS = ['rename-symbol', 'move-symbol', 'change-signature', '
 export const RUST_OPS = ['rename-symbol', 'move-symbol', 'change-signature', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
 
 function parseArgs(argv) {
-  const out = { corpus: 'all', op: 'all', seed: 1, perOp: 20, rope: false, ropePerOp: Infinity, jobs: 1, warm: false, only: null, redo: [] };
+  const out = { corpus: 'all', op: 'all', seed: 1, perOp: 20, rope: false, ropePerOp: Infinity, jobs: 1, warm: false, only: null, redo: [], whereRope: null };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i], argv[i + 1]];
     if (k === '--corpus') (out.corpus = v), i++;
@@ -34,6 +35,7 @@ function parseArgs(argv) {
     else if (k === '--rope-per-op') (out.ropePerOp = Number(v)), i++;
     else if (k === '--jobs') (out.jobs = Number(v)), i++;
     else if (k === '--redo') (out.redo = v.split(',')), i++;
+    else if (k === '--where-rope') (out.whereRope = v), i++;
     else if (k === '--rope') out.rope = true;
     else if (k === '--warm') out.warm = true;
     else throw new Error(`unknown argument ${k}`);
@@ -191,8 +193,9 @@ function sweepOp(corpus, op, args, warmed, setWarmed) {
   }
   const out = path.join(WORK, 'results', `${corpus}.${op}.s${args.seed}.jsonl`);
   const stored = existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
-  const done = new Set(stored.filter((l) => !args.redo.includes(l.tug.class)).map((l) => l.index));
-  const redone = new Set(stored.filter((l) => args.redo.includes(l.tug.class)).map((l) => l.index));
+  const again = (l) => args.redo.includes(l.tug.class) && (args.whereRope === null || l.rope?.class === args.whereRope);
+  const done = new Set(stored.filter((l) => !again(l)).map((l) => l.index));
+  const redone = new Set(stored.filter(again).map((l) => l.index));
   picked.forEach((p, index) => {
     if (args.only !== null ? index !== args.only : done.has(index)) return;
     if (args.only === null && args.redo.length && !redone.has(index)) return;
