@@ -81,6 +81,37 @@ test('extract-variable --name renames only the binding rust-analyzer created, wh
   }
 });
 
+// strsim `osa_distance` in the sweep: rust-analyzer's `let chars = a.chars();` reached tug as small edits, one of them
+// `count` → `chars` right after the file's own `.`, and --name went there too: `let sweep_v = a.sweep_v();`.
+test('extract-variable --name leaves a method call alone when rust-analyzer named the variable after the method', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  const lib = [
+    'pub fn osa_distance(a: &str, b: &str) -> usize {',
+    '    let a_len = a.chars().count();',
+    '    let b_len = b.chars().count();',
+    '    a_len + b_len',
+    '}',
+    '',
+    '#[cfg(test)]',
+    'mod tests {',
+    '    #[test]',
+    '    fn counts() {',
+    '        assert_eq!(super::osa_distance("ab", "cde"), 5);',
+    '    }',
+    '}',
+    '',
+  ].join('\n');
+  const repo = await makeRepo({ 'Cargo.toml': '[package]\nname = "osa"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n', 'src/lib.rs': lib, '.gitignore': '/target\n' });
+  try {
+    const run = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/lib.rs:2:17-2:26', '--name', 'letters', '--verify', 'tests', '--json']);
+    t.is(run.exitCode, 0, run.stdout);
+    const text = await repo.git('show', `${run.json.git.commit}:src/lib.rs`);
+    t.true(text.includes('    let letters = a.chars();\n    let a_len = letters.count();\n'), text);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
 test('inline replaces a local by its value', async (t) => {
   if (!(await requireRustToolchain(t))) return;
   const { run, shapes } = await assist(['inline', '--at', 'src/shapes.rs:62:9']);

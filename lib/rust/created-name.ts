@@ -117,8 +117,12 @@ function byPosition(own: readonly EditRequest[], after: string, binder: number, 
     const masked = selected === '' ? text : text.split(selected).join('\0'.repeat(selected.length));
     for (const m of masked.matchAll(new RegExp(`(?<![\\p{XID_Continue}])${word}(?![\\p{XID_Continue}])`, 'gu'))) {
       if (m.index! + word.length <= head || m.index! >= text.length - tail) continue;
-      if (/(?:\.|::)\s*$/u.test(text.slice(0, m.index!))) continue;
-      places.push(at + encoder.encode(text.slice(0, m.index!)).length);
+      const place = at + encoder.encode(text.slice(0, m.index!)).length;
+      // A method or path segment is never the variable, whatever edit wrote it: the `.` may stand outside this edit
+      // (strsim: rust-analyzer's `let chars = a.chars();` came as small edits, one of them `count` → `chars` after
+      // the file's own `.`, and `a.chars()` became `a.sweep_v()`).
+      if (/(?:\.|::)\s*$/u.test(decoder.decode(afterBytes.subarray(Math.max(0, place - 32), place)))) continue;
+      places.push(place);
     }
     shift += encoder.encode(text).length - (e.span!.end - e.span!.start);
   }
