@@ -1,7 +1,8 @@
 // change-signature for a Rust fn or method: rust-analyzer's rename (to a name nobody uses) finds every place that
 // names it (the definition, a trait's declaration and every impl, method calls, paths and UFCS calls); each place is
 // then rewritten from its source text: the parameter list of a definition, the argument list of a call. A use that is
-// not a call (a fn pointer, a path passed on) is listed as unsure, as are the macro bodies rename lists.
+// not a call (a fn pointer, a path passed on) is listed as unsure, as are the macro bodies rename lists; a call or fn
+// there that tug cannot rewrite is refused unless forced (signature-unsure.ts).
 import { TugError } from '../core/errors.js';
 import type { EditRequest } from '../core/patchset.js';
 import { lineStarts, positionOf } from '../core/text.js';
@@ -11,6 +12,7 @@ import { assertRustIdentifier } from './identifiers.js';
 import { isPlainArgument, skipAngles, skipSpace, splitList, type Item } from './arg-lists.js';
 import { planRustRename, type RustPlanInput } from './rename-plan.js';
 import type { RustUnsure } from './unsure.js';
+import { refuseUnrewrittenCalls, unrewrittenCalls } from './signature-unsure.js';
 
 export interface RustNewParam {
   name: string;
@@ -77,7 +79,7 @@ export async function planRustSignature(input: RustSignatureInput): Promise<Rust
     throw new TugError('InvalidArgument', `${name} at ${input.target.file}:${input.target.line}:${input.target.col} is a ${found.symbol.kind}, not a fn`, { details: { argument: 'at', reason: 'not a function' } });
   }
   const entries = (await listTreePaths(input.repo, input.tree)).filter((e) => e.type === 'blob');
-  const files = [...new Set(found.edits.map((e) => e.file))];
+  const files = [...new Set([...found.edits.map((e) => e.file), ...found.unsure.map((u) => u.file)])];
   const oids = new Map(entries.filter((e) => files.includes(e.path)).map((e) => [e.path, e.oid]));
   const blobs = await readBlobs(input.repo, [...oids.values()]);
   const textOf = new Map(files.map((f) => [f, decoder.decode(blobs.get(oids.get(f)!)!)]));
@@ -189,6 +191,7 @@ export async function planRustSignature(input: RustSignatureInput): Promise<Rust
     replaceList(s.file, after, items, text.slice(after + 1, list.close));
     calls++;
   }
+  if (!input.force) refuseUnrewrittenCalls(name, unrewrittenCalls(unsure, name, (f) => textOf.get(f)));
   // A fn passed as a value (`.map(f)`, `let g: fn(u8) = f`) is called with the old signature wherever it goes: that no
   // longer compiles, or, for a reorder of equal types, silently passes the arguments swapped (the sweep: shlex `quote`,
   // percent-encoding `percent_encode_byte`). Refused unless forced; forced, each such use is listed.

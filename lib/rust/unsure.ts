@@ -100,7 +100,13 @@ export async function findUnsure(input: UnsureInput): Promise<{ unsure: RustUnsu
           seen = !!expansion && new RegExp(`(^|[^\\p{XID_Continue}])${escape(bare)}($|[^\\p{XID_Continue}])`, 'u').test(expansion.expansion);
           expanded.set(macro.start, seen);
         }
-        // rust-analyzer expanded the call and did not rename this name: it is another symbol (say, a field of another type).
+        // rust-analyzer expanded the call and did not rename this name: another symbol (say, a field of another type),
+        // unless it resolves nothing there (percent-encoding's `CONTROLS.contains(0x20)` in static_assert!, which lands
+        // in an array length rust-analyzer does not analyse): then it is as unseen as in a call it could not expand.
+        if (seen) {
+          const definitions = await ask<unknown[] | null>(server, 'textDocument/definition', { textDocument: { uri }, position: position(token.start) });
+          seen = !!definitions && definitions.length > 0;
+        }
         reason = seen ? null : 'macro_unexpanded';
       } else {
         const definitions = await ask<unknown[] | null>(server, 'textDocument/definition', { textDocument: { uri }, position: position(token.start) });
