@@ -356,3 +356,50 @@ test('extract-variable names a literal on the right of and/or or in a while cond
   t.is(call.json.error.details.reason, 'it is on the right of and/or, which may not evaluate it');
   await repo.cleanup();
 });
+
+// python3-jsonschema (`_typed_pmap_converter`): the moved function named `"TypeChecker"` only in string annotations;
+// the new module bound no TypeChecker, which pyflakes and type checkers report (the sweep's broken move). A name in a
+// string annotation or in cast()'s type is read like any other now: imported where that can be, refused where the
+// import would be a cycle.
+test('move-symbol carries the names of string annotations, and refuses when that import is a cycle', async (t) => {
+  const types = [
+    'import typing',
+    '',
+    'from pkg.checks import Checker',
+    '',
+    '',
+    'def convert(value: "Checker") -> typing.Mapping[str, typing.Callable[["TypeTable", typing.Any], bool]]:',
+    '    return typing.cast("typing.Mapping[str, Checker]", value)',
+    '',
+    '',
+    'def label(kind: typing.Literal["plain", "Checker"]) -> str:',
+    '    return kind',
+    '',
+    '',
+    'class TypeTable:',
+    '    convert = staticmethod(convert)',
+    '',
+  ].join('\n');
+  const repo = await makeRepo({ 'pkg/__init__.py': '', 'pkg/checks.py': 'class Checker:\n    pass\n', 'pkg/types.py': types });
+  try {
+    const cycle = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/types.py:6:5', '--destination', 'pkg/convert.py', '--verify', 'syntax', '--json']);
+    t.is(cycle.exitCode, 4, cycle.stdout);
+    t.like(cycle.json.error, { code: 'ImportCycle', details: { names: ['TypeTable'] } });
+    const literal = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/types.py:10:5', '--destination', 'pkg/labels.py', '--verify', 'syntax', '--json']);
+    t.is(literal.exitCode, 0, literal.stdout);
+    // A Literal's strings are values, not names: nothing is imported for "Checker" there.
+    t.false(literal.json.patch.unified_diff.includes('+from pkg.checks import Checker'), literal.json.patch.unified_diff);
+  } finally {
+    await repo.cleanup();
+  }
+  const plain = types.replace('["TypeTable", typing.Any]', '[typing.Any]');
+  const again = await makeRepo({ 'pkg/__init__.py': '', 'pkg/checks.py': 'class Checker:\n    pass\n', 'pkg/types.py': plain });
+  try {
+    const moved = await tug(again.root, ['run', 'move-symbol', '--at', 'pkg/types.py:6:5', '--destination', 'pkg/convert.py', '--verify', 'syntax', '--json']);
+    t.is(moved.exitCode, 0, moved.stdout);
+    const created = await again.git('show', `${moved.json.git.branch}:pkg/convert.py`);
+    t.true(created.includes('from pkg.checks import Checker\n'), created);
+  } finally {
+    await again.cleanup();
+  }
+});

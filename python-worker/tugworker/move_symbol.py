@@ -103,10 +103,45 @@ def _free_names(stmt, name):
             if not isinstance(stmt, (ast.Assign, ast.AnnAssign)):
                 bound.add(node.id)
     read = []
-    for node in ast.walk(stmt):
+    for node in [*ast.walk(stmt), *_forward_references(stmt)]:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in bound and node.id not in BUILTINS and node.id not in read:
             read.append(node.id)
     return read
+
+
+def _forward_references(stmt):
+    """The names inside string annotations (`"TypeChecker"` in `Callable[["TypeChecker", Any], bool]`) and the type
+    argument of `cast(...)`: type checkers and pyflakes resolve them in the module, so the new module must bind them
+    too (jsonschema's `_typed_pmap_converter` in the sweep left `TypeChecker` undefined there)."""
+    typed = []
+    for node in ast.walk(stmt):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs + [node.args.vararg, node.args.kwarg]
+            typed.extend(a.annotation for a in arguments if a is not None and a.annotation is not None)
+            typed.extend([node.returns] if node.returns is not None else [])
+        elif isinstance(node, ast.AnnAssign):
+            typed.append(node.annotation)
+        elif isinstance(node, ast.Call) and node.args and _dotted_name(node.func) in ("cast", "typing.cast"):
+            typed.append(node.args[0])
+    names = []
+    for annotation in typed:
+        literal = {id(n) for sub in ast.walk(annotation) if isinstance(sub, ast.Subscript) and _dotted_name(sub.value) in ("Literal", "typing.Literal", "typing_extensions.Literal") for n in ast.walk(sub.slice)}
+        for node in ast.walk(annotation):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in literal:
+                try:
+                    names.extend(n for n in ast.walk(ast.parse(node.value.strip(), mode="eval")) if isinstance(n, ast.Name))
+                except SyntaxError:
+                    continue
+    return names
+
+
+def _dotted_name(node):
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = _dotted_name(node.value)
+        return inner + "." + node.attr if inner else None
+    return None
 
 
 def _rebound_at_run_time(tree, moved):
