@@ -1,7 +1,4 @@
 // Reads and writes git objects in bulk: one `cat-file --batch` for many blobs, commits with fixed identity and dates.
-import { writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import path from 'node:path';
 import { keepsInMemory, Recent } from '../core/memory.js';
 import type { Repo } from './repo.js';
 import { git, gitBytes, gitText } from './run-git.js';
@@ -51,24 +48,8 @@ export async function writeBlob(repo: Repo, bytes: Uint8Array): Promise<string> 
   return gitText(['hash-object', '-w', '--stdin'], { cwd: repo.root, input: bytes });
 }
 
-/**
- * Writes many blobs with one git process (a rename of 500 files spawned 500 before): each content goes to a scratch
- * file that `hash-object --stdin-paths` reads as it is, without filters, like writeBlob. Ids in the order given.
- */
-export async function writeBlobs(repo: Repo, scratchDir: string, contents: readonly Uint8Array[]): Promise<string[]> {
-  if (contents.length === 0) return [];
-  await mkdir(scratchDir, { recursive: true });
-  const dir = await mkdtemp(path.join(scratchDir, 'blobs-'));
-  try {
-    const files = contents.map((_, i) => path.join(dir, String(i)));
-    // Written synchronously: small files one after another cost a tenth of the CPU that as many promises do.
-    contents.forEach((bytes, i) => writeFileSync(files[i]!, bytes));
-    const out = await gitText(['hash-object', '-w', '--no-filters', '--stdin-paths'], { cwd: repo.root, input: files.map((f) => `${f}\n`).join('') });
-    return out.split('\n');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+// The batch writer lives in its own file with its failure handling; callers know it from here.
+export { writeBlobs } from './write-blobs.js';
 
 export interface CommitSpec {
   tree: string;

@@ -15,6 +15,8 @@ export interface GitResult {
   exitCode: number;
   stdout: string;
   stderr: string;
+  /** The git process's id (git names some files it leaves behind after it, e.g. fast-import's crash report). */
+  pid?: number;
 }
 
 /**
@@ -36,6 +38,7 @@ interface RawResult {
   exitCode: number;
   stdout: Buffer;
   stderr: Buffer;
+  pid?: number;
 }
 
 /**
@@ -58,7 +61,7 @@ function runGit(args: readonly string[], options: GitOptions): Promise<RawResult
       settled = true;
       clearTimeout(timer);
       if (reason) stderr.push(Buffer.from(reason));
-      resolve({ exitCode, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr) });
+      resolve({ exitCode, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr), ...(child.pid === undefined ? {} : { pid: child.pid }) });
     };
     const timeoutMs = options.timeoutMs ?? 120_000;
     const timer = setTimeout(() => {
@@ -80,6 +83,7 @@ function runGit(args: readonly string[], options: GitOptions): Promise<RawResult
 export async function git(args: readonly string[], options: GitOptions): Promise<GitResult> {
   const result = await runGit(args, options);
   const out: GitResult = { exitCode: result.exitCode, stdout: result.stdout.toString('utf8'), stderr: result.stderr.toString('utf8') };
+  if (result.pid !== undefined) out.pid = result.pid;
   if (out.exitCode !== 0 && !options.allowFailure) {
     throw diskFullError(out.stderr, { command: ['git', ...args].join(' ') }) ?? new TugError('InternalError', `git ${args[0]} failed: ${out.stderr.trim() || `exit ${out.exitCode}`}`, {
       details: { command: ['git', ...args].join(' '), exit_code: out.exitCode, stderr: out.stderr.slice(-4000) },

@@ -89,7 +89,7 @@ function sandboxWrites(patch: PatchSet): SandboxWrite[] {
 /** The patch as index entries: new blobs (written in one batch) for written files, removals for deleted files and a move's old path. */
 export async function patchEntries(ws: Workspace, patch: PatchSet): Promise<PathEntry[]> {
   const written = patch.files.filter((f) => f.status !== 'deleted');
-  const oids = await writeBlobs(ws.repo, ws.session.paths.scratch, written.map((f) => f.after));
+  const oids = await writeBlobs(ws.repo, written.map((f) => f.after));
   const oidOf = new Map(written.map((f, i) => [f, oids[i]!]));
   return patch.files.flatMap((f): PathEntry[] => [
     ...(f.status === 'deleted' || f.newPath ? [{ path: f.path, oid: null, mode: null }] : []),
