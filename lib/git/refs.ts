@@ -45,14 +45,16 @@ export async function createResultBranch(repo: Repo, base: string, commit: strin
   for (let n = 1; n < 1000; n++) {
     const name = n === 1 ? base : `${base}-${n}`;
     const ref = `refs/heads/${name}`;
-    const existing = await readRef(repo, ref);
-    if (existing === commit) return name;
-    if (existing !== null) continue;
+    // Created first and looked at only when that fails (the name is taken): a new name, the usual case, costs one git
+    // process instead of two. update-ref with the zero id never moves a branch that exists.
     const created = await git(['update-ref', '--no-deref', '-m', 'tug: result', ref, commit, ZERO_OID], {
       cwd: repo.root,
       allowFailure: true,
     });
     if (created.exitCode === 0) return name;
+    const full = diskFullError(created.stderr, { command: `git update-ref ${ref}` });
+    if (full) throw full;
+    if ((await readRef(repo, ref)) === commit) return name;
   }
   throw new TugError('RefUpdateConflict', `no free branch name for ${base}`, { details: { ref: base } });
 }

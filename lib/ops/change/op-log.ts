@@ -33,18 +33,63 @@ export type NewLogEntry = Omit<LogEntryJSON, 'id' | 'time'>;
 /** Appends an entry (callers hold the session lock, so the chain of ids has one writer). */
 export async function appendLog(session: Session, entry: NewLogEntry): Promise<LogEntryJSON> {
   const file = path.join(session.dir, LOG_FILE);
-  const entries = await readLog(session);
-  const previous = entries.at(-1)?.id ?? '';
+  const end = await lastEntry(file);
+  const previous = end?.entry?.id ?? '';
   const id = sha256(`${previous}\n${JSON.stringify(entry)}`).slice(0, 12);
   const full = LogEntry.parse({ id, time: new Date().toISOString(), ...entry });
   const handle = await open(file, 'a', 0o644);
   try {
-    await handle.appendFile(`${JSON.stringify(full)}\n`);
+    // A torn last line (a crash mid-append) goes first, and a whole entry whose newline was lost gets one: else the
+    // new entry would be glued to it into a damaged line.
+    if (end && end.torn > 0) await handle.truncate(end.size - end.torn);
+    await handle.appendFile(`${end?.unterminated ? '\n' : ''}${JSON.stringify(full)}\n`);
     await handle.sync();
   } finally {
     await handle.close();
   }
   return full;
+}
+
+/**
+ * The last entry, read from the end of the file: appending reads only as much as that needs, not the whole log (which
+ * grows with every operation a long-lived session runs). The same rule as readLog for that end: a torn last line is
+ * skipped, a complete line that is not an entry is SessionCorrupt.
+ */
+async function lastEntry(file: string): Promise<{ entry: LogEntryJSON | undefined; size: number; torn: number; unterminated: boolean } | undefined> {
+  const handle = await open(file, 'r').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (!handle) return undefined;
+  try {
+    const size = (await handle.stat()).size;
+    for (let want = 16 * 1024; ; want *= 4) {
+      const start = Math.max(0, size - want);
+      const buffer = Buffer.alloc(size - start);
+      await handle.read(buffer, 0, buffer.length, start);
+      const lines = buffer.toString('utf8').split('\n');
+      // Unless the read began at the start of the file, its first line may be cut; it is only used from there.
+      const firstWhole = start === 0 ? 0 : 1;
+      const last = lines.length - 1;
+      // Bytes after the last newline (counted in bytes: the text may end inside a character).
+      const newline = buffer.lastIndexOf(0x0a);
+      const torn = newline >= 0 ? buffer.length - newline - 1 : start === 0 ? buffer.length : 0;
+      for (let index = lines.length - 1; index >= firstWhole; index--) {
+        const line = lines[index]!;
+        if (!line.trim()) continue;
+        try {
+          const entry = LogEntry.parse(JSON.parse(line));
+          return { entry, size, torn: index === last ? 0 : torn, unterminated: index === last };
+        } catch (error) {
+          if (index === last) continue;
+          throw new TugError('SessionCorrupt', `${file} has a line before its end that is not a log entry`, { details: { path: file, reason: String(error) } });
+        }
+      }
+      if (start === 0) return { entry: undefined, size, torn, unterminated: false };
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Every entry, oldest first; a torn last line (a crash mid-append) is skipped, anything else unreadable is SessionCorrupt. */
