@@ -16,6 +16,7 @@ import { cargoRootOf } from './rename-plan.js';
 import { renameCreated } from './created-name.js';
 import { repairExtracted } from './extract-repair.js';
 import { checkExtractedSignature } from './extract-signature.js';
+import { nameFieldLifetimes } from './extract-lifetimes.js';
 import { refuseHeldForDrop } from './extract-drops.js';
 import { refuseConditionalExtract } from './extract-variable-order.js';
 import { ascribeInlinedCall, calleeSource, refuseEarlyExit } from './inline-call.js';
@@ -134,7 +135,7 @@ export async function planRustAssist(input: AssistInput): Promise<AssistPlan> {
     const kind = idOf(chosen) === 'extract_function' ? 'function' : 'variable';
     const selected = decoder.decode(bytes.subarray(from, to));
     const created = createdFunction(converted.edits) ?? 'fun_name';
-    const fixed = kind === 'function' ? checkExtractedSignature(repairExtracted(converted.edits, selected, created), created, bytes, from, to) : converted.edits;
+    const fixed = kind === 'function' ? nameFieldLifetimes(checkExtractedSignature(repairExtracted(converted.edits, selected, created), created, bytes, from, to), created, bytes) : converted.edits;
     const named = input.name === undefined ? fixed : await renameCreated({ server, file: input.file, onDisk, uri, original: bytes, edits: fixed, selected, name: input.name, kind });
     const edits = callee ? await ascribeInlinedCall(server, uri, bytes, from, named, callee) : named;
     return { title: resolved.title, edits, moves: converted.moves, warnings: converted.warnings };
