@@ -121,3 +121,135 @@ test('change-signature refuses a call inside a macro it cannot rewrite, naming t
     await repo.cleanup();
   }
 });
+
+// percent-encoding's PercentEncode: the iterator's type borrows its input for 'a, and the extracted code stores into or
+// returns from that field; rust-analyzer's signature left the references without 'a (E0621, or a return tied to
+// `&mut self` that the next write to the field conflicts with).
+const ENCODE = `pub struct Encode<'a> {
+    bytes: &'a [u8],
+    label: String,
+}
+
+impl<'a> Encode<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Encode { bytes, label: String::from("enc") }
+    }
+
+    pub fn label_len(&self) -> usize {
+        let buf = vec![1u8, 2];
+        let local: &[u8] = &buf[..];
+        self.label.len() + local.len()
+    }
+}
+
+impl<'a> Iterator for Encode<'a> {
+    type Item = &'a [u8];
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        if let Some((&first, remaining)) = self.bytes.split_first() {
+            if first == b'%' {
+                self.bytes = remaining;
+                Some(&b"%"[..])
+            } else {
+                let (head, rest) = self.bytes.split_at(1);
+                self.bytes = rest;
+                Some(head)
+            }
+        } else {
+            let all = self.bytes;
+            self.bytes = &[][..];
+            if all.is_empty() { None } else { Some(all) }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn splits() {
+        let parts: Vec<&[u8]> = super::Encode::new(b"a%b").collect();
+        assert_eq!(parts, vec![&b"a"[..], &b"%"[..], &b"b"[..]]);
+        assert_eq!(super::Encode::new(b"").label_len(), 5);
+    }
+}
+`;
+
+test('extract-function in an impl whose type borrows for a lifetime gives the new method that lifetime where the field needs it', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  t.timeout(GUARD_MS);
+  const repo = await makeRepo({ 'Cargo.toml': MANIFEST, 'src/lib.rs': ENCODE });
+  const range = (needle: string) => {
+    const line = lineOf(ENCODE, needle);
+    const col = ENCODE.split('\n')[line - 1]!.indexOf(needle) + 1;
+    return `src/lib.rs:${line}:${col}-${line}:${col + needle.length}`;
+  };
+  try {
+    for (const [selection, signature] of [
+      ['self.bytes = remaining;', 'fn stored(&mut self, remaining: &\'a [u8]) {'],
+      ['let (head, rest) = self.bytes.split_at(1);', 'fn stored(&mut self) -> (&\'a [u8], &\'a [u8]) {'],
+      ['let all = self.bytes;', 'fn stored(&mut self) -> &\'a [u8] {'],
+      // A borrow of a local stays elided: naming it 'a would ask the local to outlive the iterator.
+      ['self.label.len() + local.len()', 'fn stored(&self, local: &[u8]) -> usize {'],
+    ] as const) {
+      const run = await tug(repo.root, ['run', 'extract-function', '--range', range(selection), '--name', 'stored', '--verify', 'tests', '--json']);
+      t.is(run.exitCode, 0, `${selection}: ${run.stdout.slice(0, 3000)}`);
+      t.is(run.json.verification?.status, 'passed', selection);
+      const after = await repo.git('show', `${run.json.git.commit}:src/lib.rs`);
+      t.true(after.includes(signature), `${signature}\n---\n${after}`);
+      await repo.git('branch', '-D', run.json.git.branch.replace(/^refs\/heads\//, ''));
+    }
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+// strsim's StringWrapper: a tuple struct whose private field the old module fills (`StringWrapper(a)`) and reads
+// (`w.0`); moved, the field was private to the new module (E0423). It becomes pub(crate), as a named field does.
+const WRAPPER = `use std::str::Chars;
+
+struct StringWrapper<'a>(&'a str);
+
+impl<'a, 'b> IntoIterator for &'a StringWrapper<'b> {
+    type Item = char;
+    type IntoIter = Chars<'b>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.chars()
+    }
+}
+
+pub fn count<'a, I>(a: &'a I) -> usize
+where
+    &'a I: IntoIterator<Item = char>,
+{
+    a.into_iter().count()
+}
+
+pub fn chars(a: &str) -> usize {
+    let w = StringWrapper(a);
+    count(&w) + w.0.len() - a.len()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts() {
+        assert_eq!(super::chars("abc"), 3);
+    }
+}
+`;
+
+test('move-symbol of a tuple struct whose private field the old module fills makes the field pub(crate)', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  t.timeout(GUARD_MS);
+  const repo = await makeRepo({ 'Cargo.toml': MANIFEST, 'src/lib.rs': WRAPPER });
+  try {
+    const run = await tug(repo.root, ['run', 'move-symbol', '--at', `src/lib.rs:${lineOf(WRAPPER, 'struct StringWrapper')}:8`, '--destination', 'crate::wrapper', '--verify', 'tests', '--json']);
+    t.is(run.exitCode, 0, run.stdout.slice(0, 3000));
+    t.is(run.json.verification.status, 'passed');
+    const moved = await repo.git('show', `${run.json.git.commit}:src/wrapper.rs`);
+    t.true(moved.includes("pub(crate) struct StringWrapper<'a>(pub(crate) &'a str);"), moved);
+  } finally {
+    await repo.cleanup();
+  }
+});

@@ -19,6 +19,7 @@ import { decideVisibility } from './move-visibility.js';
 import { indexOfPosition, isCfgGated, implSelfType, itemAt, stringLineStarts, topItems, type DocSymbol } from './move-items.js';
 import { moduleOfFile, packageOf, resolveDestination, modulePath, isPublicModule } from './move-modules.js';
 import { rewriteReferences } from './move-refs.js';
+import { tupleFieldsUsedOutside } from './move-tuple-fields.js';
 import { maskRust } from './move-text.js';
 import { cargoRootOf, workspaceRoot } from './rename-plan.js';
 import { withRustAnalyzer } from './servers.js';
@@ -141,6 +142,7 @@ export async function planRustMove(input: RustMoveInput): Promise<RustMovePlan> 
         .map(locate)
         .some((r) => r !== null && !insideMoved(r.file, r.at)),
     );
+    members.push(...tupleFieldsUsedOutside(item, masked, refs, source, insideMoved));
     const destItems = dest.create ? [] : topItems(await symbolsOf(dest.module.file), texts.get(dest.module.file)!, maskRust(texts.get(dest.module.file)!));
     const assembled = await assembleMove({
       texts, source, srcText, masked, items, moved, item, src: src.segs, dest, destItems, outcome, visibility, members, keepReexport: input.keepReexport,
