@@ -29,19 +29,21 @@ def extract_facts(content):
     walker.visit(tree)
     references = _resolve(walker)
     describe = _Describer(walker)
+    # Each fact gets "line" and "col" after its keys (what dict.update(positions.loc(span)) gave), without the dict.
+    line_col = positions.line_col
     for binding in walker.bindings:
         binding["symbol"] = walker.first_site[(binding["scope"], binding["name"])]
-        binding.update(positions.loc(binding["span"]))
+        binding["line"], binding["col"] = line_col(binding["span"][0])
         binding["type_hint"] = describe.annotation(binding["type_hint"])
         binding["value"] = describe(binding["value"])
     for attribute in walker.attributes:
-        attribute.update(positions.loc(attribute["span"]))
+        attribute["line"], attribute["col"] = line_col(attribute["span"][0])
         attribute["receiver"] = describe(attribute["receiver"])
         if "value" in attribute:
             attribute["type_hint"] = describe.annotation(attribute["type_hint"])
             attribute["value"] = describe(attribute["value"])
     for call in walker.calls:
-        call.update({k: v for k, v in positions.loc(call["span"]).items() if k != "span"})
+        call["line"], call["col"] = line_col(call["span"][0])
         call["callee"] = describe(call["callee"])
         if "args" in call:
             call["args"] = [describe(a) for a in call["args"]]
@@ -54,7 +56,7 @@ def extract_facts(content):
         if "makes" in function:
             function["makes"] = describe(function["makes"])
     for dynamic in walker.dynamic:
-        dynamic.update({k: v for k, v in positions.loc(dynamic["span"]).items() if k != "span"})
+        dynamic["line"], dynamic["col"] = line_col(dynamic["span"][0])
     for function in walker.functions:
         name = walker.bindings[function["binding"]]["name"]
         if name in ("__getattr__", "__getattribute__"):
@@ -197,9 +199,10 @@ def _resolve(walker):
         return lookup(name, module_scope)
 
     references = []
+    line_col = walker.pos.line_col
     for use in walker.uses:
         reference = dict(use)
-        reference.update(walker.pos.loc(use["span"]))
+        reference["line"], reference["col"] = line_col(use["span"][0])
         reference["resolved"] = lookup(use["name"], use["scope"])
         references.append(reference)
     return references
@@ -229,6 +232,10 @@ class _Describer:
         if depth > 8:
             return {"k": "other"}
         w = self.walker
+        if node.__class__ is ast.Name:
+            # The most common case first, by exact class (the isinstance chain below answers the same for it).
+            ref = w.use_of_node.get(id(node))
+            return {"k": "name", "name": node.id} if ref is None else {"k": "name", "name": node.id, "ref": ref}
         if isinstance(node, _Item):
             return {"k": "item", "of": self(node.value, depth + 1), "index": node.index}
         if isinstance(node, _Iteration):
