@@ -160,6 +160,9 @@ def handle(request):
 
 
 _encode = json.JSONEncoder(separators=(",", ":")).encode
+# Facts are trees of fresh dicts and lists, never a cycle: the encoder's check for one (a dict insert and removal per
+# container) was ~15% of encoding them (docs/PERFORMANCE.md, issue 33 step 16). Same bytes.
+_encode_facts = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 
 def facts_batch_reply(request_id, files):
@@ -188,7 +191,7 @@ def _facts_batch_reply(request_id, files):
         result = _facts(f.get("path", "<string>"), f["content"])
         pieces = [","] if index else []
         if result["ok"]:
-            facts = _encode(result["facts"])
+            facts = _encode_facts(result["facts"])
             pieces.append('{"path":%s,"ok":true,"facts":' % _encode(result["path"]))
             start = at + sum(len(p) for p in pieces)
             spans.append([start, start + len(facts)])
