@@ -5,7 +5,7 @@ import re
 
 from tugworker.fstrings import fit, target_version
 from tugworker.local_edits import COMPREHENSIONS, Refused, SCOPES, Source, edit, has_effects, own_nodes
-from tugworker.pure_calls import repeatable_calls
+from tugworker.pure_calls import cannot_tell_apart, fresh_call, inert_call, repeatable_calls
 
 ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.JoinedStr)
 GUARDS = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
@@ -79,13 +79,13 @@ def inline_local(content, offset, target_python=None):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in DYNAMIC:
             _refuse("the function calls %s(), which can read its locals by name" % node.func.id, source, node)
     params = {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)}
-    if name in params:
-        _refuse("%s is a parameter" % name, source, target)
     names = [n for n in nodes if isinstance(n, ast.Name) and n.id == name]
     stores = [n for n in names if not isinstance(n.ctx, ast.Load)]
     other_binders = [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name]
     other_binders += [n for n in nodes if isinstance(n, ast.alias) and (n.asname or n.name).split(".")[0] == name]
     other_binders += [n for n in nodes if isinstance(n, ast.ExceptHandler) and n.name == name]
+    if not stores and name in params:
+        _refuse("%s is a parameter, never given a value in the function" % name, source, target)
     if not stores:
         what = "a function or class" if other_binders or _defined_outside(source, name) else "not assigned in this function"
         raise Refused("UnsupportedOperation", "%s is %s, and no module-level function tug can inline; Python inline takes a function's local variables and module-level functions" % (name, what), {"operation": "inline", "reason": "not a local variable"})
@@ -97,6 +97,14 @@ def inline_local(content, offset, target_python=None):
         _refuse("%s is not bound by a plain `%s = value`" % (name, name), source, store)
     value = assignment.value
     uses = [n for n in names if isinstance(n.ctx, ast.Load)]
+    if name in params:
+        # A parameter given a new value once, by a statement of the function's own body (isodate's
+        # `tzsign = ((tzsign == '-') and -1) or 1`): the code before it runs once, before it, and reads the argument;
+        # the uses after it read the new value. Without the assignment the name keeps the argument, which is what the
+        # value read, so each later use can compute it again. Under an if or a loop some uses see either value.
+        if assignment not in scope.body:
+            _refuse("%s is a parameter, given a new value inside an if, loop, try or with" % name, source, target)
+        uses = [n for n in uses if source.span(n)[0] >= source.span(assignment)[1]]
     # Uses in functions, lambdas or comprehensions nested here read the variable later or in a scope of their own.
     for node in ast.walk(scope):
         if isinstance(node, SCOPES) and node is not scope and any(isinstance(n, ast.Name) and n.id == name and id(n) not in first_iters for n in ast.walk(node)):
@@ -114,11 +122,21 @@ def inline_local(content, offset, target_python=None):
     last_use = max(source.span(u)[0] for u in uses)
     assign_end = source.span(assignment)[1]
     reads = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+    # A use in a loop reads again on the next turn: whatever the rest of the loop assigns comes before it too.
+    limit = _read_limit(source, uses, assign_end, last_use)
     for node in nodes:
-        if isinstance(node, ast.Name) and node.id in reads and not isinstance(node.ctx, ast.Load) and assign_end <= source.span(node)[0] < last_use:
+        if isinstance(node, ast.Name) and node.id in reads and not isinstance(node.ctx, ast.Load) and assign_end <= source.span(node)[0] < limit:
+            if limit == last_use and _stored_after_use(source, node, last_use):
+                continue
             _refuse("%s, which the value reads, is assigned again before a use" % node.id, source, node)
     # Calls on the allowlist (pure_calls.py) give the same value at each use while nothing changes what they read.
     repeatable = repeatable_calls(value, scope, source.tree) if has_effects(value) else None
+    fresh = fresh_call(value, source.tree) if repeatable is None else None
+    if fresh is not None:
+        for use in uses:
+            if not cannot_tell_apart(source, use, fresh):
+                _refuse("the value makes a new object (a regex %s) and a use could tell two of them apart" % fresh, source, use)
+        repeatable = [(value, True)]
     if repeatable is None:
         _check_evaluation(source, value, uses, after)
     for use in uses if repeatable else []:
@@ -126,7 +144,8 @@ def inline_local(content, offset, target_python=None):
         # in, the exception would now be caught.
         if any(isinstance(p, GUARDS) and source.span(p)[0] >= assign_end for p in source.ancestors(use)):
             _refuse("the value calls something that may raise, and a use is inside a try or with statement after it", source, use)
-    _check_state(source, value, uses, after, assign_end, last_use, repeatable or [], _run_after(uses, first_iters))
+    inert = lambda call: inert_call(call, scope, source.tree)
+    _check_state(source, value, uses, after, assign_end, last_use, repeatable or [], _run_after(uses, first_iters), inert)
     s, e = source.span(value)
     text = source.slice(s, e)
     if "\n" in text and not (text[0] in "([{" and text[-1] in ")]}"):
@@ -160,7 +179,7 @@ def _run_after(uses, first_iters):
     return later
 
 
-def _check_state(source, value, uses, after, assign_end, last_use, repeatable, later):
+def _check_state(source, value, uses, after, assign_end, last_use, repeatable, later, inert):
     """A value that reads an attribute or an item (`uri.fragment`, `row[0]`), or calls an allowlisted function of
     something (`len(items)`), reads state: inlined, it reads it at the use, so nothing between may change it, neither
     an attribute or item assignment nor a call that could. A use in a loop reads it again on the next turn, so the
@@ -170,11 +189,7 @@ def _check_state(source, value, uses, after, assign_end, last_use, repeatable, l
     what = "calls something that reads it" if reads_calls else "reads an attribute or item"
     if not reads_calls and not any(isinstance(n, (ast.Attribute, ast.Subscript)) and id(n) not in fixed for n in ast.walk(value)):
         return
-    limit = last_use
-    for use in uses:
-        for parent in source.ancestors(use):
-            if isinstance(parent, (ast.For, ast.AsyncFor, ast.While)) and use is not getattr(parent, "iter", None) and source.span(parent)[0] >= assign_end:
-                limit = max(limit, source.span(parent)[1])
+    limit = _read_limit(source, uses, assign_end, last_use)
     for node in (n for statement in after for n in ast.walk(statement)):
         start, end = source.span(node) if hasattr(node, "lineno") else (None, None)
         if id(node) in later:
@@ -183,8 +198,32 @@ def _check_state(source, value, uses, after, assign_end, last_use, repeatable, l
             continue
         if isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Load):
             _refuse("the value %s, and an assignment before a use may change it" % what, source, node)
+        if isinstance(node, ast.Call) and inert(node):
+            continue
         if isinstance(node, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)) and (end <= last_use or start > last_use):
             _refuse("the value %s, and a call before a use may change it" % what, source, node)
+
+
+def _read_limit(source, uses, assign_end, last_use):
+    """Where the uses stop reading: the last use, or the end of a loop begun after the assignment that holds a use."""
+    limit = last_use
+    for use in uses:
+        for parent in source.ancestors(use):
+            if isinstance(parent, (ast.For, ast.AsyncFor, ast.While)) and use is not getattr(parent, "iter", None) and source.span(parent)[0] >= assign_end:
+                limit = max(limit, source.span(parent)[1])
+    return limit
+
+
+def _stored_after_use(source, store, last_use):
+    """`tt = time.localtime(stamp)` with the last use in the value: the value is evaluated before its target is bound,
+    so this store comes after every use (isodate's LocalTimezone._isdst)."""
+    parent = source.parent[store]
+    if not isinstance(parent, (ast.Assign, ast.AnnAssign)) or parent.value is None:
+        return False
+    if store not in (parent.targets if isinstance(parent, ast.Assign) else [parent.target]):
+        return False
+    start, end = source.span(parent.value)
+    return start <= last_use < end
 
 
 def _check_evaluation(source, value, uses, after):

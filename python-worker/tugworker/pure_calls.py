@@ -16,6 +16,15 @@ STR_METHODS = {
     "endswith", "find", "rfind", "count", "isdigit", "isalpha", "isalnum", "isspace", "isidentifier", "islower", "isupper",
     "isdecimal", "isnumeric", "partition", "rpartition", "zfill", "ljust", "rjust", "center", "removeprefix", "removesuffix",
 }
+# Regex functions whose result is a new object built only from the pattern and the string: a re.Match (never
+# changes) or a list of strs. With a str pattern the string must be a str too (re raises TypeError otherwise), which
+# nothing can change. Written at each use they give an equal object, not the same one: inline_local.fresh_uses_ok
+# lets only uses that cannot tell (a truth test, `is None`, an attribute of a match, an item of a list).
+FRESH_MATCH = {"match", "fullmatch", "search"}
+FRESH_LIST = {"split", "findall"}
+# Builtins that, called with no positional argument (`dict(on_stderr=self.on_stderr)`), only make a new container:
+# they call nothing else, so they cannot change what a value reads.
+EMPTY_MAKERS = {"dict", "list", "tuple", "set", "frozenset"}
 # Reads of a mapping the function is told is a dict (`matches: Dict[str, str]`).
 DICT_METHODS = {"get"}
 DICT_TYPES = {"dict", "Dict", "Mapping", "MutableMapping"}
@@ -37,6 +46,57 @@ def repeatable_calls(value, scope, tree):
             return None
         found.append((node, kind == "immutable"))
     return found
+
+
+def fresh_call(value, tree):
+    """"match" or "list" if value is one regex call on a str pattern written in the code (`re.split(r"\\n", text)`,
+    `TZ_RE.match(text)` with `TZ_RE = re.compile("…")` at module level) of a name or a constant, else None."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and not value.keywords and isinstance(value.func.value, ast.Name)):
+        return None
+    bindings = _Bindings(tree)
+    kind = "match" if value.func.attr in FRESH_MATCH else "list" if value.func.attr in FRESH_LIST else None
+    receiver, args = value.func.value.id, list(value.args)
+    if bindings.is_re(receiver):
+        pattern = args.pop(0) if args else None
+    elif bindings.is_pattern(receiver):
+        pattern = bindings.pattern_source(receiver)
+    else:
+        return None
+    if kind is None or len(args) != 1 or not _str_constant(pattern):
+        return None
+    return kind if isinstance(args[0], ast.Name) or _str_constant(args[0]) else None
+
+
+def cannot_tell_apart(source, use, kind):
+    """Whether the use gives the same result for an equal new object as for the one the variable held: a truth test,
+    `is None`, an attribute of a match (a match is read-only), an item or slice of a list, len of it, a for over it."""
+    parent = source.parent[use]
+    if isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and parent.test is use:
+        return True
+    if isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
+        return True
+    if isinstance(parent, ast.Compare) and parent.left is use and len(parent.ops) == 1 and isinstance(parent.ops[0], (ast.Is, ast.IsNot)):
+        return isinstance(parent.comparators[0], ast.Constant) and parent.comparators[0].value is None
+    if kind == "match":
+        return isinstance(parent, ast.Attribute) and parent.value is use
+    if isinstance(parent, ast.Subscript) and parent.value is use and isinstance(parent.ctx, ast.Load):
+        return True
+    if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is use:
+        return True
+    return isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len" and parent.args == [use] and not parent.keywords and not _Bindings(source.tree).bound("len")
+
+
+def inert_call(call, scope, tree):
+    """A call that cannot change any state: one on the allowlist, or an empty container made by a builtin."""
+    bindings = _Bindings(tree)
+    func = call.func
+    if isinstance(func, ast.Name) and func.id in EMPTY_MAKERS and not bindings.bound(func.id) and not call.args:
+        return all(k.arg is not None for k in call.keywords) and (func.id == "dict" or not call.keywords)
+    return _allowed(call, scope, bindings) is not None
+
+
+def _str_constant(node):
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def _inside_constant_builtin(node, value):
@@ -131,12 +191,28 @@ class _Bindings:
         return name == "re" and len(found) == 1 and isinstance(found[0], ast.alias) and found[0].name == "re" and found[0].asname is None
 
     def is_pattern(self, name):
+        return self._compiled(name) is not None
+
+    def pattern_source(self, name):
+        """The pattern argument of the module's `name = re.compile(pattern)` (None if flags or anything else follow)."""
+        value = self._compiled(name)
+        pattern = value.args[0] if len(value.args) == 1 and not value.keywords else None
+        return self._module_constant(pattern.id) if isinstance(pattern, ast.Name) else pattern
+
+    def _module_constant(self, name):
+        """The value of `NAME = <constant>`, a module statement that is the name's only binding (`TZ_REGEX = r"…"`)."""
+        found = self.names.get(name, [])
+        assign = next((s for s in self.tree.body if isinstance(s, ast.Assign) and len(found) == 1 and s.targets == [found[0]]), None)
+        return assign.value if assign is not None and isinstance(assign.value, ast.Constant) else None
+
+    def _compiled(self, name):
         found = self.names.get(name, [])
         if len(found) != 1 or not isinstance(found[0], ast.Name):
-            return False
+            return None
         assign = next((s for s in self.tree.body if isinstance(s, ast.Assign) and s.targets == [found[0]]), None)
         value = assign.value if assign else None
-        return (
+        ok = (
             isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "compile"
             and isinstance(value.func.value, ast.Name) and self.is_re(value.func.value.id)
         )
+        return value if ok else None
