@@ -133,7 +133,7 @@ def _rewrite_file(module, old, dest_name, name, keep, edits, unsure, patched=fro
     _strings(module, old, dest_name, name, edits, unsure)
 
 
-def _dotted(node):
+def dotted_path(node):
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -147,7 +147,7 @@ def _import_new(module, brought, uses, name, line):
     """The import of the new module: at the top with the others, unless every import through which a use reached the
     old one is lazy (inside a function, or in an `if`/`try` branch): then beside each, so the new module is not loaded
     earlier or on another branch than the old one was (simplejson imports a Python 2 fallback in an `except` branch)."""
-    used = {_dotted(node)[: -len(name) - 1] for node in uses}
+    used = {dotted_path(node)[: -len(name) - 1] for node in uses}
     stmts = {stmt for stmt, prefix in brought if prefix in used}
     if not stmts or any(stmt in module.tree.body for stmt in stmts):
         return [module.insert_import(line)]
@@ -163,7 +163,7 @@ def _attribute_uses(module, old, dest_name, name, aliases, dotted, edits, unsure
     uses = []
     for node in ast.walk(module.tree):
         if isinstance(node, ast.Attribute):
-            text = _dotted(node)
+            text = dotted_path(node)
             if text is None:
                 continue
             if any(text == p + name for p in prefixes):
@@ -172,7 +172,7 @@ def _attribute_uses(module, old, dest_name, name, aliases, dotted, edits, unsure
                 unsure.append(_unsure(module, node, "module_dict", "%s: the old module's namespace is read directly" % text))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "setattr", "hasattr", "delattr"):
             args = node.args
-            if len(args) >= 2 and _dotted(args[0]) and _dotted(args[0]) + "." in prefixes and isinstance(args[1], ast.Constant) and args[1].value == name:
+            if len(args) >= 2 and dotted_path(args[0]) and dotted_path(args[0]) + "." in prefixes and isinstance(args[1], ast.Constant) and args[1].value == name:
                 unsure.append(_unsure(module, node, "dynamic_getattr", "%s reads %s by a string" % (node.func.id, name)))
     if not uses:
         return
@@ -190,7 +190,7 @@ def _attribute_uses(module, old, dest_name, name, aliases, dotted, edits, unsure
         )
         if taken:
             for node in uses:
-                unsure.append(_unsure(module, node, "unresolved", "%s is bound to something else in this file, and so is %s; rewrite %s by hand" % (name, leaf, _dotted(node))))
+                unsure.append(_unsure(module, node, "unresolved", "%s is bound to something else in this file, and so is %s; rewrite %s by hand" % (name, leaf, dotted_path(node))))
             return
         for node in uses:
             edits.append(module.edit(*src.span(node), "%s.%s" % (leaf, name)))
@@ -210,7 +210,7 @@ def _refuse_patched_alias(module, old, name, aliases, patched):
         target = "%s.%s" % (module.name, alias)
         if target not in patched:
             continue
-        use = next((n for n in ast.walk(module.tree) if isinstance(n, ast.Attribute) and n.attr == name and _dotted(n) == "%s.%s" % (alias, name)), None)
+        use = next((n for n in ast.walk(module.tree) if isinstance(n, ast.Attribute) and n.attr == name and dotted_path(n) == "%s.%s" % (alias, name)), None)
         if use is None:
             continue
         where = "%s:%d:%d" % (module.path, use.lineno, use.col_offset + 1)

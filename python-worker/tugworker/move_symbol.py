@@ -10,7 +10,7 @@ import sys
 from tugworker.local_edits import Refused
 from tugworker.move_decorators import registering_base, registering_decorator
 from tugworker.move_module import Module, import_line, spell_import
-from tugworker.move_refs import rewrite_references
+from tugworker.move_refs import dotted_path, rewrite_references
 from tugworker.stdlib_names import STDLIB
 
 BUILTINS = frozenset(dir(builtins)) | {"__name__", "__file__", "__doc__", "__spec__", "__builtins__"}
@@ -121,11 +121,11 @@ def _forward_references(stmt):
             typed.extend([node.returns] if node.returns is not None else [])
         elif isinstance(node, ast.AnnAssign):
             typed.append(node.annotation)
-        elif isinstance(node, ast.Call) and node.args and _dotted_name(node.func) in ("cast", "typing.cast"):
+        elif isinstance(node, ast.Call) and node.args and dotted_path(node.func) in ("cast", "typing.cast"):
             typed.append(node.args[0])
     names = []
     for annotation in typed:
-        literal = {id(n) for sub in ast.walk(annotation) if isinstance(sub, ast.Subscript) and _dotted_name(sub.value) in ("Literal", "typing.Literal", "typing_extensions.Literal") for n in ast.walk(sub.slice)}
+        literal = {id(n) for sub in ast.walk(annotation) if isinstance(sub, ast.Subscript) and dotted_path(sub.value) in ("Literal", "typing.Literal", "typing_extensions.Literal") for n in ast.walk(sub.slice)}
         for node in ast.walk(annotation):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in literal:
                 try:
@@ -133,15 +133,6 @@ def _forward_references(stmt):
                 except SyntaxError:
                     continue
     return names
-
-
-def _dotted_name(node):
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        inner = _dotted_name(node.value)
-        return inner + "." + node.attr if inner else None
-    return None
 
 
 def _rebound_at_run_time(tree, moved):
