@@ -99,18 +99,38 @@ export function lostAtImport(corpus, repo, dir) {
   return lost;
 }
 
+const evaluations = new Map();
+/**
+ * For a Python inline of a local (position `p`, read from the base in `repo`): what inlining it would change in when
+ * and how often its value is evaluated (inline_evaluation.py), or null. A property of the position, so it is asked
+ * once and holds for whichever tool inlined there.
+ */
+export function inlineEvaluation(corpus, repo, p) {
+  if (CORPORA[corpus].rust || p?.op !== 'inline' || p.kind !== 'local') return null;
+  const key = `${corpus}\0${p.file}:${p.line}:${p.col}`;
+  if (!evaluations.has(key)) {
+    const run = spawnSync(PYTHON, ['-I', path.join(HERE, 'inline_evaluation.py'), path.join(repo, p.file), String(p.line), String(p.col)], { cwd: '/', encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`inline_evaluation.py: ${run.stderr}`);
+    evaluations.set(key, JSON.parse(run.stdout).changes);
+  }
+  return evaluations.get(key);
+}
+
 /**
  * The independent check: every changed Python file compiles, the change leaves no name undefined that the base did
- * not (pyflakes), importing the package builds what it built at the base (lostAtImport), and the project's tests pass
- * in `dir`. `repo` holds the base (main) while this runs.
+ * not (pyflakes), importing the package builds what it built at the base (lostAtImport), an inline keeps when and how
+ * often its value runs (inlineEvaluation, given the position `p`), and the project's tests pass in `dir`. `repo` holds
+ * the base (main) while this runs.
  */
-export function check(corpus, repo, dir, files) {
+export function check(corpus, repo, dir, files, p = null) {
   if (!CORPORA[corpus].rust) {
     const s = addedUndefined(corpus, repo, dir, files);
     if (s.syntax) return { compiles: false, green: false, output: s.syntax.slice(-1500) };
     if (s.added.length) return { compiles: true, green: false, output: `pyflakes: the change leaves names undefined:\nE   ${s.added.join('\nE   ')}` };
     const lost = lostAtImport(corpus, repo, dir);
     if (lost.length) return { compiles: true, green: false, output: `import state: importing the package builds less than at the base:\nE   ${lost.join('\nE   ')}` };
+    const evaluation = inlineEvaluation(corpus, repo, p);
+    if (evaluation) return { compiles: true, green: false, output: `evaluation: the inline changes when its value runs:\nE   ${evaluation}` };
   }
   const tests = runTests(corpus, dir);
   return { compiles: true, green: tests.green, output: tests.green ? '' : tests.output.slice(-1500) };

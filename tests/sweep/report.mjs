@@ -9,12 +9,15 @@ import { CORPORA, WORK } from './corpora.mjs';
 
 const seed = process.argv.includes('--seed') ? process.argv[process.argv.indexOf('--seed') + 1] : '1';
 const dir = path.join(WORK, 'results');
-const rows = existsSync(dir)
+const stored = existsSync(dir)
   ? readdirSync(dir).filter((f) => f.endsWith(`.s${seed}.jsonl`)).sort().flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)))
   : [];
+// An assist pick where rust-analyzer offers nothing is no try: it is left out of every count (and said below the tables).
+const notOffered = stored.filter((r) => r.tug?.class === 'not-offered');
+const rows = stored.filter((r) => r.tug?.class !== 'not-offered');
 // Reasons are grouped again here (classify.mjs may have learnt to group better since a line was written).
 for (const r of rows) for (const side of [r.tug, r.rope]) if (side?.reason !== undefined && side.group) side.group = normalizeReason(side.code ?? '', side.reason);
-const OPS = ['rename-symbol', 'move-symbol', 'change-signature', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
+const OPS = ['rename-symbol', 'move-symbol', 'change-signature', 'organize-imports', 'extract-variable', 'extract-function', 'inline', 'assist'];
 const order = (a, b) => Object.keys(CORPORA).indexOf(a) - Object.keys(CORPORA).indexOf(b);
 const count = (list, pred) => list.filter(pred).length;
 const out = [];
@@ -39,7 +42,10 @@ const corpora = [...new Set(rows.map((r) => r.corpus))].sort(order);
 function eligible(corpus, op) {
   const cache = path.join(WORK, 'corpora', corpus, 'positions.json');
   if (!existsSync(cache)) return '?';
-  return JSON.parse(readFileSync(cache, 'utf8')).list.filter((p) => p.op === op).length;
+  const list = JSON.parse(readFileSync(cache, 'utf8')).list;
+  // run.mjs tries assists at the names and the expressions; those where nothing was offered are not positions
+  if (op === 'assist') return count(list, (p) => p.op === 'rename-symbol' || p.op === 'extract-variable') - count(notOffered, (r) => r.corpus === corpus);
+  return count(list, (p) => p.op === op);
 }
 out.push('| corpus | operation | positions | tried | ok, tests green | ok, nothing to do | **broken** | caught by tug\'s verification | refused | ok with unsure listed | **crash** | rope: ok green | rope: broken | rope: refused | rope: crash |');
 out.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
@@ -94,6 +100,7 @@ if (timed.length) {
     row([corpus, t.length, mean(t.map((r) => r.wall_ms)), mean(t.map((r) => r.tug.ms)), mean(t.filter((r) => r.tug.check_ms).map((r) => r.tug.check_ms)), mean(t.filter((r) => r.rope?.ms).map((r) => r.rope.ms))]);
   }
 }
+if (notOffered.length) out.push('', `assist: ${notOffered.length} picked positions where rust-analyzer offered no assist are not counted as tries.`);
 const builds = new Map();
 for (const r of rows) builds.set(r.tug_build ?? 'unrecorded', (builds.get(r.tug_build ?? 'unrecorded') ?? 0) + 1);
 out.push('', `tug builds: ${[...builds].sort((a, b) => b[1] - a[1]).map(([b, n]) => `${b} (${n} tries)`).join(', ')}`);

@@ -21,7 +21,8 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 // SWEEP_TUG: a frozen copy of a build, so that rebuilding the worktree does not change tug in the middle of a sweep.
 const TUG = process.env.SWEEP_TUG ?? path.join(HERE, '..', '..', 'bin', 'tug');
 export const PYTHON_OPS = ['rename-symbol', 'move-symbol', 'change-signature', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
-export const RUST_OPS = ['rename-symbol', 'move-symbol', 'change-signature', 'organize-imports', 'extract-variable', 'extract-function', 'inline'];
+// assist: one of rust-analyzer's assists (tug assist), at a name or an expression, the id picked from what is offered there.
+export const RUST_OPS = ['rename-symbol', 'move-symbol', 'change-signature', 'organize-imports', 'extract-variable', 'extract-function', 'inline', 'assist'];
 
 function parseArgs(argv) {
   const out = { corpus: 'all', op: 'all', seed: 1, perOp: 20, rope: false, ropePerOp: Infinity, jobs: 1, warm: false, only: null, redo: [], whereRope: null };
@@ -67,6 +68,8 @@ function positions(info, op, rust) {
     all = { stamp, list: run.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
     writeFileSync(cache, JSON.stringify(all));
   }
+  // The assists' positions are the names (rename-symbol's points) and the expressions (extract-variable's ranges).
+  if (op === 'assist') return all.list.filter((p) => p.op === 'rename-symbol' || p.op === 'extract-variable').map((p) => ({ ...p, op, from: p.op }));
   return all.list.filter((p) => p.op === op);
 }
 
@@ -100,6 +103,7 @@ export function tugArgs(p, corpus) {
     'extract-variable': () => ['--range', range, '--name', p.new_name],
     'extract-function': () => ['--range', range, '--name', p.new_name],
     inline: () => ['--at', at],
+    assist: () => ['--at', p.from === 'extract-variable' ? range : at, '--id', p.assist_id],
   }[p.op]();
   if (CORPORA[corpus].rust) return ['run', p.op, ...specific, '--verify', 'tests', '--json'];
   return ['run', p.op, ...specific, '--verify', 'tests', '--python', PYTHON, '--test-command', JSON.stringify(testArgv(corpus)), '--json'];
@@ -107,7 +111,29 @@ export function tugArgs(p, corpus) {
 
 const quote = (a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
 
-function runTug(repo, corpus, p, warm) {
+/** The assist a try applies: one of the ids rust-analyzer offers at the position, picked by the try's own seed; null if none. */
+function pickAssist(repo, corpus, p, warm, seed) {
+  const at = p.from === 'extract-variable' ? `${p.file}:${p.line}:${p.col}-${p.end_line}:${p.end_col}` : `${p.file}:${p.line}:${p.col}`;
+  const run = spawnNiced([TUG, 'assists', '--at', at, '--json'], { cwd: repo, encoding: 'utf8', timeout: 900_000, maxBuffer: 64 << 20, env: tugEnv(corpus, warm) });
+  let offered;
+  try {
+    offered = JSON.parse(run.stdout).assists?.map((a) => a.id);
+  } catch {
+    return { failed: classifyTug(run) };
+  }
+  if (!offered) return { failed: classifyTug(run) };
+  return { offered, id: offered.length ? offered[Math.floor(rng(seed)() * offered.length)] : null };
+}
+
+function runTug(repo, corpus, p, warm, seed = 0) {
+  let offered;
+  if (p.op === 'assist') {
+    const picked = pickAssist(repo, corpus, p, warm, seed);
+    if (picked.failed) return { ...picked.failed, mode: warm ? 'warm' : 'cold', listing: true };
+    if (!picked.id) return { class: 'not-offered', offered: [], mode: warm ? 'warm' : 'cold' };
+    p = { ...p, assist_id: picked.id };
+    offered = picked.offered;
+  }
   const args = tugArgs(p, corpus);
   const started = Date.now();
   const run = spawnNiced([TUG, ...args], {
@@ -117,14 +143,17 @@ function runTug(repo, corpus, p, warm) {
   const result = classifyTug(run);
   result.ms = Date.now() - started;
   result.mode = warm ? 'warm' : 'cold';
+  if (offered) (result.assist_id = p.assist_id), (result.offered = offered);
   result.command = `cd ${repo} && ${warm ? `XDG_RUNTIME_DIR=${tugEnv(corpus, true).XDG_RUNTIME_DIR}` : 'TUG_NO_DAEMON=1'} tug ${args.map(quote).join(' ')}`;
   if (result.class === 'ok' && result.commit) {
     const base = git(repo, ['rev-parse', 'main']);
     const files = git(repo, ['diff', '--name-only', base, result.commit]).split('\n').filter(Boolean);
     const checked = Date.now();
-    const c = check(corpus, repo, scratch(repo, result.commit), files);
+    const c = check(corpus, repo, scratch(repo, result.commit), files, p);
     result.check_ms = Date.now() - checked;
     result.pyflakes = !CORPORA[corpus].rust;
+    result.importState = result.pyflakes;
+    result.evaluation = true;
     result.class = c.green ? 'ok-green' : 'broken';
     if (!c.green) result.evidence = c.output;
     if (!c.green) result.diff = git(repo, ['diff', base, result.commit]).slice(0, 6000);
@@ -146,8 +175,9 @@ function runRope(repo, corpus, p, base) {
   if (r.status === 'ok') {
     git(dir, ['add', '-A']);
     const files = git(dir, ['diff', '--cached', '--name-only']).split('\n').filter(Boolean);
-    const c = check(corpus, repo, dir, files);
+    const c = check(corpus, repo, dir, files, p);
     r.class = c.green ? 'ok-green' : 'broken';
+    r.evaluation = true;
     if (!c.green) r.evidence = c.output;
   } else r.class = r.status === 'nochange' ? 'ok-nochange' : r.status;
   if (r.reason) r.group = normalizeReason(r.code ?? '', r.reason);
@@ -164,10 +194,10 @@ export function picks(corpus, op, seed, perOp) {
 }
 
 /** Run tug (and rope, when asked and the corpus is Python) at one picked position; the record run.mjs stores. */
-export function sweepOne(info, corpus, p, { rope = false, warm = false } = {}) {
+export function sweepOne(info, corpus, p, { rope = false, warm = false, seed = 0 } = {}) {
   git(info.repo, ['checkout', '-q', '-f', 'main']);
   git(info.repo, ['clean', '-fdxq', '-e', '.git', '-e', 'target']);
-  const tug = runTug(info.repo, corpus, p, warm);
+  const tug = runTug(info.repo, corpus, p, warm, seed);
   return { tug, rope: rope && !CORPORA[corpus].rust ? runRope(info.repo, corpus, p, info.commit) : null };
 }
 
@@ -202,7 +232,7 @@ function sweepOp(corpus, op, args, warmed, setWarmed) {
     if (args.warm && !warmed()) daemon(TUG, info.repo, corpus, true, 'start'), setWarmed(info.repo);
     const started = Date.now();
     const withRope = args.rope && !rust && index < args.ropePerOp;
-    const { tug, rope } = sweepOne(info, corpus, p, { rope: withRope, warm: args.warm });
+    const { tug, rope } = sweepOne(info, corpus, p, { rope: withRope, warm: args.warm, seed: args.seed * 100003 + index });
     const repro = `node tests/sweep/run.mjs --corpus ${corpus} --op ${op} --seed ${args.seed} --per-op ${args.perOp} --only ${index}${withRope ? ' --rope' : ''}${args.warm ? ' --warm' : ''}`;
     const line = { corpus, op, seed: args.seed, index, position: p, tug, rope, repro, tug_build: process.env.SWEEP_TUG_COMMIT ?? null, wall_ms: Date.now() - started, at: new Date().toISOString() };
     if (args.only === null && redone.has(index)) {
@@ -211,7 +241,7 @@ function sweepOp(corpus, op, args, warmed, setWarmed) {
       const kept = readFileSync(out, 'utf8').split('\n').filter((l) => l && JSON.parse(l).index !== index);
       writeFileSync(out, `${[...kept, JSON.stringify(line)].join('\n')}\n`);
     } else if (args.only === null) appendFileSync(out, `${JSON.stringify(line)}\n`);
-    process.stdout.write(`${corpus} ${op} #${index} ${p.file}:${p.line ?? ''}:${p.col ?? ''} tug=${tug.class}${tug.group ? ` (${tug.group})` : ''}${rope ? ` rope=${rope.class}` : ''} ${tug.ms}ms (${line.wall_ms}ms in all)\n`);
+    process.stdout.write(`${corpus} ${op} #${index} ${p.file}:${p.line ?? ''}:${p.col ?? ''} tug=${tug.class}${tug.assist_id ? ` [${tug.assist_id}]` : ''}${tug.group ? ` (${tug.group})` : ''}${rope ? ` rope=${rope.class}` : ''} ${tug.ms}ms (${line.wall_ms}ms in all)\n`);
     if (args.only !== null) process.stdout.write(`${JSON.stringify(line, null, 2)}\n`);
   });
 }

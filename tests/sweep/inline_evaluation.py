@@ -1,0 +1,113 @@
+# The sweep's check of an inlined local that tests rarely see: inlining `name = value` evaluates `value` at each use
+# instead of once at the assignment. When the value calls something or builds a new object (a list, a dict, an
+# instance), the meaning survives only if there is one use, evaluated exactly when the assignment was: not inside a
+# loop, a branch, a lambda, a comprehension or a nested function that the assignment was not in. Otherwise the call
+# runs more often, less often or later, and a second object is built where the code shared one, whether or not the
+# project's tests notice. This reads the base file only, so it judges the position, whichever tool inlined it.
+# Usage: python3 -I inline_evaluation.py FILE LINE COL (COL 1-based, at the assigned name);
+# prints {"changes": null} or {"changes": "what the inline would change"}.
+import ast
+import json
+import sys
+
+# Builtins that neither have effects nor return a new mutable object: evaluating them again changes nothing.
+PURE = {'len', 'abs', 'int', 'float', 'str', 'bool', 'repr', 'isinstance', 'issubclass', 'ord', 'chr', 'round',
+        'hash', 'type', 'tuple', 'frozenset', 'min', 'max', 'bytes', 'callable'}
+# Methods of str, bytes, dict, compiled patterns and match objects that only read: called again, they give an equal
+# value (a new match or list, but one nothing else holds yet). The check cannot see types, so it trusts the name; a
+# user method of the same name that has effects would slip through, which errs towards the tool, not against it.
+PURE_METHODS = {'get', 'group', 'groups', 'groupdict', 'span', 'start', 'end', 'match', 'fullmatch', 'search',
+                'split', 'rsplit', 'splitlines', 'lower', 'upper', 'strip', 'lstrip', 'rstrip', 'startswith',
+                'endswith', 'find', 'rfind', 'count', 'replace', 'join', 'format', 'encode', 'decode', 'keys',
+                'values', 'items', 'isdigit', 'isalpha', 'isspace', 'partition', 'rpartition', 'casefold'}
+BUILDS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+# (node type, field) pairs whose code runs a number of times, or under a condition, that differs from their parent's.
+GUARDED = {(ast.For, 'body'), (ast.For, 'orelse'), (ast.AsyncFor, 'body'), (ast.AsyncFor, 'orelse'),
+           (ast.While, 'test'), (ast.While, 'body'), (ast.While, 'orelse'), (ast.If, 'body'), (ast.If, 'orelse'),
+           (ast.IfExp, 'body'), (ast.IfExp, 'orelse'), (ast.Try, 'handlers'), (ast.Try, 'orelse'),
+           (ast.Try, 'finalbody'), (ast.Lambda, 'body'), (ast.FunctionDef, 'body'), (ast.AsyncFunctionDef, 'body'),
+           (ast.Assert, 'msg')}
+
+
+def pure_call(call):
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id in PURE
+    if isinstance(func, ast.Attribute):
+        return func.attr in PURE_METHODS or (isinstance(func.value, ast.Name) and func.value.id == 're')
+    return False
+
+
+def effect(value):
+    """The first part of `value` that has an effect or builds an object, as source text, or None."""
+    for node in ast.walk(value):
+        if isinstance(node, ast.Call) and not pure_call(node):
+            return ast.unparse(node)
+        if isinstance(node, BUILDS) or isinstance(node, (ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr)):
+            return ast.unparse(node)
+    return None
+
+
+def context(node, parents, stop):
+    """The guarded constructs between `node` and `stop`, as (construct, field[, index]) keys."""
+    keys = []
+    while node is not stop and node in parents:
+        parent, field, index = parents[node]
+        if (type(parent), field) in GUARDED:
+            keys.append((id(parent), field))
+        elif isinstance(parent, ast.BoolOp) and index:
+            keys.append((id(parent), 'values', index))
+        elif isinstance(parent, ast.comprehension) and field in ('ifs', 'target'):
+            keys.append((id(parent), field))
+        elif isinstance(parent, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)) and field != 'generators':
+            keys.append((id(parent), field))
+        elif isinstance(parent, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)) and index:
+            keys.append((id(parent), field, index))
+        elif isinstance(parent, ast.match_case):
+            keys.append((id(parent), field))
+        node = parent
+    return keys
+
+
+def main():
+    path, line, col = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) - 1
+    with open(path, 'rb') as handle:
+        tree = ast.parse(handle.read())
+    parents = {}
+    for parent in ast.walk(tree):
+        for field, value in ast.iter_fields(parent):
+            items = value if isinstance(value, list) else [value]
+            for index, child in enumerate(items):
+                if isinstance(child, ast.AST):
+                    parents[child] = (parent, field, index)
+    target = next((n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.lineno == line and n.col_offset == col
+                   and isinstance(n.ctx, ast.Store)), None)
+    assign = parents.get(target, (None,))[0]
+    if not isinstance(assign, ast.Assign) or assign.targets != [target]:
+        return None
+    what = effect(assign.value)
+    if what is None:
+        return None
+    what = what if len(what) <= 80 else f'{what[:77]}...'
+    function = assign
+    while function in parents and not isinstance(function, FUNCTIONS):
+        function = parents[function][0]
+    if not isinstance(function, FUNCTIONS):
+        return None
+    name = target.id
+    stores = [n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)]
+    if len(stores) != 1:
+        return None  # assigned again: which uses an inline takes is the tool's business; tests and pyflakes judge it
+    uses = [n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    if not uses:
+        return f'`{what}` would not run at all (`{name}` is never read)'
+    if len(uses) > 1:
+        return f'`{what}` would run {len(uses)} times instead of once (one per use of `{name}`)'
+    if uses and context(uses[0], parents, function) != context(assign, parents, function):
+        return f'`{what}` would run inside a loop, branch, lambda or nested function where `{name} = …` was not'
+    return None
+
+
+if __name__ == '__main__':
+    print(json.dumps({'changes': main()}))
