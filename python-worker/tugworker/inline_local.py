@@ -128,6 +128,8 @@ def inline_local(content, offset, target_python=None):
         if isinstance(node, ast.Name) and node.id in reads and not isinstance(node.ctx, ast.Load) and assign_end <= source.span(node)[0] < limit:
             if limit == last_use and _stored_after_use(source, node, last_use):
                 continue
+            if not any(_may_run_before(source, node, use, assign_end) for use in uses):
+                continue
             _refuse("%s, which the value reads, is assigned again before a use" % node.id, source, node)
     # Calls on the allowlist (pure_calls.py) give the same value at each use while nothing changes what they read.
     repeatable = repeatable_calls(value, scope, source.tree) if has_effects(value) else None
@@ -212,6 +214,52 @@ def _read_limit(source, uses, assign_end, last_use):
             if isinstance(parent, (ast.For, ast.AsyncFor, ast.While)) and use is not getattr(parent, "iter", None) and source.span(parent)[0] >= assign_end:
                 limit = max(limit, source.span(parent)[1])
     return limit
+
+
+def _may_run_before(source, store, use, assign_end):
+    """Whether `store` can run after the assignment and before `use` reads: it comes first in the text and is not on
+    another branch of an if than the use (simplejson's `idx += 1` in the if, `ord0` read by the elif), or a loop
+    begun after the assignment holds both (the next turn's use comes after it)."""
+    for loop in source.ancestors(use):
+        if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) and source.span(loop)[0] >= assign_end:
+            if any(n is use for n in ast.walk(getattr(loop, "iter", None) or ast.Pass())):
+                continue
+            if any(a is loop for a in source.ancestors(store)):
+                return True
+    if _on_other_branches(source, store, use):
+        return False
+    return _store_time(source, store) <= source.span(use)[0]
+
+
+def _store_time(source, store):
+    """Where a store takes effect: after its whole statement for an assignment (its value, which may read the name,
+    runs first), after the expression for `:=`, at the target for a loop or with."""
+    parent = source.parent[store]
+    if isinstance(parent, ast.NamedExpr):
+        return source.span(parent)[1]
+    statement = source.statement_of(store)
+    if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+        return source.span(statement)[1]
+    return source.span(store)[0]
+
+
+def _on_other_branches(source, a, b):
+    """Whether `a` and `b` sit on different branches of one if (or conditional expression): only one of them runs."""
+    chain_b = [b, *source.ancestors(b)]
+    place_b = {id(n): i for i, n in enumerate(chain_b)}
+    chain_a = [a, *source.ancestors(a)]
+    for i, node in enumerate(chain_a):
+        if id(node) not in place_b:
+            continue
+        j = place_b[id(node)]
+        if not i or not j or not isinstance(node, (ast.If, ast.IfExp)):
+            return False
+        under_a, under_b = chain_a[i - 1], chain_b[j - 1]
+        sides = [node.body if isinstance(node, ast.If) else [node.body], node.orelse if isinstance(node, ast.If) else [node.orelse]]
+        side_a = next((k for k, side in enumerate(sides) if any(n is under_a for n in side)), None)
+        side_b = next((k for k, side in enumerate(sides) if any(n is under_b for n in side)), None)
+        return side_a is not None and side_b is not None and side_a != side_b
+    return False
 
 
 def _stored_after_use(source, store, last_use):
