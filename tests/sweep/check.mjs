@@ -99,6 +99,8 @@ export function lostAtImport(corpus, repo, dir) {
   return lost;
 }
 
+// The version of inlineEvaluation's rules: a stored result checked by an older version is checked again (recheck.mjs).
+export const EVALUATION_CHECK = 2;
 const evaluations = new Map();
 /**
  * For a Python inline of a local (position `p`, read from the base in `repo`): what inlining it would change in when

@@ -3,7 +3,10 @@
 # instance), the meaning survives only if there is one use, evaluated exactly when the assignment was: not inside a
 # loop, a branch, a lambda, a comprehension or a nested function that the assignment was not in. Otherwise the call
 # runs more often, less often or later, and a second object is built where the code shared one, whether or not the
-# project's tests notice. This reads the base file only, so it judges the position, whichever tool inlined it.
+# project's tests notice. Whatever the value, a use must also read what the assignment read: a name or an
+# attribute path (`self.scopeStack`) the value reads that is assigned again on the way from the assignment to a use
+# (later in the text, not on another branch of an if) gives that use a different value. This reads the base file
+# only, so it judges the position, whichever tool inlined it.
 # Usage: python3 -I inline_evaluation.py FILE LINE COL (COL 1-based, at the assigned name);
 # prints {"changes": null} or {"changes": "what the inline would change"}.
 import ast
@@ -70,6 +73,48 @@ def context(node, parents, stop):
     return keys
 
 
+def other_branches(a, b, parents):
+    """Whether `a` and `b` sit on different branches of one if or conditional expression (only one of them runs)."""
+    chain_b = [b]
+    while chain_b[-1] in parents:
+        chain_b.append(parents[chain_b[-1]][0])
+    node, under = a, None
+    while True:
+        if node in chain_b:
+            below_b = chain_b[chain_b.index(node) - 1] if chain_b.index(node) else None
+            if not isinstance(node, (ast.If, ast.IfExp)) or under is None or below_b is None:
+                return False
+            side = lambda n: parents[n][1] if n in parents else None
+            return {side(under), side(below_b)} == {'body', 'orelse'}
+        if node not in parents:
+            return False
+        node, under = parents[node][0], node
+
+
+def changed_reads(assign, uses, function, parents):
+    """A name or attribute path the value reads that a store between the assignment and a use gives a new value."""
+    own = {n.id for n in ast.walk(assign.value) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    own |= {a.arg for n in ast.walk(assign.value) if isinstance(n, ast.Lambda) for a in ast.walk(n.args) if isinstance(a, ast.arg)}
+    reads = {n.id for n in ast.walk(assign.value) if isinstance(n, ast.Name) and n.id not in own}  # not a comprehension's own
+    reads |= {ast.unparse(n) for n in ast.walk(assign.value) if isinstance(n, (ast.Attribute, ast.Subscript))}
+    end = (assign.end_lineno, assign.end_col_offset)
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and node.id in reads:
+            what = node.id
+        elif isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Load) and ast.unparse(node) in reads:
+            what = ast.unparse(node)
+        else:
+            continue
+        statement = node
+        while not isinstance(statement, ast.stmt):
+            statement = parents[statement][0]
+        stored = (statement.end_lineno, statement.end_col_offset) if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)) else (node.lineno, node.col_offset)
+        for use in uses:
+            if end <= (node.lineno, node.col_offset) and stored <= (use.lineno, use.col_offset) and not other_branches(node, use, parents):
+                return f'`{what}`, which the value reads, is assigned again at line {node.lineno}, before the use at line {use.lineno}'
+    return None
+
+
 def main():
     path, line, col = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) - 1
     with open(path, 'rb') as handle:
@@ -86,10 +131,6 @@ def main():
     assign = parents.get(target, (None,))[0]
     if not isinstance(assign, ast.Assign) or assign.targets != [target]:
         return None
-    what = effect(assign.value)
-    if what is None:
-        return None
-    what = what if len(what) <= 80 else f'{what[:77]}...'
     function = assign
     while function in parents and not isinstance(function, FUNCTIONS):
         function = parents[function][0]
@@ -100,6 +141,13 @@ def main():
     if len(stores) != 1:
         return None  # assigned again: which uses an inline takes is the tool's business; tests and pyflakes judge it
     uses = [n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    changed = changed_reads(assign, uses, function, parents)
+    if changed:
+        return changed
+    what = effect(assign.value)
+    if what is None:
+        return None
+    what = what if len(what) <= 80 else f'{what[:77]}...'
     if not uses:
         return f'`{what}` would not run at all (`{name}` is never read)'
     if len(uses) > 1:

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CORPORA, corpusRepo, git, WORK } from './corpora.mjs';
-import { addedUndefined, dropScratch, inlineEvaluation, lostAtImport, scratch } from './check.mjs';
+import { addedUndefined, dropScratch, EVALUATION_CHECK, inlineEvaluation, lostAtImport, scratch } from './check.mjs';
 
 const seed = process.argv.includes('--seed') ? process.argv[process.argv.indexOf('--seed') + 1] : '1';
 const dir = path.join(WORK, 'results');
@@ -44,10 +44,10 @@ function recheck(line) {
 function recheckEvaluation(line) {
   let changed = false;
   for (const side of [line.tug, line.rope]) {
-    if (side?.class !== 'ok-green' || side.evaluation || line.op !== 'inline' || CORPORA[line.corpus].rust) continue;
+    if (side?.class !== 'ok-green' || side.evaluation === EVALUATION_CHECK || line.op !== 'inline' || CORPORA[line.corpus].rust) continue;
     const info = corpusRepo(line.corpus);
     const found = inlineEvaluation(line.corpus, info.repo, line.position);
-    side.evaluation = true;
+    side.evaluation = EVALUATION_CHECK;
     changed = true;
     if (!found) continue;
     side.class = 'broken';

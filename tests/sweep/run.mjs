@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CORPORA, corpusRepo, git, PYTHON, sourceFiles, spawnNiced, testArgv, WORK } from './corpora.mjs';
 import { classifyTug, normalizeReason } from './classify.mjs';
-import { check, scratch } from './check.mjs';
+import { check, EVALUATION_CHECK, scratch } from './check.mjs';
 import { daemon, tugEnv } from './warm.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -153,7 +153,7 @@ function runTug(repo, corpus, p, warm, seed = 0) {
     result.check_ms = Date.now() - checked;
     result.pyflakes = !CORPORA[corpus].rust;
     result.importState = result.pyflakes;
-    result.evaluation = true;
+    result.evaluation = EVALUATION_CHECK;
     result.class = c.green ? 'ok-green' : 'broken';
     if (!c.green) result.evidence = c.output;
     if (!c.green) result.diff = git(repo, ['diff', base, result.commit]).slice(0, 6000);
@@ -177,7 +177,7 @@ function runRope(repo, corpus, p, base) {
     const files = git(dir, ['diff', '--cached', '--name-only']).split('\n').filter(Boolean);
     const c = check(corpus, repo, dir, files, p);
     r.class = c.green ? 'ok-green' : 'broken';
-    r.evaluation = true;
+    r.evaluation = EVALUATION_CHECK;
     if (!c.green) r.evidence = c.output;
   } else r.class = r.status === 'nochange' ? 'ok-nochange' : r.status;
   if (r.reason) r.group = normalizeReason(r.code ?? '', r.reason);
