@@ -1,22 +1,29 @@
 // rust-analyzer assists as tug operations on fixtures/rust/sound: extract-variable, extract-function, inline, each verified
 // with cargo test and committed; an assist not offered is UnsupportedByAdapter naming what was; the MCP door answers alike.
+// The CLI calls on fixtures/rust/sound share one copy behind one daemon (helpers/warm-fixture.ts: rust-analyzer indexes it
+// once, each case starts from the committed fixture); the MCP calls and the crates written here run cold.
 import test from 'ava';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { tug, TUG_BIN } from './helpers/cli.js';
-import { fixtureRepo } from './helpers/rename-cases.js';
 import { makeRepo } from './helpers/repo.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
+import { warmFixtures, type WarmFixture } from './helpers/warm-fixture.js';
 
 // The SDK's 60 s default is a guard against a hang, not a time limit; a loaded machine can take longer to answer.
 const GUARD = { timeout: 900_000 };
 
-async function assist(args: string[]) {
-  const repo = await fixtureRepo('rust', 'sound');
-  const run = await tug(repo.root, ['run', ...args, '--verify', 'tests', '--json']);
-  const shapes = run.json?.git ? await repo.git('show', `${run.json.git.commit}:src/shapes.rs`) : '';
-  await repo.cleanup();
-  return { run, shapes };
+const fixtures = warmFixtures();
+test.after.always(() => fixtures.stopAll());
+fixtures.plan('rust', 'sound', 8);
+const sound = <T>(body: (fixture: WarmFixture) => Promise<T>) => fixtures.use('rust', 'sound', body);
+
+function assist(args: string[]) {
+  return sound(async ({ repo, env }) => {
+    const run = await tug(repo.root, ['run', ...args, '--verify', 'tests', '--json'], { env });
+    const shapes = run.json?.git ? await repo.git('show', `${run.json.git.commit}:src/shapes.rs`) : '';
+    return { run, shapes };
+  });
 }
 
 test('extract-variable binds the range to --name and cargo test passes', async (t) => {
@@ -123,32 +130,31 @@ test('inline replaces a local by its value', async (t) => {
 
 test('an assist rust-analyzer does not offer there is UnsupportedByAdapter naming what it offers, through CLI and MCP alike', async (t) => {
   if (!(await requireRustToolchain(t))) return;
-  const repo = await fixtureRepo('rust', 'sound');
-  const run = await tug(repo.root, ['run', 'inline', '--at', 'src/shapes.rs:1:1', '--json']);
-  t.is(run.exitCode, 2, run.stdout);
-  t.is(run.json.error.code, 'UnsupportedByAdapter');
-  t.deepEqual(run.json.error.details.wanted, ['inline_local_variable', 'inline_call']);
-  t.true(Array.isArray(run.json.error.details.offered) && run.json.error.details.offered.length > 0, run.stdout);
-  const client = new Client({ name: 'tug-rust-assists', version: '0.0.0' });
-  await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe', env: { ...(process.env as Record<string, string>) } }));
-  try {
-    const mcp = await client.callTool({ name: 'tug_inline', arguments: { file: 'src/shapes.rs', line: 1, column: 1 } }, undefined, GUARD);
-    t.true(Boolean(mcp.isError));
-    t.true(JSON.stringify(mcp.content).includes('UnsupportedByAdapter'), JSON.stringify(mcp.content));
-    // rust_analyzer picks the server: one that does not exist is RustAnalyzerNotFound, not the discovered one.
-    const missing = await client.callTool({ name: 'tug_inline', arguments: { file: 'src/shapes.rs', line: 1, column: 1, rust_analyzer: '/nonexistent/rust-analyzer' } }, undefined, GUARD);
-    t.true(JSON.stringify(missing.content).includes('RustAnalyzerNotFound'), JSON.stringify(missing.content));
-  } finally {
-    await client.close();
-    await repo.cleanup();
-  }
+  await sound(async ({ repo, env }) => {
+    const run = await tug(repo.root, ['run', 'inline', '--at', 'src/shapes.rs:1:1', '--json'], { env });
+    t.is(run.exitCode, 2, run.stdout);
+    t.is(run.json.error.code, 'UnsupportedByAdapter');
+    t.deepEqual(run.json.error.details.wanted, ['inline_local_variable', 'inline_call']);
+    t.true(Array.isArray(run.json.error.details.offered) && run.json.error.details.offered.length > 0, run.stdout);
+    const client = new Client({ name: 'tug-rust-assists', version: '0.0.0' });
+    await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe', env: { ...(process.env as Record<string, string>) } }));
+    try {
+      const mcp = await client.callTool({ name: 'tug_inline', arguments: { file: 'src/shapes.rs', line: 1, column: 1 } }, undefined, GUARD);
+      t.true(Boolean(mcp.isError));
+      t.true(JSON.stringify(mcp.content).includes('UnsupportedByAdapter'), JSON.stringify(mcp.content));
+      // rust_analyzer picks the server: one that does not exist is RustAnalyzerNotFound, not the discovered one.
+      const missing = await client.callTool({ name: 'tug_inline', arguments: { file: 'src/shapes.rs', line: 1, column: 1, rust_analyzer: '/nonexistent/rust-analyzer' } }, undefined, GUARD);
+      t.true(JSON.stringify(missing.content).includes('RustAnalyzerNotFound'), JSON.stringify(missing.content));
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 test('analyze-impact shows an assist\'s patch without writing anything; MCP takes file, line, column, end_line, end_column, new_name', async (t) => {
   if (!(await requireRustToolchain(t))) return;
-  const repo = await fixtureRepo('rust', 'sound');
-  try {
-    const cli = await tug(repo.root, ['analyze-impact', 'extract-variable', '--range', 'src/shapes.rs:28:9-28:18', '--name', 'width', '--json']);
+  await sound(async ({ repo, env }) => {
+    const cli = await tug(repo.root, ['analyze-impact', 'extract-variable', '--range', 'src/shapes.rs:28:9-28:18', '--name', 'width', '--json'], { env });
     t.is(cli.exitCode, 0, cli.stdout);
     t.is(cli.json.operation, 'extract-variable');
     t.true(cli.json.patch.unified_diff.includes('+        let width = end - pre;'), cli.json.patch.unified_diff);
@@ -169,51 +175,43 @@ test('analyze-impact shows an assist\'s patch without writing anything; MCP take
     } finally {
       await client.close();
     }
-  } finally {
-    await repo.cleanup();
-  }
+  });
 });
 
 test('the shorthand `tug inline --at` runs inline, and a flag of another refactor is refused', async (t) => {
   if (!(await requireRustToolchain(t))) return;
-  const repo = await fixtureRepo('rust', 'sound');
-  try {
-    const stray = await tug(repo.root, ['run', 'inline', '--at', 'src/shapes.rs:62:9', '--name', 'x', '--json']);
+  await sound(async ({ repo, env }) => {
+    const stray = await tug(repo.root, ['run', 'inline', '--at', 'src/shapes.rs:62:9', '--name', 'x', '--json'], { env });
     t.is(stray.exitCode, 2, stray.stdout);
     t.regex(stray.json.error.message, /--name does not apply to inline/);
-    const run = await tug(repo.root, ['inline', '--at', 'src/shapes.rs:62:9', '--json']);
+    const run = await tug(repo.root, ['inline', '--at', 'src/shapes.rs:62:9', '--json'], { env });
     t.is(run.exitCode, 0, run.stdout);
     t.is(run.json.operation, 'inline');
     t.regex(run.json.git.branch, /^tug\/inline\//);
-  } finally {
-    await repo.cleanup();
-  }
+  });
 });
 
 test('organize-imports removes the use nothing needs from --file', async (t) => {
   if (!(await requireRustToolchain(t))) return;
-  const repo = await fixtureRepo('rust', 'sound');
-  const run = await tug(repo.root, ['run', 'organize-imports', '--file', 'src/describe.rs', '--verify', 'tests', '--json']);
-  t.is(run.exitCode, 0, run.stdout);
-  t.is(run.json.verification.status, 'passed');
-  const describe = await repo.git('show', `${run.json.git.commit}:src/describe.rs`);
-  t.false(describe.includes('HashMap'), describe);
-  t.true(describe.startsWith('use crate::shapes::{Label, Span};\n'), 'used imports stay');
-  await repo.cleanup();
+  await sound(async ({ repo, env }) => {
+    const run = await tug(repo.root, ['run', 'organize-imports', '--file', 'src/describe.rs', '--verify', 'tests', '--json'], { env });
+    t.is(run.exitCode, 0, run.stdout);
+    t.is(run.json.verification.status, 'passed');
+    const describe = await repo.git('show', `${run.json.git.commit}:src/describe.rs`);
+    t.false(describe.includes('HashMap'), describe);
+    t.true(describe.startsWith('use crate::shapes::{Label, Span};\n'), 'used imports stay');
+  });
 });
 
 // Issue 28: nothing to do is success for an idempotent operation (it was UnsupportedByAdapter, exit 3).
 test('organize-imports on a Rust file whose every use is needed: ok, changed false, no branch', async (t) => {
   if (!(await requireRustToolchain(t))) return;
-  const repo = await fixtureRepo('rust', 'sound');
-  try {
+  await sound(async ({ repo, env }) => {
     const branches = await repo.git('branch', '--list');
-    const run = await tug(repo.root, ['run', 'organize-imports', '--file', 'src/shapes.rs', '--json']);
+    const run = await tug(repo.root, ['run', 'organize-imports', '--file', 'src/shapes.rs', '--json'], { env });
     t.is(run.exitCode, 0, run.stdout);
     t.like(run.json, { status: 'ok', changed: false, summary: { files_changed: 0 } });
     t.false('undo_token' in run.json);
     t.is(await repo.git('branch', '--list'), branches);
-  } finally {
-    await repo.cleanup();
-  }
+  });
 });

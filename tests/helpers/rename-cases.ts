@@ -30,12 +30,21 @@ export async function fixtureRepo(language: string, workspace: string): Promise<
 /** Runs one manifest case through the real CLI; `normalize` masks machine-specific text in the JSON golden. */
 export async function checkRenameCase(t: ExecutionContext, language: string, c: RenameCase, normalize: (stdout: string) => string = (s) => s): Promise<void> {
   const repo = await fixtureRepo(language, c.workspace);
-  const run = await tug(repo.root, ['rename', c.at, c.to, '--verify', c.verify, ...(c.flags ?? [])]);
+  await checkRenameCaseIn(t, language, c, repo, {}, normalize);
+  await repo.cleanup();
+}
+
+/**
+ * The same check on a copy of the case's fixture that the caller made (and cleans up), with `env` for the CLI: the copy
+ * may be shared by several cases behind one daemon (helpers/warm-fixture.ts), since a rename without --apply leaves the
+ * working tree as it was.
+ */
+export async function checkRenameCaseIn(t: ExecutionContext, language: string, c: RenameCase, repo: TestRepo, env: Record<string, string>, normalize: (stdout: string) => string = (s) => s): Promise<void> {
+  const run = await tug(repo.root, ['rename', c.at, c.to, '--verify', c.verify, ...(c.flags ?? [])], { env });
   await expectGolden(t, `${language}/${c.name}.json`, `${normalize(run.stdout.replaceAll(repo.root, '<workspace>'))}\n`);
   if (c.expect !== 'ok') {
     t.is(run.json?.error?.code, c.expect, run.stdout);
     t.not(run.exitCode, 0);
-    await repo.cleanup();
     return;
   }
   t.is(run.exitCode, 0, run.stdout);
@@ -43,5 +52,4 @@ export async function checkRenameCase(t: ExecutionContext, language: string, c: 
   if (c.expected_files !== undefined) t.is(run.json.summary.files_changed, c.expected_files, 'file count');
   t.is(run.json.verification.status, 'passed');
   await expectGolden(t, `${language}/${c.name}.patch`, run.json.patch.unified_diff);
-  await repo.cleanup();
 }
