@@ -99,20 +99,24 @@ export function lostAtImport(corpus, repo, dir) {
   return lost;
 }
 
-// The version of inlineEvaluation's rules: a stored result checked by an older version is checked again (recheck.mjs).
-export const EVALUATION_CHECK = 2;
+// The version of evaluationChange's rules: a stored result checked by an older version is checked again (recheck.mjs).
+export const EVALUATION_CHECK = 3;
 const evaluations = new Map();
 /**
- * For a Python inline of a local (position `p`, read from the base in `repo`): what inlining it would change in when
- * and how often its value is evaluated (inline_evaluation.py), or null. A property of the position, so it is asked
- * once and holds for whichever tool inlined there.
+ * For a Python inline of a local or an extract-variable (position `p`, read from the base in `repo`): what the
+ * refactor changes in when and how often code runs or what a use reads (inline_evaluation.py, extract_evaluation.py),
+ * or null. A property of the position, so it is asked once and holds for whichever tool refactored there.
  */
-export function inlineEvaluation(corpus, repo, p) {
-  if (CORPORA[corpus].rust || p?.op !== 'inline' || p.kind !== 'local') return null;
-  const key = `${corpus}\0${p.file}:${p.line}:${p.col}`;
+export function evaluationChange(corpus, repo, p) {
+  if (CORPORA[corpus].rust) return null;
+  let argv;
+  if (p?.op === 'inline' && p.kind === 'local') argv = ['inline_evaluation.py', p.line, p.col];
+  else if (p?.op === 'extract-variable') argv = ['extract_evaluation.py', p.line, p.col, p.end_line, p.end_col];
+  else return null;
+  const key = `${corpus}\0${p.op}\0${p.file}:${argv.slice(1).join(':')}`;
   if (!evaluations.has(key)) {
-    const run = spawnSync(PYTHON, ['-I', path.join(HERE, 'inline_evaluation.py'), path.join(repo, p.file), String(p.line), String(p.col)], { cwd: '/', encoding: 'utf8' });
-    if (run.status !== 0) throw new Error(`inline_evaluation.py: ${run.stderr}`);
+    const run = spawnSync(PYTHON, ['-I', path.join(HERE, argv[0]), path.join(repo, p.file), ...argv.slice(1).map(String)], { cwd: '/', encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`${argv[0]}: ${run.stderr}`);
     evaluations.set(key, JSON.parse(run.stdout).changes);
   }
   return evaluations.get(key);
@@ -120,9 +124,9 @@ export function inlineEvaluation(corpus, repo, p) {
 
 /**
  * The independent check: every changed Python file compiles, the change leaves no name undefined that the base did
- * not (pyflakes), importing the package builds what it built at the base (lostAtImport), an inline keeps when and how
- * often its value runs (inlineEvaluation, given the position `p`), and the project's tests pass in `dir`. `repo` holds
- * the base (main) while this runs.
+ * not (pyflakes), importing the package builds what it built at the base (lostAtImport), an inline or an extracted
+ * variable keeps when and how often code runs (evaluationChange, given the position `p`), and the project's tests
+ * pass in `dir`. `repo` holds the base (main) while this runs.
  */
 export function check(corpus, repo, dir, files, p = null) {
   if (!CORPORA[corpus].rust) {
@@ -131,8 +135,8 @@ export function check(corpus, repo, dir, files, p = null) {
     if (s.added.length) return { compiles: true, green: false, output: `pyflakes: the change leaves names undefined:\nE   ${s.added.join('\nE   ')}` };
     const lost = lostAtImport(corpus, repo, dir);
     if (lost.length) return { compiles: true, green: false, output: `import state: importing the package builds less than at the base:\nE   ${lost.join('\nE   ')}` };
-    const evaluation = inlineEvaluation(corpus, repo, p);
-    if (evaluation) return { compiles: true, green: false, output: `evaluation: the inline changes when its value runs:\nE   ${evaluation}` };
+    const evaluation = evaluationChange(corpus, repo, p);
+    if (evaluation) return { compiles: true, green: false, output: `evaluation: the ${p.op} changes when code runs or what it reads:\nE   ${evaluation}` };
   }
   const tests = runTests(corpus, dir);
   return { compiles: true, green: tests.green, output: tests.green ? '' : tests.output.slice(-1500) };

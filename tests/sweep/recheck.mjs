@@ -1,13 +1,14 @@
 // Applies the parts of the independent check that stored results predate to them: pyflakes (names a change leaves
-// undefined), the import state (what importing the package builds, check.mjs's lostAtImport) and, for inlines, when
-// and how often the value runs (check.mjs's inlineEvaluation, on rope's results too: it judges the position). Each such ok
+// undefined), the import state (what importing the package builds, check.mjs's lostAtImport) and, for inlines and
+// extracted variables, when and how often code runs (check.mjs's evaluationChange, on rope's results too: it judges
+// the position). Each such ok
 // result's commit is still in the corpus repository. Rewrites the results files in place, unless a sweep appended to
 // one meanwhile (then that file waits for the next recheck). One scratch checkout per corpus, reused for every result.
 // Usage: node tests/sweep/recheck.mjs [--seed 1]
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CORPORA, corpusRepo, git, WORK } from './corpora.mjs';
-import { addedUndefined, dropScratch, EVALUATION_CHECK, inlineEvaluation, lostAtImport, scratch } from './check.mjs';
+import { addedUndefined, dropScratch, EVALUATION_CHECK, evaluationChange, lostAtImport, scratch } from './check.mjs';
 
 const seed = process.argv.includes('--seed') ? process.argv[process.argv.indexOf('--seed') + 1] : '1';
 const dir = path.join(WORK, 'results');
@@ -40,18 +41,19 @@ function recheck(line) {
   }
 }
 
-/** The evaluation check on each green side of an inline line that predates it; true when the line changed. */
+/** The evaluation check on each green side of a line that predates it; true when the line changed. */
 function recheckEvaluation(line) {
   let changed = false;
   for (const side of [line.tug, line.rope]) {
-    if (side?.class !== 'ok-green' || side.evaluation === EVALUATION_CHECK || line.op !== 'inline' || CORPORA[line.corpus].rust) continue;
+    if (side?.class !== 'ok-green' || side.evaluation === EVALUATION_CHECK || CORPORA[line.corpus].rust) continue;
+    if (line.op !== 'inline' && line.op !== 'extract-variable') continue;
     const info = corpusRepo(line.corpus);
-    const found = inlineEvaluation(line.corpus, info.repo, line.position);
+    const found = evaluationChange(line.corpus, info.repo, line.position);
     side.evaluation = EVALUATION_CHECK;
     changed = true;
     if (!found) continue;
     side.class = 'broken';
-    side.evidence = `evaluation: the inline changes when its value runs:\nE   ${found}`;
+    side.evidence = `evaluation: the ${line.op} changes when code runs or what it reads:\nE   ${found}`;
     process.stdout.write(`${line.corpus} ${line.op} #${line.index}: ${side === line.tug ? 'tug' : 'rope'} broken: ${found}\n`);
   }
   return changed;
