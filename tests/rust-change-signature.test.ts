@@ -2,14 +2,20 @@
 // method reordered in the declaration, both impls (one names the parameter differently) and every call (method, `dyn`,
 // `Trait::m(x, …)`, `Type::m(x, …)`); a free fn renamed, reordered and given a new parameter across modules; a removed
 // parameter; a reorder that would change the evaluation order refused unless forced, a fn pointer listed as unsure.
+// The first test is the cold CLI path; the last two share one copy of the fixture behind one daemon
+// (helpers/warm-fixture.ts: rust-analyzer indexes it once, each case starts from the committed fixture).
 import test from 'ava';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { tug, TUG_BIN } from './helpers/cli.js';
 import { fixtureRepo } from './helpers/rename-cases.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
+import { warmFixtures } from './helpers/warm-fixture.js';
 
 const GUARD_MS = 900_000;
+const fixtures = warmFixtures();
+test.after.always(() => fixtures.stopAll());
+fixtures.plan('rust', 'signature', 2);
 
 test('CLI: a trait method reordered in the trait, every impl and every call form; cargo test passes', async (t) => {
   if (!(await requireRustToolchain(t))) return;
@@ -70,23 +76,20 @@ test('MCP: rename + reorder + add across modules (the body follows the rename), 
 test('CLI: a reorder that changes which argument with effects runs first is refused; forced, a fn pointer is listed as unsure', async (t) => {
   if (!(await requireRustToolchain(t))) return;
   t.timeout(GUARD_MS);
-  const repo = await fixtureRepo('rust', 'signature');
-  try {
+  await fixtures.use('rust', 'signature', async ({ repo, env }) => {
     const params = ['--params', '[{"name":"height"},{"name":"width"}]'];
-    const refused = await tug(repo.root, ['run', 'change-signature', '--at', 'src/lib.rs:24:8', ...params, '--json']);
+    const refused = await tug(repo.root, ['run', 'change-signature', '--at', 'src/lib.rs:24:8', ...params, '--json'], { env });
     t.is(refused.json.error.code, 'UnsafeRefactor', refused.stdout);
     t.is(refused.json.error.details.reason, 'arguments with effects reordered');
     t.is(await repo.git('branch', '--list', 'tug/*'), '');
 
-    const forced = await tug(repo.root, ['run', 'change-signature', '--at', 'src/lib.rs:24:8', ...params, '--force', '--verify', 'tests', '--json']);
+    const forced = await tug(repo.root, ['run', 'change-signature', '--at', 'src/lib.rs:24:8', ...params, '--force', '--verify', 'tests', '--json'], { env });
     t.is(forced.exitCode, 0, forced.stdout);
     t.deepEqual(forced.json.unsure, [{ file: 'src/lib.rs', line: 37, col: 34, text: 'let f: fn(u32, u32) -> u32 = area;', reason: 'value_use', renamed: false }]);
     const text = await repo.git('show', `${forced.json.git.commit}:src/lib.rs`);
     t.true(text.includes('vec![f(1, 2), area(5, 4)]') && text.includes('assert_eq!(area(two() + 1, two()), 6);'), text);
     t.true((await repo.git('show', `${forced.json.git.commit}:src/shapes.rs`)).includes('area(1, side)'));
-  } finally {
-    await repo.cleanup();
-  }
+  });
 });
 
 // Found by the sweep on percent-encoding: renaming `next` of `impl Iterator for PercentDecode` also renamed
@@ -94,19 +97,16 @@ test('CLI: a reorder that changes which argument with effects runs first is refu
 test('CLI: rename and change-signature of next in impl Iterator (a trait from outside the workspace) are refused', async (t) => {
   if (!(await requireRustToolchain(t))) return;
   t.timeout(GUARD_MS);
-  const repo = await fixtureRepo('rust', 'signature');
-  try {
+  await fixtures.use('rust', 'signature', async ({ repo, env }) => {
     for (const args of [
       ['rename', 'src/shapes.rs:16:8', 'advance'],
       ['rename', 'src/shapes.rs:28:26', 'advance'],
       ['run', 'change-signature', '--at', 'src/shapes.rs:16:8', '--params', '[{"name":"n","type":"u32","value":"1"}]'],
     ]) {
-      const run = await tug(repo.root, [...args, '--json']);
+      const run = await tug(repo.root, [...args, '--json'], { env });
       t.is(run.json?.error?.code, 'UnsafeRefactor', run.stdout);
       t.like(run.json.error.details, { reason: 'implements a foreign trait', trait: 'Iterator', line: 16, col: 8 });
     }
     t.is(await repo.git('branch', '--list', 'tug/*'), '');
-  } finally {
-    await repo.cleanup();
-  }
+  });
 });
