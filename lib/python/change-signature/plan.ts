@@ -110,18 +110,21 @@ export async function planSignatureOn(
     }
   }
   const warnings: WarningJSON[] = [];
-  for (const d of defs) {
-    const replacing = d.site.decorators.filter((x) => !KEEPS_SIGNATURE.has(x));
-    if (replacing.length === 0) continue;
-    const message = `${name} at ${d.file}:${d.site.line} is decorated with ${replacing.map((x) => `@${x}`).join(', ')}, which may give its callers another signature`;
-    if (!force) throw new TugError('UnsafeRefactor', `${message}; pass force to change it anyway`, { details: { reason: 'decorated', decorators: replacing, line: d.site.line, col: d.site.col }, location: { file: d.file, line: d.site.line, col: d.site.col } });
-    warnings.push({ code: 'DecoratedSignature', message, location: { file: d.file, line: d.site.line, col: d.site.col } });
-  }
   // A method's receiver is kept first and left out of the list; written there anyway, as in the def, it means itself.
   const receiver = own(main.site) === main.site.params ? undefined : main.site.params[0]!.name;
   const first = newParams[0];
   const given = receiver !== undefined && first && first.name === receiver && Object.entries(first).every(([key, value]) => key === 'name' || value === undefined) ? newParams.slice(1) : newParams;
   const { params, removed } = resolveNewParams(given, old);
+  // A decorator may call the function its own way. When every old call still binds as before (only parameters with a
+  // default added after the others), whatever the decorator passes still fits: a warning, not a refusal.
+  const compatible = callCompatible({ name, old, params, removed, force, selfByHand: false });
+  for (const d of defs) {
+    const replacing = d.site.decorators.filter((x) => !KEEPS_SIGNATURE.has(x));
+    if (replacing.length === 0) continue;
+    const message = `${name} at ${d.file}:${d.site.line} is decorated with ${replacing.map((x) => `@${x}`).join(', ')}, which may give its callers another signature`;
+    if (!force && !compatible) throw new TugError('UnsafeRefactor', `${message}; pass force to change it anyway`, { details: { reason: 'decorated', decorators: replacing, line: d.site.line, col: d.site.col }, location: { file: d.file, line: d.site.line, col: d.site.col } });
+    warnings.push({ code: 'DecoratedSignature', message: compatible ? `${message}; every call made the old way still fits (only parameters with a default were added), unless the decorator counts the parameters` : message, location: { file: d.file, line: d.site.line, col: d.site.col } });
+  }
   if (special) checkImplicitCalls(name, old, params, removed, given, at);
   if (constructor) {
     const hook = pickleHook(resolver, entity);
