@@ -1,10 +1,12 @@
 // Results the Rust sweep's verification caught on real crates (itoa, percent-encoding, strsim; docs/QUALITY.md), each
 // on a small crate of the same shape run through the real CLI with rust-analyzer and cargo: tug now does the change
-// so that the crate's tests pass, or refuses it up front with a reason naming the place, never a red result.
+// so that the crate's tests pass, or refuses it up front with a reason naming the place, never a red result. A test
+// that makes several calls on its crate makes them through one private daemon (rust-analyzer indexes the crate once).
 import test from 'ava';
 import { tug } from './helpers/cli.js';
 import { makeRepo } from './helpers/repo.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
+import { withDaemon } from './helpers/warm-fixture.js';
 
 const GUARD_MS = 900_000;
 const MANIFEST = '[package]\nname = "cs"\nversion = "0.1.0"\nedition = "2018"\n';
@@ -92,31 +94,33 @@ test('change-signature refuses a call inside a macro it cannot rewrite, naming t
   t.timeout(GUARD_MS);
   const repo = await makeRepo({ 'Cargo.toml': MANIFEST, 'src/lib.rs': LIB, 'tests/t.rs': TESTS });
   try {
-    const extra = (keep: string) => JSON.stringify([{ name: keep }, { name: 'extra', type: 'u8', value: '0' }]);
-    const contains = await tug(repo.root, ['run', 'change-signature', '--at', `src/lib.rs:${lineOf(LIB, 'const fn contains')}:18`, '--params', extra('b'), '--json']);
-    t.is(contains.exitCode, 4, contains.stdout);
-    t.is(contains.json.error.code, 'UnsafeRefactor');
-    t.is(contains.json.error.details.reason, 'call not rewritten');
-    const assertLine = lineOf(LIB, 'LOW.contains(0)');
-    t.deepEqual(contains.json.error.details.places, [`src/lib.rs:${assertLine}:9`, `src/lib.rs:${assertLine + 1}:10`]);
-    t.true(contains.json.error.message.includes(`src/lib.rs:${assertLine}:9 inside static_assert!`), contains.json.error.message);
+    await withDaemon(repo.root, async (env) => {
+      const extra = (keep: string) => JSON.stringify([{ name: keep }, { name: 'extra', type: 'u8', value: '0' }]);
+      const contains = await tug(repo.root, ['run', 'change-signature', '--at', `src/lib.rs:${lineOf(LIB, 'const fn contains')}:18`, '--params', extra('b'), '--json'], { env });
+      t.is(contains.exitCode, 4, contains.stdout);
+      t.is(contains.json.error.code, 'UnsafeRefactor');
+      t.is(contains.json.error.details.reason, 'call not rewritten');
+      const assertLine = lineOf(LIB, 'LOW.contains(0)');
+      t.deepEqual(contains.json.error.details.places, [`src/lib.rs:${assertLine}:9`, `src/lib.rs:${assertLine + 1}:10`]);
+      t.true(contains.json.error.message.includes(`src/lib.rs:${assertLine}:9 inside static_assert!`), contains.json.error.message);
 
-    const format = await tug(repo.root, ['run', 'change-signature', '--at', `src/lib.rs:${lineOf(LIB, 'fn format')}:12`, '--params', extra('i'), '--json']);
-    t.is(format.exitCode, 4, format.stdout);
-    t.is(format.json.error.details.reason, 'call not rewritten');
-    t.deepEqual(format.json.error.details.places, [`tests/t.rs:${lineOf(TESTS, 'buffer.format')}:32`]);
-    t.is(await repo.git('branch', '--list', 'tug/*'), '');
+      const format = await tug(repo.root, ['run', 'change-signature', '--at', `src/lib.rs:${lineOf(LIB, 'fn format')}:12`, '--params', extra('i'), '--json'], { env });
+      t.is(format.exitCode, 4, format.stdout);
+      t.is(format.json.error.details.reason, 'call not rewritten');
+      t.deepEqual(format.json.error.details.places, [`tests/t.rs:${lineOf(TESTS, 'buffer.format')}:32`]);
+      t.is(await repo.git('branch', '--list', 'tug/*'), '');
 
-    // Forced, it goes on and lists the places as unsure (verification then shows what they do).
-    const forced = await tug(repo.root, ['run', 'change-signature', '--at', `src/lib.rs:${lineOf(LIB, 'fn format')}:12`, '--params', extra('i'), '--force', '--verify', 'none', '--json']);
-    t.is(forced.exitCode, 0, forced.stdout);
-    t.deepEqual(forced.json.unsure.map((u: any) => [u.file, u.reason, u.macro]), [['tests/t.rs', 'macro_definition', 'test']]);
+      // Forced, it goes on and lists the places as unsure (verification then shows what they do).
+      const forced = await tug(repo.root, ['run', 'change-signature', '--at', `src/lib.rs:${lineOf(LIB, 'fn format')}:12`, '--params', extra('i'), '--force', '--verify', 'none', '--json'], { env });
+      t.is(forced.exitCode, 0, forced.stdout);
+      t.deepEqual(forced.json.unsure.map((u: any) => [u.file, u.reason, u.macro]), [['tests/t.rs', 'macro_definition', 'test']]);
 
-    // A call in assert! that rust-analyzer maps is rewritten; Vec's is_empty beside it is another method, left alone.
-    const empty = await tug(repo.root, ['run', 'change-signature', '--at', `src/lib.rs:${lineOf(LIB, 'fn is_empty')}:12`, '--params', JSON.stringify([{ name: 'strict', type: 'bool', value: 'true' }]), '--verify', 'tests', '--json']);
-    t.is(empty.exitCode, 0, empty.stdout);
-    t.is(empty.json.verification.status, 'passed');
-    t.true((await repo.git('show', `${empty.json.git.commit}:src/lib.rs`)).includes('assert!(!super::LOW.is_empty(true) && Vec::<u8>::new().is_empty());'));
+      // A call in assert! that rust-analyzer maps is rewritten; Vec's is_empty beside it is another method, left alone.
+      const empty = await tug(repo.root, ['run', 'change-signature', '--at', `src/lib.rs:${lineOf(LIB, 'fn is_empty')}:12`, '--params', JSON.stringify([{ name: 'strict', type: 'bool', value: 'true' }]), '--verify', 'tests', '--json'], { env });
+      t.is(empty.exitCode, 0, empty.stdout);
+      t.is(empty.json.verification.status, 'passed');
+      t.true((await repo.git('show', `${empty.json.git.commit}:src/lib.rs`)).includes('assert!(!super::LOW.is_empty(true) && Vec::<u8>::new().is_empty());'));
+    });
   } finally {
     await repo.cleanup();
   }
@@ -184,20 +188,22 @@ test('extract-function in an impl whose type borrows for a lifetime gives the ne
     return `src/lib.rs:${line}:${col}-${line}:${col + needle.length}`;
   };
   try {
-    for (const [selection, signature] of [
-      ['self.bytes = remaining;', 'fn stored(&mut self, remaining: &\'a [u8]) {'],
-      ['let (head, rest) = self.bytes.split_at(1);', 'fn stored(&mut self) -> (&\'a [u8], &\'a [u8]) {'],
-      ['let all = self.bytes;', 'fn stored(&mut self) -> &\'a [u8] {'],
-      // A borrow of a local stays elided: naming it 'a would ask the local to outlive the iterator.
-      ['self.label.len() + local.len()', 'fn stored(&self, local: &[u8]) -> usize {'],
-    ] as const) {
-      const run = await tug(repo.root, ['run', 'extract-function', '--range', range(selection), '--name', 'stored', '--verify', 'tests', '--json']);
-      t.is(run.exitCode, 0, `${selection}: ${run.stdout.slice(0, 3000)}`);
-      t.is(run.json.verification?.status, 'passed', selection);
-      const after = await repo.git('show', `${run.json.git.commit}:src/lib.rs`);
-      t.true(after.includes(signature), `${signature}\n---\n${after}`);
-      await repo.git('branch', '-D', run.json.git.branch.replace(/^refs\/heads\//, ''));
-    }
+    await withDaemon(repo.root, async (env) => {
+      for (const [selection, signature] of [
+        ['self.bytes = remaining;', 'fn stored(&mut self, remaining: &\'a [u8]) {'],
+        ['let (head, rest) = self.bytes.split_at(1);', 'fn stored(&mut self) -> (&\'a [u8], &\'a [u8]) {'],
+        ['let all = self.bytes;', 'fn stored(&mut self) -> &\'a [u8] {'],
+        // A borrow of a local stays elided: naming it 'a would ask the local to outlive the iterator.
+        ['self.label.len() + local.len()', 'fn stored(&self, local: &[u8]) -> usize {'],
+      ] as const) {
+        const run = await tug(repo.root, ['run', 'extract-function', '--range', range(selection), '--name', 'stored', '--verify', 'tests', '--json'], { env });
+        t.is(run.exitCode, 0, `${selection}: ${run.stdout.slice(0, 3000)}`);
+        t.is(run.json.verification?.status, 'passed', selection);
+        const after = await repo.git('show', `${run.json.git.commit}:src/lib.rs`);
+        t.true(after.includes(signature), `${signature}\n---\n${after}`);
+        await repo.git('branch', '-D', run.json.git.branch.replace(/^refs\/heads\//, ''));
+      }
+    });
   } finally {
     await repo.cleanup();
   }

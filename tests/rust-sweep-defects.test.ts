@@ -1,11 +1,13 @@
 // Defects the sweep over real crates found in Rust rename and change-signature (docs/QUALITY.md), each on a small
 // crate written here that has the same shape, run through the real CLI with cargo and rust-analyzer: every result tug
-// calls ok passes the crate's own tests, and what it cannot do it refuses with a reason.
+// calls ok passes the crate's own tests, and what it cannot do it refuses with a reason. A test that makes several calls
+// on its crate makes them through one private daemon (rust-analyzer indexes the crate once); the doc-test rename is cold.
 import test from 'ava';
 import { checkExtractedSignature } from '../lib/rust/extract-signature.js';
 import { tug } from './helpers/cli.js';
 import { makeRepo } from './helpers/repo.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
+import { withDaemon } from './helpers/warm-fixture.js';
 
 const GUARD_MS = 900_000;
 const MANIFEST = '[package]\nname = "sg"\nversion = "0.1.0"\nedition = "2018"\n';
@@ -106,19 +108,21 @@ test('rename reaches `$crate::name` in a macro_rules! body and the names a modul
   const repo = await crate(t);
   if (!repo) return;
   try {
-    for (const [at, to, expect] of [
-      ['src/lib.rs:13:8', 'make_guard', '$crate::make_guard((), |()| $e)'],
-      ['src/lib.rs:23:7', 'TABLE', 'TABLE[self as usize % 10]'],
-      ['src/lib.rs:25:5', 'sealed', 'impl sealed::Sealed for $t'],
-      ['src/lib.rs:26:15', 'Closed', 'impl private::Closed for $t'],
-    ] as const) {
-      const run = await tug(repo.root, ['rename', at, to, '--verify', 'tests', '--json']);
-      t.is(run.exitCode, 0, `${at} → ${to}: ${run.stdout}`);
-      t.deepEqual(run.json.unsure ?? [], [], `${at}: nothing left unsure`);
-      t.is(run.json.verification.status, 'passed');
-      const after = await repo.git('show', `${run.json.git.commit}:src/lib.rs`);
-      t.true(after.includes(expect), after);
-    }
+    await withDaemon(repo.root, async (env) => {
+      for (const [at, to, expect] of [
+        ['src/lib.rs:13:8', 'make_guard', '$crate::make_guard((), |()| $e)'],
+        ['src/lib.rs:23:7', 'TABLE', 'TABLE[self as usize % 10]'],
+        ['src/lib.rs:25:5', 'sealed', 'impl sealed::Sealed for $t'],
+        ['src/lib.rs:26:15', 'Closed', 'impl private::Closed for $t'],
+      ] as const) {
+        const run = await tug(repo.root, ['rename', at, to, '--verify', 'tests', '--json'], { env });
+        t.is(run.exitCode, 0, `${at} → ${to}: ${run.stdout}`);
+        t.deepEqual(run.json.unsure ?? [], [], `${at}: nothing left unsure`);
+        t.is(run.json.verification.status, 'passed');
+        const after = await repo.git('show', `${run.json.git.commit}:src/lib.rs`);
+        t.true(after.includes(expect), after);
+      }
+    });
   } finally {
     await repo.cleanup();
   }
@@ -128,25 +132,26 @@ test('change-signature rewrites the call in the macro body; a fn passed as a val
   const repo = await crate(t);
   if (!repo) return;
   try {
-    const params = JSON.stringify([{ name: 'v' }, { name: 'dropfn' }, { name: 'tag', type: 'u8', value: '0' }]);
-    const run = await tug(repo.root, ['run', 'change-signature', '--at', 'src/lib.rs:13:8', '--params', params, '--verify', 'tests', '--json']);
-    t.is(run.exitCode, 0, run.stdout);
-    t.true((await repo.git('show', `${run.json.git.commit}:src/lib.rs`)).includes('$crate::guard((), |()| $e, 0)'));
+    await withDaemon(repo.root, async (env) => {
+      const params = JSON.stringify([{ name: 'v' }, { name: 'dropfn' }, { name: 'tag', type: 'u8', value: '0' }]);
+      const run = await tug(repo.root, ['run', 'change-signature', '--at', 'src/lib.rs:13:8', '--params', params, '--verify', 'tests', '--json'], { env });
+      t.is(run.exitCode, 0, run.stdout);
+      t.true((await repo.git('show', `${run.json.git.commit}:src/lib.rs`)).includes('$crate::guard((), |()| $e, 0)'));
 
-    const add = JSON.stringify([{ name: 'x' }, { name: 'by', type: 'u8', value: '2' }]);
-    const refused = await tug(repo.root, ['run', 'change-signature', '--at', 'src/lib.rs:50:8', '--params', add, '--json']);
-    t.is(refused.exitCode, 4, refused.stdout);
-    t.is(refused.json.error.code, 'UnsafeRefactor');
-    t.is(refused.json.error.details.reason, 'value use');
-    t.deepEqual(refused.json.error.details.uses, ['src/lib.rs:55:28']);
+      const add = JSON.stringify([{ name: 'x' }, { name: 'by', type: 'u8', value: '2' }]);
+      const refused = await tug(repo.root, ['run', 'change-signature', '--at', 'src/lib.rs:50:8', '--params', add, '--json'], { env });
+      t.is(refused.exitCode, 4, refused.stdout);
+      t.is(refused.json.error.code, 'UnsafeRefactor');
+      t.is(refused.json.error.details.reason, 'value use');
+      t.deepEqual(refused.json.error.details.uses, ['src/lib.rs:55:28']);
 
-    // strsim, shlex: on an impl's `type Item` rust-analyzer's definition is std's, so the foreign trait went unseen and
-    // its rename searched std for `Item` until the 60 s timeout.
-    const line = LIB.split('\n').findIndex((l) => l.includes('type Item')) + 1;
-    const item = await tug(repo.root, ['rename', `src/lib.rs:${line}:10`, 'Element', '--json']);
-    t.is(item.json?.error?.code, 'UnsafeRefactor', item.stdout);
-    t.is(item.json.error.details.reason, 'implements a foreign trait');
-
+      // strsim, shlex: on an impl's `type Item` rust-analyzer's definition is std's, so the foreign trait went unseen and
+      // its rename searched std for `Item` until the 60 s timeout.
+      const line = LIB.split('\n').findIndex((l) => l.includes('type Item')) + 1;
+      const item = await tug(repo.root, ['rename', `src/lib.rs:${line}:10`, 'Element', '--json'], { env });
+      t.is(item.json?.error?.code, 'UnsafeRefactor', item.stdout);
+      t.is(item.json.error.details.reason, 'implements a foreign trait');
+    });
   } finally {
     await repo.cleanup();
   }
@@ -252,34 +257,36 @@ test('extract-function refuses the signatures rust-analyzer cannot write and rep
   t.timeout(GUARD_MS);
   const repo = await makeRepo({ 'Cargo.toml': MANIFEST, 'src/lib.rs': EXTRACT });
   try {
-    for (const [range, reason] of [
-      [rangeOf(EXTRACT, 'let a_len'), 'generic parameter not carried over'],
-      [rangeOf(EXTRACT, 'let y = (g.0)(1)'), 'closure type in signature'],
-    ]) {
-      const run = await tug(repo.root, ['run', 'extract-function', '--range', range!, '--name', 'part', '--verify', 'tests', '--json']);
-      t.is(run.json?.error?.code, 'UnsupportedByAdapter', `${range}: ${run.stdout}`);
-      t.is(run.json.error.details.reason, reason, range);
-    }
-    // shlex: inline of `Vec::new()` pasted std's body, which names the private `RawVec`.
-    const lines = EXTRACT.split('\n');
-    const at = lines.findIndex((l) => l.includes('Vec::new()'));
-    const inline = await tug(repo.root, ['run', 'inline', '--at', `src/lib.rs:${at + 1}:${lines[at]!.indexOf('new()') + 1}`, '--json']);
-    t.is(inline.json?.error?.code, 'UnsupportedByAdapter', inline.stdout);
-    t.is(inline.json.error.details.reason, 'callee outside the workspace');
-    const run = await tug(repo.root, ['run', 'extract-function', '--range', rangeOf(EXTRACT, 'let width', 'distances[0] = width'), '--name', 'part', '--verify', 'tests', '--json']);
-    t.is(run.exitCode, 0, run.stdout);
-    t.is(run.json.verification.status, 'passed');
-    const after = await repo.git('show', `${run.json.git.commit}:src/lib.rs`);
-    t.true(after.includes('part(n, &mut distances)') && after.includes('distances: &mut Vec<usize>'), after);
-    t.is(await repo.git('branch', '--list', 'tug/*', '--format', '%(refname:short)'), 'tug/extract-function/function-part');
+    await withDaemon(repo.root, async (env) => {
+      for (const [range, reason] of [
+        [rangeOf(EXTRACT, 'let a_len'), 'generic parameter not carried over'],
+        [rangeOf(EXTRACT, 'let y = (g.0)(1)'), 'closure type in signature'],
+      ]) {
+        const run = await tug(repo.root, ['run', 'extract-function', '--range', range!, '--name', 'part', '--verify', 'tests', '--json'], { env });
+        t.is(run.json?.error?.code, 'UnsupportedByAdapter', `${range}: ${run.stdout}`);
+        t.is(run.json.error.details.reason, reason, range);
+      }
+      // shlex: inline of `Vec::new()` pasted std's body, which names the private `RawVec`.
+      const lines = EXTRACT.split('\n');
+      const at = lines.findIndex((l) => l.includes('Vec::new()'));
+      const inline = await tug(repo.root, ['run', 'inline', '--at', `src/lib.rs:${at + 1}:${lines[at]!.indexOf('new()') + 1}`, '--json'], { env });
+      t.is(inline.json?.error?.code, 'UnsupportedByAdapter', inline.stdout);
+      t.is(inline.json.error.details.reason, 'callee outside the workspace');
+      const run = await tug(repo.root, ['run', 'extract-function', '--range', rangeOf(EXTRACT, 'let width', 'distances[0] = width'), '--name', 'part', '--verify', 'tests', '--json'], { env });
+      t.is(run.exitCode, 0, run.stdout);
+      t.is(run.json.verification.status, 'passed');
+      const after = await repo.git('show', `${run.json.git.commit}:src/lib.rs`);
+      t.true(after.includes('part(n, &mut distances)') && after.includes('distances: &mut Vec<usize>'), after);
+      t.is(await repo.git('branch', '--list', 'tug/*', '--format', '%(refname:short)'), 'tug/extract-function/function-part');
 
-    // shlex, percent-encoding, scopeguard: the variable rust-analyzer binds is a struct literal's shorthand field, which
-    // --name renamed into a field that does not exist.
-    const p = lines.findIndex((l) => l.includes('Pair { left: s.len()'));
-    const col = lines[p]!.indexOf('s.len()') + 1;
-    const variable = await tug(repo.root, ['run', 'extract-variable', '--range', `src/lib.rs:${p + 1}:${col}-${p + 1}:${col + 7}`, '--name', 'size', '--verify', 'tests', '--json']);
-    t.is(variable.exitCode, 0, variable.stdout);
-    t.true((await repo.git('show', `${variable.json.git.commit}:src/lib.rs`)).includes('Pair { left: size, right: 0 }'));
+      // shlex, percent-encoding, scopeguard: the variable rust-analyzer binds is a struct literal's shorthand field, which
+      // --name renamed into a field that does not exist.
+      const p = lines.findIndex((l) => l.includes('Pair { left: s.len()'));
+      const col = lines[p]!.indexOf('s.len()') + 1;
+      const variable = await tug(repo.root, ['run', 'extract-variable', '--range', `src/lib.rs:${p + 1}:${col}-${p + 1}:${col + 7}`, '--name', 'size', '--verify', 'tests', '--json'], { env });
+      t.is(variable.exitCode, 0, variable.stdout);
+      t.true((await repo.git('show', `${variable.json.git.commit}:src/lib.rs`)).includes('Pair { left: size, right: 0 }'));
+    });
   } finally {
     await repo.cleanup();
   }
