@@ -1,11 +1,13 @@
 // extract-variable in Rust (rust-analyzer's extract_variable) binds the expression before its statement; where the
 // statement evaluates it again on every iteration or only on some paths, tug refuses (shlex in the sweep: the
 // `self.next_char()` of `while let Some(ch2) = self.next_char()` read once, and the crate's test failed).
+// The two refusals go through one private daemon (rust-analyzer indexes the crate once).
 import test from 'ava';
 import { conditionalPlace } from '../lib/rust/extract-variable-order.js';
 import { tug } from './helpers/cli.js';
 import { makeRepo } from './helpers/repo.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
+import { withDaemon } from './helpers/warm-fixture.js';
 
 const LIB = `pub struct Lexer<'a> {
     bytes: std::str::Bytes<'a>,
@@ -57,16 +59,18 @@ test('extract-variable refuses a while condition and the right of &&; nothing is
   t.timeout(900_000);
   const repo = await makeRepo({ '.gitignore': 'target\n', 'Cargo.toml': '[package]\nname = "lexer"\nversion = "0.1.0"\nedition = "2021"\n', 'src/lib.rs': LIB });
   try {
-    for (const [range, says] of [
-      [at('while let Some(ch)', 'self.next_char()'), 'a while condition'],
-      [at('i < v.len() &&', 'v[i]'), 'the right of && or ||'],
-    ] as const) {
-      const run = await tug(repo.root, ['run', 'extract-variable', '--range', range, '--name', 'part', '--verify', 'tests', '--json']);
-      t.is(run.json?.error?.code, 'UnsafeRefactor', `${range}: ${run.stdout.slice(0, 2000)}`);
-      t.is(run.json.error.details.reason, 'evaluated conditionally or repeatedly');
-      t.true(run.json.error.message.includes(says), run.json.error.message);
-    }
-    t.is(await repo.git('branch', '--list', 'tug/*'), '');
+    await withDaemon(repo.root, async (env) => {
+      for (const [range, says] of [
+        [at('while let Some(ch)', 'self.next_char()'), 'a while condition'],
+        [at('i < v.len() &&', 'v[i]'), 'the right of && or ||'],
+      ] as const) {
+        const run = await tug(repo.root, ['run', 'extract-variable', '--range', range, '--name', 'part', '--verify', 'tests', '--json'], { env });
+        t.is(run.json?.error?.code, 'UnsafeRefactor', `${range}: ${run.stdout.slice(0, 2000)}`);
+        t.is(run.json.error.details.reason, 'evaluated conditionally or repeatedly');
+        t.true(run.json.error.message.includes(says), run.json.error.message);
+      }
+      t.is(await repo.git('branch', '--list', 'tug/*'), '');
+    });
   } finally {
     await repo.cleanup();
   }

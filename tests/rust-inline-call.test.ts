@@ -2,11 +2,13 @@
 // CLI with cargo and rust-analyzer: scopeguard's `guard(v, f)`, whose declared return type alone fixed a generic
 // parameter of the body (kept as the `let`'s annotation), and fns that leave their body early with `?` or `return`,
 // which pasted into the caller would return from it (refused before anything is written).
+// The first test is inline's cold CLI path; the two refusals go through one private daemon (one rust-analyzer start).
 import test from 'ava';
 import { annotationFor, declaredReturnType, fnBody } from '../lib/rust/inline-call.js';
 import { tug } from './helpers/cli.js';
 import { makeRepo } from './helpers/repo.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
+import { withDaemon } from './helpers/warm-fixture.js';
 
 const GUARD_MS = 900_000;
 const MANIFEST = '[package]\nname = "sg"\nversion = "0.1.0"\nedition = "2018"\n';
@@ -143,19 +145,21 @@ test('inline of a fn that leaves its body with ? or return is refused: the exit 
   t.timeout(GUARD_MS);
   const repo = await makeRepo({ 'Cargo.toml': MANIFEST, 'src/lib.rs': LIB });
   try {
-    const head = await repo.git('rev-parse', 'HEAD');
-    for (const [needle, word, exit] of [
-      ['let d = first_digit(', 'first_digit(', '?'],
-      ['let y = clamp(', 'clamp(', 'return'],
-    ] as const) {
-      const at = `src/lib.rs:${lineOf(needle)}:${colOf(needle, word)}`;
-      const run = await tug(repo.root, ['run', 'inline', '--at', at, '--verify', 'tests', '--json']);
-      t.is(run.json?.error?.code, 'UnsafeRefactor', run.stdout);
-      t.is(run.json.error.details.reason, 'early return in callee');
-      t.true(run.json.error.message.includes(`(\`${exit}\`)`), run.json.error.message);
-    }
-    t.is(await repo.git('rev-parse', 'HEAD'), head);
-    t.is(await repo.git('branch', '--list', 'tug/*'), '');
+    await withDaemon(repo.root, async (env) => {
+      const head = await repo.git('rev-parse', 'HEAD');
+      for (const [needle, word, exit] of [
+        ['let d = first_digit(', 'first_digit(', '?'],
+        ['let y = clamp(', 'clamp(', 'return'],
+      ] as const) {
+        const at = `src/lib.rs:${lineOf(needle)}:${colOf(needle, word)}`;
+        const run = await tug(repo.root, ['run', 'inline', '--at', at, '--verify', 'tests', '--json'], { env });
+        t.is(run.json?.error?.code, 'UnsafeRefactor', run.stdout);
+        t.is(run.json.error.details.reason, 'early return in callee');
+        t.true(run.json.error.message.includes(`(\`${exit}\`)`), run.json.error.message);
+      }
+      t.is(await repo.git('rev-parse', 'HEAD'), head);
+      t.is(await repo.git('branch', '--list', 'tug/*'), '');
+    });
   } finally {
     await repo.cleanup();
   }
