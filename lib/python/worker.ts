@@ -3,9 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile, rm, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
 import { TugError } from '../core/errors.js';
 import { noteToolVersion } from '../core/tool-versions.js';
+import { jsonLines } from './json-lines.js';
 import { ISOLATED_CWD, ISOLATED_FLAGS, isolatedEnv } from './isolated.js';
 import { explainStartFailure, isSupportedVersion, unsupportedInterpreter } from './supported.js';
 
@@ -111,7 +111,7 @@ export class PythonWorker {
   /** Takes over a worker process started before (its ready line waits in the pipe until read). */
   private static async attachReady(started: WorkerProcess, options: WorkerOptions): Promise<PythonWorker> {
     const { child, exit } = started;
-    const lines = createInterface({ input: child.stdout! });
+    const lines = jsonLines(child.stdout!);
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
     const ready = await new Promise<WorkerReady>((resolve, reject) => {
