@@ -7,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { tug, TUG_BIN } from './helpers/cli.js';
 import { fixtureRepo } from './helpers/rename-cases.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
+import { warmFixtures } from './helpers/warm-fixture.js';
 import { snippetText, SnippetNeedsInput } from '../lib/rust/snippets.js';
 import { listAssists } from '../lib/index.js';
 import { releaseResources } from '../lib/ops/resources.js';
@@ -21,6 +22,11 @@ function checkPassed(t: ExecutionContext, result: any, raw: string) {
 
 // rust-analyzer starts cold for each CLI call; on a loaded machine that takes long, hence the generous guard.
 const GUARD_MS = 900_000;
+// The first test is the cold CLI path of `assists` and `run assist`; the last two share one copy of the fixture behind
+// one daemon (helpers/warm-fixture.ts: rust-analyzer indexes it once, each case starts from the committed fixture).
+const fixtures = warmFixtures();
+test.after.always(() => fixtures.stopAll());
+fixtures.plan('rust', 'catalog', 2);
 
 test('CLI: assists lists what rust-analyzer offers on a match, sorted by id; run assist add_missing_match_arms applies without snippet marks', async (t) => {
   if (!(await requireRustToolchain(t))) return;
@@ -109,9 +115,8 @@ test('MCP: convert_to_guarded_return and generate_new apply and pass cargo test;
 test('CLI: move_module_to_file creates the module file it implies, committed with the edit', async (t) => {
   if (!(await requireRustToolchain(t))) return;
   t.timeout(GUARD_MS);
-  const repo = await fixtureRepo('rust', 'catalog');
-  try {
-    const run = await tug(repo.root, ['run', 'assist', '--id', 'move_module_to_file', '--at', 'src/lib.rs:58:10', '--verify', 'tests', '--json']);
+  await fixtures.use('rust', 'catalog', async ({ repo, env }) => {
+    const run = await tug(repo.root, ['run', 'assist', '--id', 'move_module_to_file', '--at', 'src/lib.rs:58:10', '--verify', 'tests', '--json'], { env });
     t.is(run.exitCode, 0, run.stdout);
     checkPassed(t, run.json, run.stdout);
     // (git's output comes without its final newline.)
@@ -119,29 +124,24 @@ test('CLI: move_module_to_file creates the module file it implies, committed wit
     const lib = await repo.git('show', `${run.json.git.commit}:src/lib.rs`);
     t.true(lib.endsWith('\n\npub mod units;') && !lib.includes('pub mod units {'), lib);
     t.is(await repo.git('status', '--porcelain'), '');
-  } finally {
-    await repo.cleanup();
-  }
+  });
 });
 
 test('CLI: an assist rust-analyzer offers but cannot resolve (destructure_struct_binding of a binding read as p.x) is UnsupportedByAdapter naming it, nothing committed', async (t) => {
   if (!(await requireRustToolchain(t))) return;
   t.timeout(GUARD_MS);
-  const repo = await fixtureRepo('rust', 'catalog');
-  try {
-    const list = await tug(repo.root, ['assists', '--at', 'src/lib.rs:45:13', '--json']);
+  await fixtures.use('rust', 'catalog', async ({ repo, env }) => {
+    const list = await tug(repo.root, ['assists', '--at', 'src/lib.rs:45:13', '--json'], { env });
     t.is(list.exitCode, 0, list.stdout);
     t.true((list.json.assists as Array<{ id: string }>).some((a) => a.id === 'destructure_struct_binding'), list.stdout);
-    const run = await tug(repo.root, ['run', 'assist', '--id', 'destructure_struct_binding', '--at', 'src/lib.rs:45:13', '--verify', 'none', '--json']);
+    const run = await tug(repo.root, ['run', 'assist', '--id', 'destructure_struct_binding', '--at', 'src/lib.rs:45:13', '--verify', 'none', '--json'], { env });
     t.is(run.exitCode, 2, run.stdout);
     t.is(run.json.error.code, 'UnsupportedByAdapter', run.stdout);
     t.is(run.json.error.details.assist, 'destructure_struct_binding');
     t.regex(run.json.error.details.reason as string, /rust-analyzer could not resolve it/);
     t.is(await repo.git('branch', '--list', 'tug/assist/*'), '');
     t.is(await repo.git('status', '--porcelain'), '');
-  } finally {
-    await repo.cleanup();
-  }
+  });
 });
 
 test('snippet text keeps placeholder defaults and drops tab stops, by parsing (escaped $ and } stay code)', (t) => {
