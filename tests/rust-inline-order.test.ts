@@ -2,10 +2,12 @@
 // strsim in the sweep: `let transposition_cost = … + (j - db - 1);` then a blank line, then `db = j;` in an `if`, then
 // the use; the blank line hid the `let` from tug's check, the value was read after `db` changed, and the crate's tests
 // overflowed. A plain value (`let old = db;`) had no check at all: inlined, it reads the new value without a word.
+// The calls go through one private daemon (rust-analyzer indexes the crate once); rust-inline-call keeps inline's cold path.
 import test from 'ava';
 import { tug } from './helpers/cli.js';
 import { makeRepo } from './helpers/repo.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
+import { withDaemon } from './helpers/warm-fixture.js';
 
 const LIB = `pub fn cost(a: &[u32]) -> u32 {
     let mut db = 0;
@@ -62,22 +64,24 @@ test('inline refuses a value that reads a variable assigned before a use; a valu
   t.timeout(900_000);
   const repo = await makeRepo({ '.gitignore': 'target\n', 'Cargo.toml': '[package]\nname = "osa"\nversion = "0.1.0"\nedition = "2021"\n', 'src/lib.rs': LIB });
   try {
-    // The last: `base += 1` comes after the use in the text, but a later pass of the loop runs it before the use.
-    for (const [place, variable] of [[at('let transposition'), 'db'], [at('let old'), 'db'], [at('let start'), 'base']] as const) {
-      const run = await tug(repo.root, ['inline', '--at', place, '--verify', 'tests', '--json']);
-      t.is(run.json?.error?.code, 'UnsafeRefactor', `${place}: ${run.stdout.slice(0, 2000)}`);
-      t.is(run.json.error.details.reason, 'value reads a variable changed before a use', run.stdout);
-      t.true(run.json.error.message.includes(`read \`${variable}\` after \`${variable}\` may have changed`), run.json.error.message);
-    }
-    t.is(await repo.git('branch', '--list', 'tug/*'), '');
-    const done = await tug(repo.root, ['inline', '--at', at('let width'), '--verify', 'tests', '--json']);
-    t.is(done.exitCode, 0, done.stdout);
-    t.true((await repo.git('show', `${done.json.git.commit}:src/lib.rs`)).includes('    let scaled = w * 2;\n'));
-    // Arithmetic on variables that stay put reads the same however often it is evaluated: inlined into both uses.
-    const twice = await tug(repo.root, ['inline', '--at', at('let scaled'), '--verify', 'tests', '--json']);
-    t.is(twice.exitCode, 0, twice.stdout);
-    const text = await repo.git('show', `${twice.json.git.commit}:src/lib.rs`);
-    t.true(text.includes('    (width * 2) * h + (width * 2)\n'), text);
+    await withDaemon(repo.root, async (env) => {
+      // The last: `base += 1` comes after the use in the text, but a later pass of the loop runs it before the use.
+      for (const [place, variable] of [[at('let transposition'), 'db'], [at('let old'), 'db'], [at('let start'), 'base']] as const) {
+        const run = await tug(repo.root, ['inline', '--at', place, '--verify', 'tests', '--json'], { env });
+        t.is(run.json?.error?.code, 'UnsafeRefactor', `${place}: ${run.stdout.slice(0, 2000)}`);
+        t.is(run.json.error.details.reason, 'value reads a variable changed before a use', run.stdout);
+        t.true(run.json.error.message.includes(`read \`${variable}\` after \`${variable}\` may have changed`), run.json.error.message);
+      }
+      t.is(await repo.git('branch', '--list', 'tug/*'), '');
+      const done = await tug(repo.root, ['inline', '--at', at('let width'), '--verify', 'tests', '--json'], { env });
+      t.is(done.exitCode, 0, done.stdout);
+      t.true((await repo.git('show', `${done.json.git.commit}:src/lib.rs`)).includes('    let scaled = w * 2;\n'));
+      // Arithmetic on variables that stay put reads the same however often it is evaluated: inlined into both uses.
+      const twice = await tug(repo.root, ['inline', '--at', at('let scaled'), '--verify', 'tests', '--json'], { env });
+      t.is(twice.exitCode, 0, twice.stdout);
+      const text = await repo.git('show', `${twice.json.git.commit}:src/lib.rs`);
+      t.true(text.includes('    (width * 2) * h + (width * 2)\n'), text);
+    });
   } finally {
     await repo.cleanup();
   }
