@@ -132,7 +132,7 @@ function modulesAround(symbols: readonly DocSymbol[], p: { line: number; charact
  * Whether the callee's type names mean the same at the call: the call is in the callee's module, or in a module
  * nested in it whose every level imports its parent's names with `use super::*;` (a crate's `mod tests`).
  */
-async function sameNames(server: RustAnalyzer, uri: string, callee: Location, original: Uint8Array, callAt: number): Promise<boolean> {
+export async function sameNames(server: RustAnalyzer, uri: string, callee: Location, original: Uint8Array, callAt: number): Promise<boolean> {
   if (fileURLToPath(callee.uri) !== fileURLToPath(uri)) return false;
   const symbols = (await server.request<DocSymbol[] | null>('textDocument/documentSymbol', { textDocument: { uri } }).catch(() => null)) ?? [];
   const outer = modulesAround(symbols, callee.range.start);
