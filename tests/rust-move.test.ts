@@ -1,7 +1,7 @@
 // move-symbol for Rust with the real rust-analyzer and cargo, on a workspace written here: a library crate (`geom`,
 // not published) used by a binary crate (`app`), and a published library (`pubcrate`). A fn moves into an existing
 // `mod.rs` module and the other crate's imports follow; a struct moves with its impls into a new file declared in
-// lib.rs; a fn a macro_rules! body names is listed as unsure (its move fails verification unless a `pub use` stays);
+// lib.rs; a fn a macro_rules! body names is refused (moved with keep_reexport, it is listed as unsure);
 // a published public path is refused unless keep_reexport (an integration test keeps the old path); a test fn takes
 // a #[cfg(test)] import along; a #[cfg] item is refused.
 import test from 'ava';
@@ -270,11 +270,12 @@ test.serial('MCP: a struct with its impls into a new file; a macro-reached fn; a
     t.true(shapes.startsWith(lines('use crate::geometry::Square;', '', 'pub(crate) fn helper(x: f64) -> f64 {')), shapes);
     t.true((await show('app/src/main.rs')).startsWith(lines('use geom::geometry::Square;', 'use geom::shapes::double;')));
 
-    // `$crate::shapes::area_of` in a macro_rules! body: listed, and the move fails cargo check where the macro is used.
+    // `$crate::shapes::area_of` in a macro_rules! body: refused before anything is written, naming the place.
     const macro = await call({ file: 'geom/src/shapes.rs', line: 30, column: 8, destination: 'geom/src/metrics/mod.rs' });
     t.true(macro.isError, macro.raw);
-    t.is(macro.result.error.code, 'VerificationFailed');
-    t.like(macro.result.error.details.unsure[0], { file: 'geom/src/lib.rs', line: 11, reason: 'macro_definition', macro: 'square_of' });
+    t.is(macro.result.error.code, 'UnsafeRefactor');
+    t.like(macro.result.error.details, { reason: 'named in a macro body', line: 11 });
+    t.true(macro.result.error.details.places[0].startsWith('geom/src/lib.rs:11:'), macro.raw);
     const kept = await call({ file: 'geom/src/shapes.rs', line: 30, column: 8, destination: 'geom/src/metrics/mod.rs', keep_reexport: true });
     t.false(kept.isError, kept.raw);
     t.is(kept.result.verification.status, 'passed', kept.raw);

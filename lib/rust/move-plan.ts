@@ -153,6 +153,7 @@ export async function planRustMove(input: RustMoveInput): Promise<RustMovePlan> 
     const check = await findUnsure({ server, bytesOf, uriOf, oldName: item.name, newName: item.name, renamed, includeUnsure: false });
     const unreadable: RustUnsure[] = outcome.unreadable.map((r) => ({ file: r.file, line: positionAt(r.file, r.at).line + 1, col: positionAt(r.file, r.at).character + 1, text: lineOf(texts.get(r.file)!, r.at), reason: 'unresolved', renamed: false }));
     const unsure = [...check.unsure, ...unreadable];
+    if (!input.keepReexport) refuseMacroBodyUses(item.name, unsure);
     const oldPath = `${pkg.name}::${modulePath([...src.segs, item.name])}`;
     const newPath = `${pkg.name}::${modulePath([...destModuleSegs, item.name])}`;
     const warnings: WarningJSON[] = [...visibility.warnings, ...assembled.warnings];
@@ -195,4 +196,20 @@ async function ask<T>(server: RustAnalyzer, method: string, params: unknown): Pr
     if (error instanceof TugError) throw error;
     return null;
   }
+}
+
+/**
+ * A name in a macro_rules! body means whatever it resolves to where the macro is called, and tug cannot rewrite it:
+ * moved without the old path kept, every call of the macro breaks (itoa's `DEC_DIGITS_LUT` in `impl_Integer!`, seen
+ * only by verification in the sweep). Refused up front; keep_reexport keeps the old path for those bodies.
+ */
+function refuseMacroBodyUses(name: string, unsure: readonly RustUnsure[]): void {
+  const inMacros = unsure.filter((u) => u.reason === 'macro_definition');
+  if (inMacros.length === 0) return;
+  const first = inMacros[0]!;
+  const where = `${first.file}:${first.line}:${first.col}`;
+  throw new TugError('UnsafeRefactor', `${name} is named at ${where} inside the body of macro_rules! ${first.macro ?? ''}! (\`${first.text.trim()}\`), which tug cannot rewrite: every call of the macro would still name the old path`, {
+    details: { reason: 'named in a macro body', line: first.line, col: first.col, places: inMacros.map((u) => `${u.file}:${u.line}:${u.col}`), suggestion: 'pass keep_reexport to keep the old path working there' },
+    location: { file: first.file, line: first.line, col: first.col },
+  });
 }
