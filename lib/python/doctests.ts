@@ -1,11 +1,10 @@
 // Doctests are code: the renamed symbol's uses in docstring examples and in the docs files pytest runs as doctests.
-import { matchesGlob } from '../core/glob.js';
 import type { WarningJSON } from '../core/schemas.js';
 import { blobOid } from '../core/hash.js';
 import { readBlobs } from '../git/objects.js';
 import type { Repo } from '../git/repo.js';
 import { listTreePaths } from '../git/snapshot.js';
-import { codeBlockText, doctestGlobs, doctestText, realOffset, type DoctestText } from './doctest-text.js';
+import { codeBlockText, doctestCollector, doctestGlobs, doctestText, realOffset, type DoctestText } from './doctest-text.js';
 import type { Facts, Span } from './facts.js';
 import type { LoadedProject } from './load-project.js';
 import { Project, type Entity } from './project.js';
@@ -39,7 +38,7 @@ async function docsFiles(repo: Repo, tree: string, allPaths: ReadonlySet<string>
   const configEntries = configPaths.length > 0 ? await listTreePaths(repo, tree, configPaths) : [];
   const configBlobs = await readBlobs(repo, configEntries.map((e) => e.oid));
   const globs = doctestGlobs(configEntries.map((e) => Buffer.from(configBlobs.get(e.oid)!).toString('utf8')));
-  const collected = (p: string) => globs.some((g) => matchesGlob(p, g));
+  const collected = doctestCollector(globs);
   // Markdown and reStructuredText for their code blocks; plain text only when pytest collects it.
   const wanted = [...allPaths].filter((p) => (/\.(md|rst)$/.test(p) || (p.endsWith('.txt') && collected(p))));
   if (wanted.length === 0) return { bytes: new Map(), doctests: new Set() };
