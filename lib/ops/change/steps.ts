@@ -2,7 +2,7 @@
 import type { PatchSet } from '../../core/patchset.js';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { deleteRef, listRefs, readRef, updateRef } from '../../git/refs.js';
+import { deleteRef, listRefs, pointRef } from '../../git/refs.js';
 import { closeSandbox, openSandbox, writeSandboxFiles, type SandboxMode } from '../../git/worktree.js';
 import { writeBlobs } from '../../git/objects.js';
 import { treeWithEntries, type PathEntry } from '../../git/revert-tree.js';
@@ -115,8 +115,7 @@ export function workingTreeWrites(patch: PatchSet): FileWrite[] {
 export async function registerUndoPoint(ws: Workspace, record: Omit<UndoRecord, 'token' | 'created_at'>): Promise<string> {
   const token = undoTokenFor(record.commit);
   const undoRef = `refs/tug/undo/${token}`;
-  const existing = await readRef(ws.repo, undoRef);
-  if (existing !== record.commit) await updateRef(ws.repo, undoRef, record.commit, existing, 'tug: undo point');
+  await pointRef(ws.repo, undoRef, record.commit, 'tug: undo point');
   await saveUndoRecord(ws.session, { token, ...record, created_at: new Date().toISOString() });
   return token;
 }

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { TugError } from '../../core/errors.js';
 import { commitTree } from '../../git/objects.js';
-import { readRef, updateRef } from '../../git/refs.js';
+import { pointRef } from '../../git/refs.js';
 import { objectType, readHead, type HeadState } from '../../git/repo.js';
 import { changedPaths, listTree, writeSnapshotTree } from '../../git/snapshot.js';
 import { readJson, writeJson } from '../../session/files.js';
@@ -55,7 +55,6 @@ export async function snapshotCommit(ws: Workspace, snapshot: Snapshot): Promise
     message: `tug snapshot ${snapshot.tree}\n\nThe working tree as tug saw it, uncommitted changes included.\n`,
     time: snapshot.head.time ?? 0,
   });
-  const existing = await readRef(ws.repo, ref);
-  if (existing !== commit) await updateRef(ws.repo, ref, commit, existing, 'tug: snapshot');
+  await pointRef(ws.repo, ref, commit, 'tug: snapshot');
   return commit;
 }
