@@ -48,10 +48,18 @@ export async function planRustImports(input: ImportsInput): Promise<ImportsPlan>
   const plan = await withAnalysisTree(input, async (tree) => {
     mark('rust imports: analysis tree ready');
     const before = decoder.decode(original);
-    // Whether the file is rustfmt-clean does not depend on cargo check's answer: ask both at once.
-    const settings = await rustfmtSettings(tree, input.file);
-    const clean = rustfmt(before, settings).then((out) => out === before, () => false);
-    const found = await unusedImports(tree, input.session.dir, input.file, input.timeoutMs);
+    // cargo check is the long step: it starts first. Whether the file is rustfmt-clean does not depend on its answer.
+    // Everything started here ends before the analysis tree's lock is let go, a failure included.
+    const checked = unusedImports(tree, input.session.dir, input.file, input.timeoutMs);
+    const configured = rustfmtSettings(tree, input.file);
+    const clean = configured.then((s) => rustfmt(before, s).then((out) => out === before, () => false), () => false);
+    const [foundR, settingsR] = await Promise.allSettled([checked, configured]);
+    if (foundR.status === 'rejected' || settingsR.status === 'rejected') {
+      await clean;
+      throw foundR.status === 'rejected' ? foundR.reason : (settingsR as PromiseRejectedResult).reason;
+    }
+    const found = foundR.value;
+    const settings = settingsR.value;
     mark('rust imports: unused imports known');
     if (found.removals.length === 0) {
       await clean;

@@ -36,6 +36,10 @@ interface Diagnostic { level: string; message: string; code?: { code: string } |
  * stays. Compilations are counted from cargo's dep-info files.
  */
 export async function unusedImports(tree: string, sessionDir: string, file: string, timeoutMs: number): Promise<UnusedImports> {
+  const callerEnv = callerEnvironment();
+  // The confinement's probes do not depend on the manifest: both at once.
+  const confining = userRepositoryOf(tree).then((user) => confinementFor(user, callerEnv));
+  confining.catch(() => undefined);
   const [manifest] = await cargoManifests(tree, [file]);
   if (!manifest) throw new TugError('NotCargoProject', `no Cargo.toml above ${file}`, { details: { path: file } });
   const workspace = path.join(tree, path.posix.dirname(manifest));
@@ -43,8 +47,7 @@ export async function unusedImports(tree: string, sessionDir: string, file: stri
   // replay the warnings the sandbox's (changed) sources gave when this checkout's files look older.
   const targetDir = path.join(sessionDir, 'cargo-target', `${sha256(manifest).slice(0, 12)}-imports`);
   const out = path.join(targetDir, 'tug-unused-imports.jsonl');
-  const callerEnv = callerEnvironment();
-  const confine = await confinementFor(await userRepositoryOf(tree), callerEnv);
+  const confine = await confining;
   const argv = ['sh', '-c', 'exec "$@" > "$0"', out, 'cargo', 'check', '--manifest-path', path.join(tree, manifest), '--workspace', '--all-targets', '--message-format=json'];
   const run = await runCheck({
     name: 'cargo check', argv, cwd: workspace, timeoutMs, baseEnv: sandboxEnv(callerEnv, []).env,
