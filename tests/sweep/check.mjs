@@ -100,7 +100,7 @@ export function lostAtImport(corpus, repo, dir) {
 }
 
 // The version of evaluationChange's rules: a stored result checked by an older version is checked again (recheck.mjs).
-export const EVALUATION_CHECK = 3;
+export const EVALUATION_CHECK = 4;
 const evaluations = new Map();
 /**
  * For a Python inline of a local or an extract-variable (position `p`, read from the base in `repo`): what the

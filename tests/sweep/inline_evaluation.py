@@ -140,7 +140,13 @@ def main():
     stores = [n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)]
     if len(stores) != 1:
         return None  # assigned again: which uses an inline takes is the tool's business; tests and pyflakes judge it
-    uses = [n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    # The uses of the assigned value: reads after the assignment, and reads before it inside a loop that holds it (the
+    # next turn's). Other reads before it, and the value's own, read what the name held before (a parameter).
+    end = (assign.end_lineno, assign.end_col_offset)
+    loops = [n for n in ast.walk(function) if isinstance(n, (ast.For, ast.AsyncFor, ast.While)) and any(m is assign for m in ast.walk(n))]
+    inside = lambda node, outer: any(m is node for m in ast.walk(outer))
+    uses = [n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+            and not inside(n, assign.value) and ((n.lineno, n.col_offset) >= end or any(inside(n, loop) for loop in loops))]
     changed = changed_reads(assign, uses, function, parents)
     if changed:
         return changed
