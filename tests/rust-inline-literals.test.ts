@@ -2,7 +2,8 @@
 // with rust-analyzer and cargo: itoa's `u128_mulhi(n, 156927543384667019095894735580191660403)` (the sweep's caught
 // result) became `let y = 1569…;`, an i32 literal out of range, and now keeps the parameter's type (`let y: u128`);
 // `high(1 << 50) + high(5_000_000_000_000)` became `… + 5_000_000_000_000 >> 40`, which shifts the sum (a different
-// value that compiled), and now keeps the pasted body in parentheses.
+// value that compiled), and now keeps the pasted body in parentheses; a literal pasted for a parameter used once
+// (`low(5_000_000_000_000)` → `(5_000_000_000_000 >> 8) as u32`, an i32 literal) gets the parameter's type as a suffix.
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { fnParams, untypedLiteral } from '../lib/rust/inline-params.js';
@@ -43,7 +44,14 @@ test("inline of itoa's u128_mulhi keeps the literal argument's type; a call that
     const shifted = await tug(repo.root, ['run', 'inline', '--at', `src/lib.rs:${lineOf(LIB, operand)}:${colOf(LIB, operand)}`, '--verify', 'tests', '--json']);
     t.is(shifted.exitCode, 0, shifted.stdout.slice(0, 3000));
     t.is(shifted.json.verification.status, 'passed');
-    t.true((await repo.git('show', `${shifted.json.git.commit}:src/lib.rs`)).includes('high(1 << 50) + (5_000_000_000_000 >> 40)'));
+    t.true((await repo.git('show', `${shifted.json.git.commit}:src/lib.rs`)).includes('high(1 << 50) + (5_000_000_000_000_u64 >> 40)'));
+
+    // Used once, the literal is pasted in place of `x`: it carries the parameter's type as a suffix.
+    const once = 'low(5_000_000_000_000)';
+    const pasted = await tug(repo.root, ['run', 'inline', '--at', `src/lib.rs:${lineOf(LIB, once)}:${colOf(LIB, once)}`, '--verify', 'tests', '--json']);
+    t.is(pasted.exitCode, 0, pasted.stdout.slice(0, 3000));
+    t.is(pasted.json.verification.status, 'passed');
+    t.true((await repo.git('show', `${pasted.json.git.commit}:src/lib.rs`)).includes('(5_000_000_000_000_u64 >> 8) as u32'));
   } finally {
     await repo.cleanup();
   }

@@ -20,7 +20,7 @@ import { nameFieldLifetimes } from './extract-lifetimes.js';
 import { refuseHeldForDrop } from './extract-drops.js';
 import { refuseConditionalExtract } from './extract-variable-order.js';
 import { ascribeInlinedCall, calleeSource, refuseEarlyExit, sameNames } from './inline-call.js';
-import { parenthesizeInlined, typeLiteralArguments } from './inline-params.js';
+import { parenthesizeInlined, suffixPastedLiterals, typeLiteralArguments } from './inline-params.js';
 import type { RustAnalyzer } from './lsp-client.js';
 import { withRustAnalyzer } from './servers.js';
 import { convertWorkspaceEdit, type ConvertedEdit } from './workspace-edit.js';
@@ -138,7 +138,7 @@ export async function planRustAssist(input: AssistInput): Promise<AssistPlan> {
     const created = createdFunction(converted.edits) ?? 'fun_name';
     const fixed = kind === 'function' ? nameFieldLifetimes(checkExtractedSignature(repairExtracted(converted.edits, selected, created), created, bytes, from, to), created, bytes) : converted.edits;
     const named = input.name === undefined ? fixed : await renameCreated({ server, file: input.file, onDisk, uri, original: bytes, edits: fixed, selected, name: input.name, kind });
-    const typed = callee ? await typeLiteralArguments(parenthesizeInlined(named, from, bytes), from, callee, () => sameNames(server, uri, callee.location, bytes, from)) : named;
+    const typed = callee ? await typeLiteralArguments(suffixPastedLiterals(parenthesizeInlined(named, from, bytes), from, callee), from, callee, () => sameNames(server, uri, callee.location, bytes, from)) : named;
     const edits = callee ? await ascribeInlinedCall(server, uri, bytes, from, typed, callee) : typed;
     return { title: resolved.title, edits, moves: converted.moves, warnings: converted.warnings };
   });

@@ -5,7 +5,7 @@
 // A `let` with a type is a coercion site like an argument, so `let y: u128 = <arg>;` means what passing it meant.
 import type { EditRequest } from '../core/patchset.js';
 import { anglesAt, outerGenerics } from './extract-signature.js';
-import { annotationFor, codeOnly, type CalleeSource } from './inline-call.js';
+import { annotationFor, codeOnly, fnBody, type CalleeSource } from './inline-call.js';
 
 const IDENT = /^[\p{XID_Start}_][\p{XID_Continue}]*/u;
 const PRIMITIVES = new Set(['bool', 'char', 'u8', 'u16', 'u32', 'u64', 'u128', 'usize', 'i8', 'i16', 'i32', 'i64', 'i128', 'isize', 'f32', 'f64']);
@@ -139,4 +139,75 @@ function topLevelOperator(expr: string): boolean {
     else if (depth === 0 && (/[-+*/%&|^<>=!]/.test(c) || (/\bas\b/.test(code.slice(i, i + 3)) && /\W/.test(code[i - 1] ?? ' ')))) return true;
   }
   return false;
+}
+
+const INTEGERS = new Set(['u8', 'u16', 'u32', 'u64', 'u128', 'usize', 'i8', 'i16', 'i32', 'i64', 'i128', 'isize']);
+const PLAIN_INTEGER = /^(?:0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9][0-9_]*)$/;
+
+/**
+ * An unsuffixed integer literal that rust-analyzer pasted in place of a parameter used once (`low(5_000_000_000_000)`
+ * with `fn low(x: u64) -> u32 { (x >> 8) as u32 }` became `(5_000_000_000_000 >> 8) as u32`, an i32 literal there)
+ * gets the parameter's type as a suffix (`5_000_000_000_000_u64`). Only where the literal is written by one argument
+ * alone and not in the callee's body, so every occurrence in the pasted text is that argument.
+ */
+export function suffixPastedLiterals(edits: readonly EditRequest[], from: number, callee: CalleeSource): EditRequest[] {
+  const index = edits.findIndex((e) => e.span && e.span.start <= from && from < e.span.end);
+  const call = edits[index];
+  if (!call || !call.old_text.trimEnd().endsWith(')')) return [...edits];
+  const args = callArguments(call.old_text.trimEnd());
+  const params = fnParams(callee.text, callee.nameAt);
+  const header = callee.text.slice(callee.nameAt, callee.text.indexOf(')', callee.nameAt));
+  const takesSelf = /\(\s*(?:&\s*(?:'[\p{XID_Continue}]+\s+)?)?(?:mut\s+)?self\b/u.test(header);
+  const method = new RegExp(`\\.\\s*${callee.name}\\s*(?:::\\s*<[\\s\\S]*>\\s*)?$`, 'u').test(call.old_text.slice(0, args.open).trimEnd());
+  const given = takesSelf && !method ? args.list.slice(1) : args.list;
+  if (given.length !== params.length) return [...edits];
+  const body = fnBody(callee.text, callee.nameAt);
+  if (body === null) return [...edits];
+  let text = call.new_text;
+  given.forEach((arg, i) => {
+    const literal = arg.trim();
+    const type = params[i]!.type;
+    if (!PLAIN_INTEGER.test(literal) || !INTEGERS.has(type)) return;
+    if (given.filter((a) => a.trim() === literal).length > 1 || new RegExp(`\\blet\\s+(?:mut\\s+)?${params[i]!.name}\\b`, 'u').test(text)) return;
+    const token = new RegExp(`(?<![\\p{XID_Continue}.])${literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{XID_Continue}.])`, 'gu');
+    if (new RegExp(token.source, 'u').test(body)) return;
+    // Only where it is code (the pasted body's strings and comments keep their text).
+    const code = codeOnly(text);
+    const at = [...code.matchAll(token)].map((m) => m.index);
+    for (const i of at.reverse()) text = `${text.slice(0, i + literal.length)}_${type}${text.slice(i + literal.length)}`;
+  });
+  if (text === call.new_text) return [...edits];
+  const copy = [...edits];
+  copy[index] = { ...call, new_text: text };
+  return copy;
+}
+
+/** The arguments of the call `text` ends with (its last parenthesized group), split at top-level commas. */
+function callArguments(text: string): { open: number; list: string[] } {
+  const code = codeOnly(text);
+  let depth = 0;
+  let open = -1;
+  for (let i = code.length - 1; i >= 0; i--) {
+    if (')]}'.includes(code[i]!)) depth++;
+    else if ('([{'.includes(code[i]!) && --depth === 0) {
+      open = i;
+      break;
+    }
+  }
+  if (open < 0) return { open: 0, list: [] };
+  const raw = text.slice(open + 1, -1);
+  const list: string[] = [];
+  let start = 0;
+  depth = 0;
+  const inner = code.slice(open + 1, -1);
+  for (let i = 0; i < inner.length; i++) {
+    if ('([{'.includes(inner[i]!)) depth++;
+    else if (')]}'.includes(inner[i]!)) depth--;
+    else if (inner[i] === ',' && depth === 0) {
+      list.push(raw.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (raw.slice(start).trim() !== '') list.push(raw.slice(start));
+  return { open, list };
 }
