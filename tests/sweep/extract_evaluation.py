@@ -9,7 +9,12 @@
 # prints {"changes": null} or {"changes": "what the extraction would change"}.
 import ast
 import json
+import os
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # run with -I, which leaves the script's folder out
+from inline_evaluation import parsed  # noqa: E402
 
 
 def inert(node):
@@ -43,15 +48,7 @@ def guard(parent, field, index):
 
 def main():
     path, line, col, end_line, end_col = sys.argv[1], *map(int, sys.argv[2:6])
-    with open(path, 'rb') as handle:
-        tree = ast.parse(handle.read())
-    parents = {}
-    for parent in ast.walk(tree):
-        for field, value in ast.iter_fields(parent):
-            items = value if isinstance(value, list) else [value]
-            for index, child in enumerate(items):
-                if isinstance(child, ast.AST):
-                    parents[child] = (parent, field, index)
+    tree, parents = parsed(path)
     span = (line, col - 1, end_line, end_col - 1)
     target = next((n for n in ast.walk(tree) if isinstance(n, ast.expr) and (n.lineno, n.col_offset, n.end_lineno, n.end_col_offset) == span), None)
     if target is None or inert(target):

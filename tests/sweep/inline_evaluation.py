@@ -115,8 +115,8 @@ def changed_reads(assign, uses, function, parents):
     return None
 
 
-def main():
-    path, line, col = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) - 1
+def parsed(path):
+    """The file's tree and each node's (parent, field, index in that field); extract_evaluation.py uses it too."""
     with open(path, 'rb') as handle:
         tree = ast.parse(handle.read())
     parents = {}
@@ -126,6 +126,12 @@ def main():
             for index, child in enumerate(items):
                 if isinstance(child, ast.AST):
                     parents[child] = (parent, field, index)
+    return tree, parents
+
+
+def main():
+    path, line, col = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) - 1
+    tree, parents = parsed(path)
     target = next((n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.lineno == line and n.col_offset == col
                    and isinstance(n.ctx, ast.Store)), None)
     assign = parents.get(target, (None,))[0]
