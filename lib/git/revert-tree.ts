@@ -1,9 +1,10 @@
 // The tree of a revert commit: a commit's tree with some paths set back to other entries, built in a private index.
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Repo } from './repo.js';
 import { git, gitText } from './run-git.js';
+import { snapshotIndex } from './snapshot.js';
 
 export interface PathEntry {
   path: string;
@@ -12,19 +13,37 @@ export interface PathEntry {
   mode: string | null;
 }
 
-/** `commit`'s tree with `entries` replacing (or removing) those paths; the user's index is never touched. */
-export async function treeWithEntries(repo: Repo, scratchDir: string, commit: string, entries: readonly PathEntry[]): Promise<string> {
+/**
+ * `commit`'s tree with `entries` replacing (or removing) those paths; the user's index is never touched. `tree`, when
+ * the caller knows it, is `commit`'s tree: if this process's last snapshot was written from it, its index is the start
+ * (no `read-tree`); should that road fail in any way, the tree is built the plain way, which reports the error.
+ */
+export async function treeWithEntries(repo: Repo, scratchDir: string, commit: string, entries: readonly PathEntry[], tree?: string): Promise<string> {
   await mkdir(scratchDir, { recursive: true });
   const indexFile = path.join(scratchDir, `revert-index-${process.pid}-${randomBytes(4).toString('hex')}`);
   const env = { GIT_INDEX_FILE: indexFile };
-  try {
-    await git(['read-tree', commit], { cwd: repo.root, env });
-    const lines = entries.map((e) => (e.oid === null ? `0 ${'0'.repeat(40)}\t${e.path}` : `${e.mode ?? '100644'} ${e.oid}\t${e.path}`));
-    await git(['update-index', '-z', '--index-info'], { cwd: repo.root, env, input: lines.map((l) => `${l}\0`).join('') });
-    return await gitText(['write-tree'], { cwd: repo.root, env });
-  } finally {
+  const lines = entries.map((e) => (e.oid === null ? `0 ${'0'.repeat(40)}\t${e.path}` : `${e.mode ?? '100644'} ${e.oid}\t${e.path}`));
+  const input = lines.map((l) => `${l}\0`).join('');
+  const clean = async () => {
     await rm(indexFile, { force: true });
     await rm(`${indexFile}.lock`, { force: true });
+  };
+  try {
+    const seed = tree === undefined ? undefined : snapshotIndex(repo, tree);
+    if (seed) {
+      try {
+        await writeFile(indexFile, seed);
+        await git(['update-index', '-z', '--index-info'], { cwd: repo.root, env, input });
+        return await gitText(['write-tree'], { cwd: repo.root, env });
+      } catch {
+        await clean();
+      }
+    }
+    await git(['read-tree', commit], { cwd: repo.root, env });
+    await git(['update-index', '-z', '--index-info'], { cwd: repo.root, env, input });
+    return await gitText(['write-tree'], { cwd: repo.root, env });
+  } finally {
+    await clean();
   }
 }
 

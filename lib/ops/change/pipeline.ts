@@ -109,6 +109,8 @@ async function runOnSnapshot(
     signal: reporter.signal,
     heartbeat: reporter.heartbeat,
     alsoChanged: step?.earlierFiles,
+    // snapshotCommit's tree is the snapshot's; an --onto tip's and a plan step's base are known too.
+    baseTree: step ? step.base.tree : (onto?.tipTree ?? snapshot.tree),
   });
   mark('change: sandbox written and verified');
   throwIfCancelled(reporter.signal, 'before committing');

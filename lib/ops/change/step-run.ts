@@ -37,7 +37,7 @@ export async function runStep(ws: Workspace, step: RoadStep, options: ChangeOpti
     return RunResponse.parse({ ...response, changed: false });
   }
   reporter.progress?.(`committing step ${kind.operation}`);
-  const tree = await treeWithEntries(ws.repo, ws.session.paths.scratch, base.commit, await patchEntries(ws, proposal.patch));
+  const tree = await treeWithEntries(ws.repo, ws.session.paths.scratch, base.commit, await patchEntries(ws, proposal.patch), base.tree);
   const commit = await commitTree(ws.repo, {
     tree,
     parents: [base.commit],

@@ -34,13 +34,15 @@ export async function verifyInSandbox(
     heartbeat?: ((progress: CheckProgress) => void) | undefined;
     /** Files changed on `base` by earlier steps of a replay or plan, checked like the patch's own. */
     alsoChanged?: readonly string[] | undefined;
+    /** `base`'s tree, when the caller knows it (a result tree may then start from the snapshot's index). */
+    baseTree?: string | undefined;
   } = {},
 ): Promise<SandboxOutcome> {
   const keep = options.keep ?? false;
   if (config.verify === 'none' && !keep) {
     // Nothing runs on the files, so nothing needs them on disk: the tree is the base's with the patch's blobs set, in a
     // private index (a checkout and clean of the shared sandbox were most of a large rename's git time).
-    const tree = await treeWithEntries(ws.repo, ws.session.paths.scratch, base, await patchEntries(ws, patch));
+    const tree = await treeWithEntries(ws.repo, ws.session.paths.scratch, base, await patchEntries(ws, patch), options.baseTree);
     return { tree, verification: { status: 'skipped', mode: 'none', checks: [] }, sandboxPath: '' };
   }
   const mode: SandboxMode = keep ? 'fresh' : process.env['TUG_SANDBOX_MODE'] === 'fresh' ? 'fresh' : 'reuse';
