@@ -1,11 +1,9 @@
 // pointRef, which sets an undo point's or a snapshot's ref: the same end state as reading the ref and moving it with a compare-and-swap, with fewer git processes (none when the ref's loose file already names the commit, one for a new ref).
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { execa } from 'execa';
 import { pointRef, readRef } from '../lib/git/refs.js';
 import { discoverRepo } from '../lib/git/repo.js';
+import { gitCalls } from './helpers/git-calls.js';
 import { makeRepo, type TestRepo } from './helpers/repo.js';
 
 /** Two commits to point at. */
@@ -17,37 +15,17 @@ async function twoCommits(repo: TestRepo): Promise<[string, string]> {
   return [first, await repo.git('rev-parse', 'HEAD')];
 }
 
-/**
- * The git processes `run` starts, counted by a wrapper named `git` put first on PATH that logs its arguments and runs
- * the real git (tug spawns `git` by name). The test runs serially: PATH is the worker's own.
- */
-async function gitCalls(run: () => Promise<void>): Promise<string[]> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-git-count-'));
-  const real = (await execa('sh', ['-c', 'command -v git'])).stdout.trim();
-  const log = path.join(dir, 'calls');
-  await writeFile(path.join(dir, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`);
-  await chmod(path.join(dir, 'git'), 0o755);
-  const before = process.env.PATH;
-  process.env.PATH = `${dir}${path.delimiter}${before ?? ''}`;
-  try {
-    await run();
-    return (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-  } finally {
-    process.env.PATH = before;
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 test.serial('a new ref is created by one git process, an unchanged loose ref costs none', async (t) => {
   const repo = await makeRepo({ 'a.txt': 'a\n' });
   try {
     const [first] = await twoCommits(repo);
     const r = await discoverRepo(repo.root);
-    const created = await gitCalls(() => pointRef(r, 'refs/tug/undo/u1', first, 'tug: undo point'));
+    const { calls: created } = await gitCalls(() => pointRef(r, 'refs/tug/undo/u1', first, 'tug: undo point'));
     t.is(created.length, 1);
     t.true(created[0]!.includes('update-ref'));
     t.is(await readRef(r, 'refs/tug/undo/u1'), first);
-    t.deepEqual(await gitCalls(() => pointRef(r, 'refs/tug/undo/u1', first, 'tug: undo point')), []);
+    t.deepEqual((await gitCalls(() => pointRef(r, 'refs/tug/undo/u1', first, 'tug: undo point'))).calls, []);
     t.is(await readRef(r, 'refs/tug/undo/u1'), first);
   } finally {
     await repo.cleanup();
@@ -92,7 +70,7 @@ test.serial('a ref changed by git behind the process is read again, not remember
       const w = await discoverRepo(other);
       await pointRef(w, 'refs/tug/undo/moved', second, 'tug: undo point');
       t.is(await repo.git('rev-parse', 'refs/tug/undo/moved'), second);
-      t.deepEqual(await gitCalls(() => pointRef(w, 'refs/tug/undo/moved', second, 'tug: undo point')), []);
+      t.deepEqual((await gitCalls(() => pointRef(w, 'refs/tug/undo/moved', second, 'tug: undo point'))).calls, []);
     } finally {
       await repo.git('worktree', 'remove', '--force', other);
     }

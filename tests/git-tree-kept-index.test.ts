@@ -1,31 +1,12 @@
 // A result tree built from the snapshot's own index instead of a `read-tree` of its commit: the same tree as the plain road, one git process less, and the remembered index used only for the tree (and repository) it was written from.
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { execa } from 'execa';
 import { discoverRepo } from '../lib/git/repo.js';
 import { treeWithEntries, type PathEntry } from '../lib/git/revert-tree.js';
 import { snapshotIndex, writeSnapshotTree } from '../lib/git/snapshot.js';
+import { gitCalls } from './helpers/git-calls.js';
 import { makeRepo, type TestRepo } from './helpers/repo.js';
-
-/** The git processes `run` starts, counted by a logging wrapper named `git` first on PATH (tug spawns `git` by name). */
-async function gitCalls<T>(run: () => Promise<T>): Promise<{ value: T; calls: string[] }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-git-count-'));
-  const real = (await execa('sh', ['-c', 'command -v git'])).stdout.trim();
-  const log = path.join(dir, 'calls');
-  await writeFile(path.join(dir, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`);
-  await chmod(path.join(dir, 'git'), 0o755);
-  const before = process.env.PATH;
-  process.env.PATH = `${dir}${path.delimiter}${before ?? ''}`;
-  try {
-    const value = await run();
-    return { value, calls: (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean) };
-  } finally {
-    process.env.PATH = before;
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 /** A dirty working tree: a change, an untracked file, an intent-to-add file, a nested directory. */
 async function dirtyRepo(): Promise<TestRepo> {
