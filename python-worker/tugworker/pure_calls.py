@@ -33,7 +33,7 @@ DICT_TYPES = {"dict", "Dict", "Mapping", "MutableMapping"}
 def repeatable_calls(value, scope, tree):
     """The calls of `value` if every one is on the allowlist, each with whether its receiver is immutable (a match, a
     str): then only the other ones read state a later statement could change. None if any call is not allowed."""
-    bindings = _Bindings(tree)
+    bindings = _bindings(tree)
     found = []
     for node in ast.walk(value):
         if isinstance(node, (ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr, ast.Lambda, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
@@ -53,7 +53,7 @@ def fresh_call(value, tree):
     `TZ_RE.match(text)` with `TZ_RE = re.compile("…")` at module level) of a name or a constant, else None."""
     if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and not value.keywords and isinstance(value.func.value, ast.Name)):
         return None
-    bindings = _Bindings(tree)
+    bindings = _bindings(tree)
     kind = "match" if value.func.attr in FRESH_MATCH else "list" if value.func.attr in FRESH_LIST else None
     receiver, args = value.func.value.id, list(value.args)
     if bindings.is_re(receiver):
@@ -83,12 +83,12 @@ def cannot_tell_apart(source, use, kind):
         return True
     if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is use:
         return True
-    return isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len" and parent.args == [use] and not parent.keywords and not _Bindings(source.tree).bound("len")
+    return isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len" and parent.args == [use] and not parent.keywords and not _bindings(source.tree).bound("len")
 
 
 def inert_call(call, scope, tree):
     """A call that cannot change any state: one on the allowlist, or an empty container made by a builtin."""
-    bindings = _Bindings(tree)
+    bindings = _bindings(tree)
     func = call.func
     if isinstance(func, ast.Name) and func.id in EMPTY_MAKERS and not bindings.bound(func.id) and not call.args:
         return all(k.arg is not None for k in call.keywords) and (func.id == "dict" or not call.keywords)
@@ -157,6 +157,17 @@ def _is_match(name, scope, bindings):
 
 def _stores(scope, name):
     return sum(1 for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load))
+
+
+_last = (None, None)
+
+
+def _bindings(tree):
+    """The module's _Bindings, built once per tree: inline asks for them at each call between a value and its uses."""
+    global _last
+    if _last[0] is not tree:
+        _last = (tree, _Bindings(tree))
+    return _last[1]
 
 
 class _Bindings:
