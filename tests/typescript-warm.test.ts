@@ -258,3 +258,28 @@ test.serial("a project resolves its imports once across programs, and a text put
     await repo.cleanup();
   }
 });
+
+test.serial('a rename asked at a use searches from the declaration once', async (t) => {
+  const repo = await tsFixture('shapes');
+  const gitRepo = await discoverRepo(repo.root);
+  const tree = await repo.git('rev-parse', 'HEAD^{tree}');
+  const ws = await openTsWorkspace(gitRepo, tree, AT.file);
+  const projects = ws.projects.all(ws.scripts, ws.configs);
+  const searches: string[] = [];
+  const originals = projects.map((p) => p.service.findRenameLocations.bind(p.service));
+  projects.forEach((p, i) => {
+    p.service.findRenameLocations = ((file: string, position: number, ...rest: never[]) => {
+      searches.push(`${ws.fs.relative(file)}:${position}`);
+      return (originals[i] as (...args: unknown[]) => ReturnType<typeof p.service.findRenameLocations>)(file, position, ...rest);
+    }) as typeof p.service.findRenameLocations;
+  });
+  try {
+    // `distance(this.center, point)` in Circle.contains: a use of the function declared at 8:17.
+    const plan = await planTsRename({ repo: gitRepo, tree, target: { file: AT.file, line: 20, col: 12 }, newName: 'span' });
+    t.deepEqual(plan.references.map((r) => `${r.location.file}:${r.location.line}`).sort(), ['src/geometry.ts:20', 'src/geometry.ts:8', 'src/index.ts:1']);
+    t.is(new Set(searches).size, searches.length, `no place was searched twice: ${searches.join(', ')}`);
+  } finally {
+    projects.forEach((p, i) => (p.service.findRenameLocations = originals[i]!));
+    await repo.cleanup();
+  }
+});

@@ -123,17 +123,15 @@ function placesOf(ws: TsWorkspace, projects: readonly TsProject[], file: string,
     const defFile = editable(ws.fs, def.fileName, ws.paths);
     if (defFile === null || (defFile === file && def.textSpan.start <= position && position <= def.textSpan.start + def.textSpan.length)) break;
     if (ws.fs.readFile(def.fileName)?.slice(def.textSpan.start, def.textSpan.start + def.textSpan.length) !== oldName) break;
-    const places = renamePlaces(ws, ws.containing(defFile), def.fileName, def.textSpan.start, []);
-    if (places.some((p) => p.file === file && p.start <= position && position <= p.start + p.length)) {
-      return renamePlaces(ws, ws.containing(defFile), def.fileName, def.textSpan.start, warnings);
-    }
+    // Searched once: the places from the declaration are the answer when they hold the position asked at.
+    const found = searchEverywhere(ws, ws.containing(defFile), def.fileName, def.textSpan.start);
+    if (found.places.some((p) => p.file === file && p.start <= position && position <= p.start + p.length)) return withOutside(found, warnings);
     break;
   }
-  return renamePlaces(ws, projects, absolute, position, warnings);
+  return withOutside(searchEverywhere(ws, projects, absolute, position), warnings);
 }
 
-function renamePlaces(ws: TsWorkspace, projects: readonly TsProject[], absolute: string, position: number, warnings: WarningJSON[]): Place[] {
-  const { places, outside } = searchEverywhere(ws, projects, absolute, position);
+function withOutside({ places, outside }: ReturnType<typeof searchEverywhere>, warnings: WarningJSON[]): Place[] {
   for (const where of outside) {
     warnings.push({ code: 'OutsideWorkspace', message: `${where} uses the symbol but is not a file of the workspace (an installed package or a generated file); it was left as it is` });
   }
