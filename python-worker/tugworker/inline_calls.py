@@ -2,6 +2,7 @@
 # expression or, where the call is a whole statement, by the body. Refusals name the call site.
 import ast
 
+from tugworker.inline_hoist import hoist_refusal
 from tugworker.local_edits import COMPREHENSIONS, Refused, has_effects, own_nodes
 
 SIMPLE = (ast.Name, ast.Constant)
@@ -171,8 +172,10 @@ def inline_statements(site, definition, bound):
     """The statement holding the call becomes: each parameter bound to its argument, the body, and the statement with
     the returned value in place of the call. The body's names become the caller's locals, so none may be in use."""
     module, statement = site.module, site.statement
-    if not isinstance(statement, STATEMENT_VALUE) or statement.value is not site.call:
-        refuse(module, site.call, "the call is inside a larger expression and %s's body has statements; inline needs the call as a whole statement, assignment or return" % definition.name)
+    whole = isinstance(statement, STATEMENT_VALUE) and statement.value is site.call
+    reason = None if whole else hoist_refusal(site)
+    if reason is not None:
+        refuse(module, site.call, "%s's body has statements, which would go before the statement: %s" % (definition.name, reason))
     if not isinstance(site.scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
         refuse(module, site.call, "the call is not in a function: the body's names would become module or class attributes")
     indent = module.src.indentation_before(statement)
@@ -208,7 +211,7 @@ def inline_statements(site, definition, bound):
     value = definition.value
     start, end = module.src.span(statement)
     call_start, call_end = module.src.span(site.call)
-    if isinstance(statement, ast.Expr):
+    if whole and isinstance(statement, ast.Expr):
         if value is not None and has_effects(value):
             lines.append(indent + _substitute(definition, value, replacements))
     else:

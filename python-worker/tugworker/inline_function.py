@@ -126,6 +126,7 @@ def inline_function(request):
             calls += 1
         for line in sorted(set(needed)):
             edits.append(module.insert_import(line))
+    _refuse_overlaps(edits, name)
     if calls == 0:
         raise Refused("SymbolNotFound", "%s has no calls tug can see; there is nothing to inline" % name, {"reason": "no calls"})
     remove = not keep and not kept_because
@@ -143,6 +144,14 @@ def inline_function(request):
     elif kept_because and not keep:
         warnings.append({"code": "DefinitionKept", "message": "%s stays defined: %s" % (name, "; ".join(sorted(set(kept_because))))})
     return {"edits": sorted(edits, key=lambda e: (e["path"], e["span"])), "name": name, "calls": calls, "removed": remove, "warnings": warnings}
+
+
+def _refuse_overlaps(edits, name):
+    """Two calls in one statement (`f(a) + f(b)`, `f(f(a))`) cannot both take the statement's place."""
+    ordered = sorted(edits, key=lambda e: (e["path"], e["span"]))
+    for first, second in zip(ordered, ordered[1:]):
+        if first["path"] == second["path"] and second["span"][0] < first["span"][1]:
+            raise Refused("UnsafeRefactor", "cannot inline %s: two of its calls are in one statement of %s, and each would need the statement to itself" % (name, first["path"]), {"reason": "two calls in one statement", "path": first["path"]})
 
 
 def _imported_as(statement, node):
