@@ -95,6 +95,13 @@ const callBefore = async (repo: TestRepo) => {
   await repo.git('commit', '-q', '-m', 'a call before');
 };
 const LEN = { file: 'calc.py', line: 2, column: 34, end_line: 2, end_column: 41, new_name: 'n' };
+/** A local whose value, inlined, would run after a call that came after it. */
+const callBetween = async (repo: TestRepo) => {
+  await repo.write('calc.py', 'def f(xs, log):\n    n = len(xs)\n    log.append(1)\n    return n\n');
+  await repo.git('add', 'calc.py');
+  await repo.git('commit', '-q', '-m', 'a call between');
+};
+const N = { file: 'calc.py', line: 2, column: 5 };
 /** A call that passes an expression with an effect: removing that parameter needs force. */
 const callWithExpression = async (repo: TestRepo) => {
   await repo.write('c.py', 'from app import total\n\ntotal(list(range(3)))\n');
@@ -177,6 +184,7 @@ const EFFECTS: Record<string, Effect> = {
   'tug_analyze_impact.force': { tool: 'tug_analyze_impact', a: { operation: 'change_signature', ...DROP, force: true }, b: { operation: 'change_signature', ...DROP }, setup: callWithExpression, probe: diffOf },
   'tug_change_signature.force': { tool: 'tug_change_signature', a: { ...DROP, force: true }, b: DROP, setup: callWithExpression, probe: diffOf },
   'tug_analyze_impact.new_params': { tool: 'tug_analyze_impact', a: { operation: 'change_signature', file: 'app.py', line: 1, column: 5, new_params: [{ name: 'items' }, { name: 'start', default: '0' }] }, b: { operation: 'change_signature', file: 'app.py', line: 1, column: 5, new_params: [{ name: 'values', from: 'items' }] }, probe: diffOf },
+  'tug_inline.strict': { tool: 'tug_inline', a: { ...N, strict: true }, b: N, setup: callBetween, probe: (r) => r['code'] ?? 'ok' },
   'tug_inline.keep_definition': { tool: 'tug_inline', a: { ...DOUBLE, keep_definition: true }, b: DOUBLE, setup: called, probe: diffOf },
   'tug_analyze_impact.keep_definition': { tool: 'tug_analyze_impact', a: { operation: 'inline', ...DOUBLE, keep_definition: true }, b: { operation: 'inline', ...DOUBLE }, setup: called, probe: diffOf },
   'tug_move_symbol.keep_reexport': { tool: 'tug_move_symbol', a: { ...MOVE, keep_reexport: true }, b: MOVE, setup: helper, probe: diffOf },

@@ -98,9 +98,9 @@ def test_tz():
 `;
 const files = { 'pkg/__init__.py': '', 'pkg/tz.py': tz, 'tests/test_pkg.py': tests };
 
-async function inline(at: string) {
+async function inline(at: string, ...flags: string[]) {
   const repo = await makeRepo(files);
-  const run = await tug(repo.root, ['run', 'inline', '--at', at, '--verify', 'tests', '--json']);
+  const run = await tug(repo.root, ['run', 'inline', '--at', at, '--verify', 'tests', '--json', ...flags]);
   const after = run.json?.git?.branch ? await repo.git('show', `${run.json.git.branch}:pkg/tz.py`) : '';
   await repo.cleanup();
   return { run, after };
@@ -148,12 +148,16 @@ test('a regex list whose identity a use can see, or of a bytes pattern (the stri
   t.regex(bytes.run.json?.error?.message ?? '', /calls something \(or builds a new object\) and is used 2 times/);
 });
 
-test('an item read stays inlinable past dict(key=…), which calls nothing; not past dict(mapping), which iterates it', async (t) => {
+test('an item read stays inlinable past dict(key=…), which calls nothing; past dict(mapping), which iterates it, with the call named', async (t) => {
   const { run, after } = await inline('pkg/tz.py:59:5');
   t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(run.json.warnings, []);
   t.true(after.includes('    return func_args[0](*args, **kwargs)\n'), after);
   const iterated = await inline('pkg/tz.py:67:5');
-  t.regex(iterated.run.json?.error?.message ?? '', /reads an attribute or item, and a call before a use may change it/);
+  t.is(iterated.run.exitCode, 0, iterated.run.stdout);
+  t.deepEqual(iterated.run.json.warnings.map((w: { code: string; details: unknown }) => [w.code, w.details]), [['EvaluationOrderChanged', { calls: ['dict(extra)'] }]]);
+  const strict = await inline('pkg/tz.py:67:5', '--strict');
+  t.regex(strict.run.json?.error?.message ?? '', /reads an attribute or item, and a call before a use may change it \(strict\)/);
 });
 
 test('an object made by a user function and used twice is still refused (two objects, two calls)', async (t) => {

@@ -4,6 +4,7 @@ import ast
 import re
 
 from tugworker.fstrings import fit, target_version
+from tugworker.inline_order import Moves, check_evaluation, touches
 from tugworker.local_edits import COMPREHENSIONS, Refused, SCOPES, Source, edit, has_effects, own_nodes
 from tugworker.pure_calls import cannot_tell_apart, fresh_call, inert_call, repeatable_calls
 
@@ -53,8 +54,9 @@ def _needs_parentheses(source, use, value, text):
     return not safe_parent or isinstance(value, (ast.NamedExpr, ast.Yield, ast.YieldFrom))
 
 
-def inline_local(content, offset, target_python=None):
+def inline_local(content, offset, target_python=None, strict=False):
     source = Source(content)
+    moves = Moves(source, strict)
     python = target_version(target_python)
     target = _name_at(source, offset)
     name = target.id
@@ -140,14 +142,14 @@ def inline_local(content, offset, target_python=None):
                 _refuse("the value makes a new object (a regex %s) and a use could tell two of them apart" % fresh, source, use)
         repeatable = [(value, True)]
     if repeatable is None:
-        _check_evaluation(source, value, uses, after)
+        check_evaluation(source, value, uses, after, moves, scope)
     for use in uses if repeatable else []:
         # Such a call can still raise (`int(s)`): under a try (or a with, which may suppress it) that it did not run
         # in, the exception would now be caught.
         if any(isinstance(p, GUARDS) and source.span(p)[0] >= assign_end for p in source.ancestors(use)):
             _refuse("the value calls something that may raise, and a use is inside a try or with statement after it", source, use)
     inert = lambda call: inert_call(call, scope, source.tree)
-    _check_state(source, value, uses, after, assign_end, last_use, repeatable or [], _run_after(uses, first_iters), inert)
+    _check_state(source, value, uses, after, assign_end, last_use, repeatable or [], _run_after(uses, first_iters), inert, moves)
     s, e = source.span(value)
     text = source.slice(s, e)
     if "\n" in text and not (text[0] in "([{" and text[-1] in ")]}"):
@@ -163,7 +165,7 @@ def inline_local(content, offset, target_python=None):
     if rest_of_line.strip() and not rest_of_line.strip().startswith(b"#"):
         _refuse("the assignment shares its line with other code", source, assignment)
     edits.append(edit(source, start, end + len(rest_of_line), ""))
-    return {"edits": sorted(edits, key=lambda e: e["span"]), "name": name, "uses": len(uses)}
+    return {"edits": sorted(edits, key=lambda e: e["span"]), "name": name, "uses": len(uses), "warnings": moves.warnings(value)}
 
 
 def _defined_outside(source, name):
@@ -181,16 +183,20 @@ def _run_after(uses, first_iters):
     return later
 
 
-def _check_state(source, value, uses, after, assign_end, last_use, repeatable, later, inert):
+def _check_state(source, value, uses, after, assign_end, last_use, repeatable, later, inert, moves):
     """A value that reads an attribute or an item (`uri.fragment`, `row[0]`), or calls an allowlisted function of
-    something (`len(items)`), reads state: inlined, it reads it at the use, so nothing between may change it, neither
-    an attribute or item assignment nor a call that could. A use in a loop reads it again on the next turn, so the
-    rest of the loop counts as between. A match's or a str's own methods read nothing that can change."""
+    something (`len(items)`), reads state: inlined, it reads it at the use, after whatever runs between. An item
+    store there, or a store of an attribute of the name the value reads, may change it: refused. A call, or a store
+    of another attribute, changes what it reads only through code of its own: the read moves after it, which the
+    warning names (strict refuses). A use in a loop reads it again on the next turn, so the rest of the loop counts
+    as between. A match's or a str's own methods read nothing that can change."""
     fixed = {id(c) for c, immutable in repeatable if immutable} | {id(c.func) for c, immutable in repeatable if immutable}
     reads_calls = any(not immutable for _, immutable in repeatable)
     what = "calls something that reads it" if reads_calls else "reads an attribute or item"
     if not reads_calls and not any(isinstance(n, (ast.Attribute, ast.Subscript)) and id(n) not in fixed for n in ast.walk(value)):
         return
+    attributes = {n.attr for n in ast.walk(value) if isinstance(n, ast.Attribute)}
+    roots = {n.id for n in ast.walk(value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     limit = _read_limit(source, uses, assign_end, last_use)
     for node in (n for statement in after for n in ast.walk(statement)):
         start, end = source.span(node) if hasattr(node, "lineno") else (None, None)
@@ -199,11 +205,17 @@ def _check_state(source, value, uses, after, assign_end, last_use, repeatable, l
         if start is None or start < assign_end or start >= limit:
             continue
         if isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Load):
-            _refuse("the value %s, and an assignment before a use may change it" % what, source, node)
+            if isinstance(node, ast.Subscript) or node.attr in attributes or reads_calls:
+                _refuse("the value %s, and an assignment before a use may change it" % what, source, node)
+            moves.note(node, "the value %s, and an assignment before a use may change it" % what)
         if isinstance(node, ast.Call) and inert(node):
             continue
-        if isinstance(node, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)) and (end <= last_use or start > last_use):
-            _refuse("the value %s, and a call before a use may change it" % what, source, node)
+        if isinstance(node, (ast.Yield, ast.YieldFrom)) and (end <= last_use or start > last_use):
+            _refuse("the value %s, and the function pauses before a use" % what, source, node)
+        if isinstance(node, (ast.Call, ast.Await)) and (end <= last_use or start > last_use):
+            if touches(node, roots):
+                _refuse("the value %s, and a call before a use may change it" % what, source, node)
+            moves.note(node, "the value %s, and a call before a use may change it" % what)
 
 
 def _read_limit(source, uses, assign_end, last_use):
@@ -272,27 +284,3 @@ def _stored_after_use(source, store, last_use):
         return False
     start, end = source.span(parent.value)
     return start <= last_use < end
-
-
-def _check_evaluation(source, value, uses, after):
-    """A value that does something (a call, an await) may be inlined only where it runs exactly as before: one use, in
-    the next statement, not under a loop or a branch, with nothing that calls before it."""
-    mutable = any(isinstance(n, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)) for n in ast.walk(value))
-    if not has_effects(value) and not (mutable and len(uses) > 1):
-        return
-    use = uses[0]
-    if len(uses) > 1:
-        _refuse("the value calls something (or builds a new object) and is used %d times" % len(uses), source, use)
-    statement = after[0]
-    if id(use) not in {id(n) for n in ast.walk(statement)}:
-        _refuse("the value calls something and its use is not in the next statement", source, use)
-    for parent in source.ancestors(use):
-        if parent is statement:
-            break
-        if isinstance(parent, (ast.stmt, ast.BoolOp, ast.IfExp, ast.Lambda) + COMPREHENSIONS) or isinstance(parent, ast.comprehension):
-            _refuse("the value calls something and its use may run a different number of times", source, use)
-    if isinstance(statement, (ast.While, ast.For, ast.AsyncFor)) and use is not getattr(statement, "iter", None):
-        _refuse("the value calls something and its use is in a loop", source, use)
-    start = source.span(use)[0]
-    if any(isinstance(n, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)) and source.span(n)[1] <= start for n in ast.walk(statement)):
-        _refuse("the value calls something and the next statement calls something before the use", source, use)

@@ -102,7 +102,7 @@ def _local_refactor(op, request):
             return extract_function(request["content"], request["start"], request["end"], request["name"])
         from tugworker.inline_local import inline_local
 
-        return inline_local(request["content"], request["offset"], request.get("target_python"))
+        return inline_local(request["content"], request["offset"], request.get("target_python"), bool(request.get("strict")))
     except Refused as refusal:
         return {"refused": _error(refusal.code, refusal.message, refusal.details)}
 

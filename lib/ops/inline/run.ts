@@ -24,10 +24,27 @@ const KIND: AssistKind = { operation: 'inline', assists: ['inline_local_variable
 
 type Input = z.infer<typeof inlineInput>;
 
+/** EvaluationOrderChanged: the value now runs after `calls`, which came after it. */
+interface WorkerWarning {
+  code: string;
+  message: string;
+  line: number;
+  col: number;
+  calls: string[];
+}
+
 function localPlan(input: Input, target: string | undefined): LocalPlan {
+  let path = input.file; // the repository path the worker's lines are in, once the file is known
   return {
-    request: (_file, offset) => ({ op: 'inline_local', params: { offset: offset(input.line, input.column), ...(target ? { target_python: target } : {}) } }),
-    describe: (answer) => ({ subject: `inline ${String(answer['name'])} in ${input.file} (${String(answer['uses'])} use${answer['uses'] === 1 ? '' : 's'})`, slug: `${String(answer['name'])}` }),
+    request: (file, offset) => {
+      path = file.path;
+      return { op: 'inline_local', params: { offset: offset(input.line, input.column), strict: input.strict ?? false, ...(target ? { target_python: target } : {}) } };
+    },
+    describe: (answer) => ({
+      subject: `inline ${String(answer['name'])} in ${input.file} (${String(answer['uses'])} use${answer['uses'] === 1 ? '' : 's'})`,
+      slug: `${String(answer['name'])}`,
+      warnings: ((answer['warnings'] ?? []) as WorkerWarning[]).map(({ code, message, line, col, calls }) => ({ code, message, location: { file: path, line, col }, details: { calls } })),
+    }),
   };
 }
 
@@ -83,6 +100,9 @@ function planner(input: Input, context: OperationContext): Planner {
     }
     if (input.keep_definition !== undefined) {
       throw new TugError('InvalidArgument', `keep_definition applies to Python functions; ${file} is not a Python file`, { details: { argument: 'keep_definition', reason: 'python only' } });
+    }
+    if (input.strict !== undefined) {
+      throw new TugError('InvalidArgument', `strict applies to Python locals; ${file} is not a Python file`, { details: { argument: 'strict', reason: 'python only' } });
     }
     if (isScriptFile(file)) return planTsInlineChange(ws, snapshot, file, input, context);
     if (language === 'rust') {

@@ -10,6 +10,7 @@ export const inlineFields = {
     .boolean()
     .optional()
     .describe('Python functions: keep the def after inlining every call (by default it goes when nothing else refers to it). Only for a function; a Rust file refuses it.'),
+  strict: z.boolean().optional().describe('Python locals: refuse instead of warning (EvaluationOrderChanged) when the value would now run after calls or attribute stores that came after it.'),
   ...rustAnalyzerField,
 };
 
