@@ -185,10 +185,10 @@ def _run_after(uses, first_iters):
 
 def _check_state(source, value, uses, after, assign_end, last_use, repeatable, later, inert, moves):
     """A value that reads an attribute or an item (`uri.fragment`, `row[0]`), or calls an allowlisted function of
-    something (`len(items)`), reads state: inlined, it reads it at the use, after whatever runs between. An item
-    store there, or a store of an attribute of the name the value reads, may change it: refused. A call, or a store
-    of another attribute, changes what it reads only through code of its own: the read moves after it, which the
-    warning names (strict refuses). A use in a loop reads it again on the next turn, so the rest of the loop counts
+    something (`len(items)`), reads state: inlined, it reads it at the use, after whatever runs between. A store
+    there that may hit what it reads (_may_alias), or a call on an object it reads, may change it: refused. Another
+    call or store changes it only through code of its own: the read moves after it, which the warning names (strict
+    refuses). A use in a loop reads it again on the next turn, so the rest of the loop counts
     as between. A match's or a str's own methods read nothing that can change."""
     fixed = {id(c) for c, immutable in repeatable if immutable} | {id(c.func) for c, immutable in repeatable if immutable}
     reads_calls = any(not immutable for _, immutable in repeatable)
@@ -197,6 +197,7 @@ def _check_state(source, value, uses, after, assign_end, last_use, repeatable, l
         return
     attributes = {n.attr for n in ast.walk(value) if isinstance(n, ast.Attribute)}
     roots = {n.id for n in ast.walk(value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    items = any(isinstance(n, ast.Subscript) and id(n) not in fixed for n in ast.walk(value))
     limit = _read_limit(source, uses, assign_end, last_use)
     for node in (n for statement in after for n in ast.walk(statement)):
         start, end = source.span(node) if hasattr(node, "lineno") else (None, None)
@@ -205,7 +206,7 @@ def _check_state(source, value, uses, after, assign_end, last_use, repeatable, l
         if start is None or start < assign_end or start >= limit:
             continue
         if isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Load):
-            if isinstance(node, ast.Subscript) or node.attr in attributes or reads_calls:
+            if _may_alias(node, attributes, items, roots) or reads_calls:
                 _refuse("the value %s, and an assignment before a use may change it" % what, source, node)
             moves.note(node, "the value %s, and an assignment before a use may change it" % what)
         if isinstance(node, ast.Call) and inert(node):
@@ -216,6 +217,17 @@ def _check_state(source, value, uses, after, assign_end, last_use, repeatable, l
             if touches(node, roots):
                 _refuse("the value %s, and a call before a use may change it" % what, source, node)
             moves.note(node, "the value %s, and a call before a use may change it" % what)
+
+
+def _may_alias(store, attributes, items, roots):
+    """Whether an attribute or item store may change what the value reads: an attribute of the same name on anything
+    (it may be the same object); an item of anything when the value reads an item, or of an object it reads."""
+    if isinstance(store, ast.Attribute):
+        return store.attr in attributes
+    base = store.value
+    while isinstance(base, (ast.Attribute, ast.Subscript)):
+        base = base.value
+    return items or (isinstance(base, ast.Name) and base.id in roots)
 
 
 def _read_limit(source, uses, assign_end, last_use):
