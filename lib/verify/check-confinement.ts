@@ -46,8 +46,11 @@ export async function confinementFor(user: UserRepository | null, callerEnv: Nod
   return { confinement, mounts: { readOnly, hidden, network } };
 }
 
-/** `argv` wrapped for the confinement, with `writable` dirs (made when missing) allowed through the read-only ones. */
-export async function wrapArgv(check: CheckConfinement, argv: readonly string[], writable: readonly string[] = []): Promise<{ argv: string[]; isolation: Isolation }> {
+/**
+ * `argv` wrapped for the confinement, with `writable` dirs (made when missing) allowed through the read-only ones;
+ * `statusFd` as for confineArgv.
+ */
+export async function wrapArgv(check: CheckConfinement, argv: readonly string[], writable: readonly string[] = [], statusFd?: number): Promise<{ argv: string[]; isolation: Isolation }> {
   if (writable.length > 0) await Promise.all(writable.map((dir) => mkdir(dir, { recursive: true })));
-  return confineArgv(check.confinement, argv, { ...check.mounts, writable: [...(check.mounts.writable ?? []), ...writable] });
+  return confineArgv(check.confinement, argv, { ...check.mounts, writable: [...(check.mounts.writable ?? []), ...writable] }, statusFd);
 }

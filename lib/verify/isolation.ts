@@ -51,9 +51,11 @@ const UNSHARE_ARGS = ['--pid', '--fork', '--kill-child', '--mount-proc'];
  * over those, tug's config dirs replaced by empty tmpfs, a fresh /proc for the new PID namespace, and no network. Later
  * mounts win, hence the order. `--die-with-parent`: killing bwrap at the timeout takes the namespace and all in it along.
  */
-function bwrapArgs(mounts: Mounts): string[] {
+function bwrapArgs(mounts: Mounts, statusFd?: number): string[] {
   return [
     '--die-with-parent',
+    // bwrap writes the namespace's first process (its pid 1, as seen from here) to this fd: see lib/verify/pid-namespace.ts.
+    ...(statusFd === undefined ? [] : ['--json-status-fd', String(statusFd)]),
     '--new-session',
     '--unshare-pid',
     ...(mounts.network ? [] : ['--unshare-net']),
@@ -66,12 +68,15 @@ function bwrapArgs(mounts: Mounts): string[] {
   ];
 }
 
-/** argv that runs `argv` under the given confinement, and what that confinement provides. */
-export function confineArgv(confinement: Confinement, argv: readonly string[], mounts: Mounts): { argv: string[]; isolation: Isolation } {
+/**
+ * argv that runs `argv` under the given confinement, and what that confinement provides. `statusFd`: under bwrap, the
+ * fd (one the caller opens for the child) where bwrap reports its namespace's first process.
+ */
+export function confineArgv(confinement: Confinement, argv: readonly string[], mounts: Mounts, statusFd?: number): { argv: string[]; isolation: Isolation } {
   const network = mounts.network ?? false;
   if (confinement === 'bwrap') {
     return {
-      argv: ['bwrap', ...bwrapArgs(mounts), '--', ...argv],
+      argv: ['bwrap', ...bwrapArgs(mounts, statusFd), '--', ...argv],
       isolation: { checkout: 'separate-git-dir', confinement, repository_read_only: true, network, process_tree: 'pid-namespace' },
     };
   }

@@ -9,6 +9,13 @@ export function newRunId(): string {
   return randomBytes(12).toString('hex');
 }
 
+let walks = 0;
+
+/** How many walks of /proc this process has made: what a test counts to see that a check needed none. */
+export function processWalks(): number {
+  return walks;
+}
+
 /**
  * Pids whose environment carries `TUG_RUN_ID=<id>`. A child that calls setsid leaves the process group and, after a
  * double fork, its parent chain too; it keeps the environment it inherited, which is what this walk reads in /proc.
@@ -16,6 +23,7 @@ export function newRunId(): string {
  * moment (long enough to be caught there on a loaded machine), so it may be one of the run's.
  */
 export async function processesOfRun(id: string): Promise<{ pids: number[]; unsure: number[] }> {
+  walks += 1;
   const needle = Buffer.from(`${RUN_MARKER}=${id}\0`);
   const entries = (await readdir('/proc').catch(() => [] as string[])).filter((e) => /^\d+$/.test(e) && Number(e) !== process.pid);
   const pids: number[] = [];

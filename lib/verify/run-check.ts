@@ -3,6 +3,8 @@ import { loadExeca } from './execa.js';
 import { killRun, newRunId, RUN_MARKER } from './process-tree.js';
 import { guardGroups } from './signal-guard.js';
 import { wrapArgv, type CheckConfinement } from './check-confinement.js';
+import { namespaceEmptied, namespaceInit } from './pid-namespace.js';
+import { mark } from '../core/timing.js';
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped';
 
@@ -46,6 +48,9 @@ export interface CheckProgress {
 /** Well under the 5 s a client may wait between progress notifications. */
 export const PROGRESS_INTERVAL_MS = 2_000;
 
+/** The child's fd where bwrap reports its namespace (`--json-status-fd`). */
+const STATUS_FD = 3;
+
 /** Output kept per check: the tail, where failures usually are. */
 export const OUTPUT_LIMIT = 32_000;
 
@@ -77,7 +82,11 @@ export async function withTimeLimit<R>(
 
 export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
   const started = Date.now();
-  const argv = spec.confine ? (await wrapArgv(spec.confine, spec.argv, spec.writable)).argv : spec.argv;
+  const wrapped = spec.confine ? await wrapArgv(spec.confine, spec.argv, spec.writable, STATUS_FD) : undefined;
+  const argv = wrapped?.argv ?? spec.argv;
+  // bwrap runs the check in a PID namespace of its own: nothing the check starts can leave it, and the namespace dies
+  // with its first process (pid-namespace.ts), so the /proc walk below is needed only on the other roads (unshare, none).
+  const namespaced = wrapped?.isolation.confinement === 'bwrap';
   const [file, ...args] = argv;
   const runId = newRunId();
   const execa = await loadExeca();
@@ -88,7 +97,7 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
     extendEnv: false,
     all: true,
     reject: false,
-    stdin: 'ignore',
+    stdio: namespaced ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     detached: true,
     cleanup: true,
   });
@@ -100,17 +109,25 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
   if (child.pid === undefined) guard.release();
   child.once('exit', () => {
     guard.release();
-    void killRun(runId);
+    if (!namespaced) void killRun(runId);
   });
   const stopProgress = spec.onProgress ? reportProgress(spec, child, started) : () => undefined;
-  const cancel = () => void killRun(runId);
+  let cancelled = false;
+  const cancel = () => {
+    cancelled = true;
+    void killRun(runId);
+  };
   spec.signal?.addEventListener('abort', cancel, { once: true });
   if (spec.signal?.aborted) cancel();
   const { result, timedOut } = await withTimeLimit(child, spec.timeoutMs, () => killRun(runId)).finally(() => {
     stopProgress();
     spec.signal?.removeEventListener('abort', cancel);
   });
-  await killRun(runId);
+  // A check that ended by itself under bwrap: wait for its namespace to be empty (moments). Killed (timeout, cancel)
+  // or on another road, or the namespace not seen gone: every process of the run is looked for and killed.
+  const init = namespaced && !timedOut && !cancelled ? namespaceInit(String(result.stdio?.[STATUS_FD] ?? '')) : undefined;
+  if (init !== undefined && (await namespaceEmptied(init))) mark('check: its PID namespace is empty, no process walk');
+  else await killRun(runId);
   const output = tail(String(result.all ?? ''));
   const failedToStart = result.failed && result.exitCode === undefined && !timedOut;
   return {
