@@ -123,6 +123,21 @@ export function evaluationChange(corpus, repo, p) {
 }
 
 /**
+ * Whether rope's inline at position `p` (read from the base in `repo`) is its InlineParameter: at a name that is a
+ * parameter of its function rope writes the parameter's default into the calls instead of inlining the value, another
+ * operation than the one asked for (rope_inline_kind.py).
+ */
+export function ropeInlinesParameter(corpus, repo, p) {
+  if (CORPORA[corpus].rust || p?.op !== 'inline' || p.kind !== 'local') return false;
+  const run = spawnSync(PYTHON, ['-I', path.join(HERE, 'rope_inline_kind.py'), path.join(repo, p.file), String(p.line), String(p.col)], { cwd: '/', encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`rope_inline_kind.py: ${run.stderr}`);
+  return JSON.parse(run.stdout).parameter;
+}
+
+/** The record of a rope inline that was its InlineParameter: rope declined the inline asked for. */
+export const ROPE_OTHER_OPERATION = { status: 'refused', class: 'refused', code: 'OtherOperation', reason: "rope's inline here is InlineParameter: it writes the parameter's default into the calls, not the value into the uses" };
+
+/**
  * The independent check: every changed Python file compiles, the change leaves no name undefined that the base did
  * not (pyflakes), importing the package builds what it built at the base (lostAtImport), an inline or an extracted
  * variable keeps when and how often code runs (evaluationChange, given the position `p`), and the project's tests

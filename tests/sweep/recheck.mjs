@@ -1,4 +1,5 @@
-// Applies the parts of the independent check that stored results predate to them: pyflakes (names a change leaves
+// Applies the parts of the independent check that stored results predate to them: rope's inline told apart from its
+// InlineParameter (rope_inline_kind.py), pyflakes (names a change leaves
 // undefined), the import state (what importing the package builds, check.mjs's lostAtImport) and, for inlines and
 // extracted variables, when and how often code runs (check.mjs's evaluationChange, on rope's results too: it judges
 // the position). Each such ok
@@ -7,8 +8,9 @@
 // Usage: node tests/sweep/recheck.mjs [--seed 1]
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { normalizeReason } from './classify.mjs';
 import { CORPORA, corpusRepo, git, WORK } from './corpora.mjs';
-import { addedUndefined, dropScratch, EVALUATION_CHECK, evaluationChange, lostAtImport, scratch } from './check.mjs';
+import { addedUndefined, dropScratch, EVALUATION_CHECK, evaluationChange, lostAtImport, ROPE_OTHER_OPERATION, ropeInlinesParameter, scratch } from './check.mjs';
 
 const seed = process.argv.includes('--seed') ? process.argv[process.argv.indexOf('--seed') + 1] : '1';
 const dir = path.join(WORK, 'results');
@@ -59,12 +61,26 @@ function recheckEvaluation(line) {
   return changed;
 }
 
+/** A rope inline stored before the sweep told InlineParameter apart: declined when it was one; true when changed. */
+function recheckRopeKind(line) {
+  const rope = line.rope;
+  if (!rope || rope.kindChecked || line.op !== 'inline' || CORPORA[line.corpus].rust) return false;
+  rope.kindChecked = true;
+  if (rope.status === 'ok' && ropeInlinesParameter(line.corpus, corpusRepo(line.corpus).repo, line.position)) {
+    line.rope = { ...ROPE_OTHER_OPERATION, kindChecked: true, ms: rope.ms, was: rope.class };
+    line.rope.group = normalizeReason(ROPE_OTHER_OPERATION.code, ROPE_OTHER_OPERATION.reason);
+    process.stdout.write(`${line.corpus} inline #${line.index}: rope's ${rope.class} was InlineParameter; counted as declined\n`);
+  }
+  return true;
+}
+
 for (const f of readdirSync(dir).filter((x) => x.endsWith(`.s${seed}.jsonl`) && settled(x))) {
   const file = path.join(dir, f);
   const text = readFileSync(file, 'utf8');
   const lines = text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
   let changed = 0;
   for (const line of lines) {
+    if (recheckRopeKind(line)) changed++;
     if (recheckEvaluation(line)) changed++;
     const t = line.tug;
     if (t.class !== 'ok-green' || (t.pyflakes && t.importState) || !t.commit || CORPORA[line.corpus].rust) continue;

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CORPORA, corpusRepo, git, PYTHON, sourceFiles, spawnNiced, testArgv, WORK } from './corpora.mjs';
 import { classifyTug, normalizeReason } from './classify.mjs';
-import { check, EVALUATION_CHECK, scratch } from './check.mjs';
+import { check, EVALUATION_CHECK, ROPE_OTHER_OPERATION, ropeInlinesParameter, scratch } from './check.mjs';
 import { daemon, tugEnv } from './warm.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -172,6 +172,7 @@ function runRope(repo, corpus, p, base) {
   } catch {
     r = { status: 'crash', code: run.signal ? `killed (${run.signal})` : `exit ${run.status}`, reason: (run.stderr ?? '').slice(-500) };
   }
+  if (r.status === 'ok' && ropeInlinesParameter(corpus, repo, p)) r = { ...ROPE_OTHER_OPERATION };
   if (r.status === 'ok') {
     git(dir, ['add', '-A']);
     const files = git(dir, ['diff', '--cached', '--name-only']).split('\n').filter(Boolean);
