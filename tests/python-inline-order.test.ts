@@ -132,14 +132,14 @@ test('strict on a file that is not Python is InvalidArgument', async (t) => {
   t.is(run.json?.error?.code, 'InvalidArgument', run.stdout);
 });
 
-test('an attribute read past an item store into another dict: inlined with the store named; an item read is not', async (t) => {
+test('an attribute read past an item store into another dict and a getattr of the same object (which only reads): inlined with both named; an item read is not', async (t) => {
   const repo = await makeRepo({
     'pkg/__init__.py': '',
-    'pkg/evolve.py': 'def evolve(obj, source, changes, fields):\n    cls = obj.__class__\n    for name in fields:\n        changes[name] = getattr(source, name)\n    return cls(**changes)\n\n\ndef first(rows, out):\n    head = rows[0]\n    out[0] = 1\n    return head\n',
+    'pkg/evolve.py': 'def evolve(obj, changes, fields):\n    cls = obj.__class__\n    for name in fields:\n        changes[name] = getattr(obj, name)\n    return cls(**changes)\n\n\ndef first(rows, out):\n    head = rows[0]\n    out[0] = 1\n    return head\n',
   });
   const run = await tug(repo.root, ['analyze-impact', 'inline', '--at', 'pkg/evolve.py:2:5', '--json']);
   t.is(run.exitCode, 0, run.stdout);
-  t.deepEqual(orderWarnings(run), [[{ calls: ['changes[name] =', 'getattr(source, name)'] }, { file: 'pkg/evolve.py', line: 2, col: 11 }]]);
+  t.deepEqual(orderWarnings(run), [[{ calls: ['changes[name] =', 'getattr(obj, name)'] }, { file: 'pkg/evolve.py', line: 2, col: 11 }]]);
   const item = await tug(repo.root, ['analyze-impact', 'inline', '--at', 'pkg/evolve.py:9:5', '--json']);
   t.is(item.json?.error?.code, 'UnsafeRefactor', item.stdout);
   await repo.cleanup();

@@ -214,7 +214,7 @@ def _check_state(source, value, uses, after, assign_end, last_use, repeatable, l
         if isinstance(node, (ast.Yield, ast.YieldFrom)) and (end <= last_use or start > last_use):
             _refuse("the value %s, and the function pauses before a use" % what, source, node)
         if isinstance(node, (ast.Call, ast.Await)) and (end <= last_use or start > last_use):
-            if touches(node, roots):
+            if touches(node, roots, source.tree):
                 _refuse("the value %s, and a call before a use may change it" % what, source, node)
             moves.note(node, "the value %s, and a call before a use may change it" % what)
 

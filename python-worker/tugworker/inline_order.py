@@ -6,6 +6,7 @@
 import ast
 
 from tugworker.local_edits import COMPREHENSIONS, Refused, has_effects
+from tugworker.pure_calls import reads_only
 
 LEAVES = (ast.Return, ast.Raise, ast.Assert, ast.Yield, ast.YieldFrom, ast.Await)
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -42,10 +43,11 @@ class Moves:
         return [{"code": "EvaluationOrderChanged", "message": message, "line": line, "col": col, "calls": calls}]
 
 
-def touches(call, roots):
+def touches(call, roots, tree):
     """Whether a call works on an object the value reads: its method (`items.append(…)`, `row.reverse()`) or passed
-    itself (`grow(items)`). Such a call is likely to change what the value gives, so it is refused, not warned about."""
-    if not isinstance(call, ast.Call):
+    itself (`grow(items)`), unless a builtin that only reads it (`getattr(obj, name)`). Such a call is likely to change
+    what the value gives, so it is refused, not warned about."""
+    if not isinstance(call, ast.Call) or reads_only(call, tree):
         return False
     func = call.func
     while isinstance(func, (ast.Attribute, ast.Subscript)):
@@ -88,14 +90,14 @@ def check_evaluation(source, value, uses, after, moves, scope):
                 refuse("the value calls something, and a statement before its use may leave or pause before it (return, raise, assert, break, continue, yield, await)", source, node)
             if isinstance(node, DEFINES):
                 refuse("the value calls something, and a def or class before its use runs code of its own", source, node)
-            if touches(node, roots):
+            if touches(node, roots, source.tree):
                 refuse("the value calls something, and a call before its use works on what it reads", source, node)
             if _effect(node, declared):
                 moves.note(node, "the value calls something and its use is not in the next statement")
     start = source.span(use)[0]
     for node in ast.walk(statement):
         if isinstance(node, EFFECT_NODES) and source.span(node)[1] <= start:
-            if touches(node, roots):
+            if touches(node, roots, source.tree):
                 refuse("the value calls something, and a call before its use works on what it reads", source, node)
             moves.note(node, "the value calls something and the statement of its use calls something before it")
 

@@ -6,6 +6,7 @@ import ast
 # Builtins that only read their arguments (through the conventionally pure __len__, __str__, __int__, …).
 PURE_BUILTINS = {"len", "isinstance", "issubclass", "str", "int", "float", "bool", "abs", "repr", "ord", "chr", "type"}
 # Builtins that consume an iterable argument: pure only of a display of constants (`frozenset(("a", "b"))`).
+READERS = {"getattr", "hasattr"}
 CONSTANT_BUILTINS = {"tuple", "frozenset"}
 # re.Match methods: a match object never changes, and these give strings, ints or tuples of them.
 MATCH_METHODS = {"group", "groups", "start", "end", "span"}
@@ -93,6 +94,13 @@ def inert_call(call, scope, tree):
     if isinstance(func, ast.Name) and func.id in EMPTY_MAKERS and not bindings.bound(func.id) and not call.args:
         return all(k.arg is not None for k in call.keywords) and (func.id == "dict" or not call.keywords)
     return _allowed(call, scope, bindings) is not None
+
+
+def reads_only(call, tree):
+    """A builtin that reads its arguments and changes none of them: the allowlist's builtins, and `getattr`/`hasattr`,
+    which read an attribute as `obj.name` does (a property's code runs either way). Not the project's own `getattr`."""
+    func = call.func
+    return isinstance(func, ast.Name) and func.id in PURE_BUILTINS | READERS and not _bindings(tree).bound(func.id)
 
 
 def _str_constant(node):
