@@ -144,3 +144,53 @@ test('an attribute read past an item store into another dict and a getattr of th
   t.is(item.json?.error?.code, 'UnsafeRefactor', item.stdout);
   await repo.cleanup();
 });
+
+test('a value that does nothing but allowlisted reads goes into a comprehension that runs at once; other comprehensions refuse', async (t) => {
+  const repo = await makeRepo({
+    'pkg/__init__.py': '',
+    'pkg/sig.py': [
+      'def super_signature(signatures):',
+      '    n = len(signatures[0])',
+      '    assert all(len(s) == n for s in signatures)',
+      '    return [signatures[0][i] for i in range(n)]',
+      '',
+      '',
+      'def later(signatures):',
+      '    n = len(signatures[0])',
+      '    return (len(s) == n for s in signatures)',
+      '',
+      '',
+      'def fresh(signatures):',
+      '    seen = []',
+      '    return [seen for s in signatures]',
+      '',
+      '',
+      'def shadowed(signatures, s):',
+      '    n = len(s)',
+      '    return [n for s in signatures]',
+      '',
+      '',
+      'def calls(signatures, log):',
+      '    n = len(signatures[0])',
+      '    return [log.append(s) or n for s in signatures]',
+      '',
+    ].join('\n'),
+    'tests/test_sig.py': 'from pkg.sig import super_signature\n\n\ndef test_super():\n    assert super_signature([(1, 2), (3, 4)]) == [1, 2]\n',
+  });
+  const run = await tug(repo.root, ['run', 'inline', '--at', 'pkg/sig.py:2:5', '--verify', 'tests', '--json']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.verification?.status, 'passed', run.stdout);
+  const after = await repo.git('show', `${run.json.git.branch}:pkg/sig.py`);
+  t.true(after.includes('    assert all(len(s) == len(signatures[0]) for s in signatures)\n    return [signatures[0][i] for i in range(len(signatures[0]))]\n'), after);
+  for (const [at, reason] of [
+    ['pkg/sig.py:8:5', /generator expression that may run later/],
+    ['pkg/sig.py:13:5', /build a new object for each item/],
+    ['pkg/sig.py:18:5', /binds s itself/],
+    ['pkg/sig.py:23:5', /calls something, which could change what the value reads/],
+  ] as const) {
+    const refused = await tug(repo.root, ['analyze-impact', 'inline', '--at', at, '--json']);
+    t.is(refused.json?.error?.code, 'UnsafeRefactor', `${at}: ${refused.stdout}`);
+    t.regex(refused.json.error.message, reason, at);
+  }
+  await repo.cleanup();
+});

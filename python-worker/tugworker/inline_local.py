@@ -4,6 +4,7 @@ import ast
 import re
 
 from tugworker.fstrings import fit, target_version
+from tugworker.inline_comprehensions import comprehension_refusal
 from tugworker.inline_order import Moves, check_evaluation, touches
 from tugworker.local_edits import COMPREHENSIONS, Refused, SCOPES, Source, edit, has_effects, own_nodes
 from tugworker.pure_calls import cannot_tell_apart, fresh_call, inert_call, repeatable_calls
@@ -107,10 +108,18 @@ def inline_local(content, offset, target_python=None, strict=False):
         if assignment not in scope.body:
             _refuse("%s is a parameter, given a new value inside an if, loop, try or with" % name, source, target)
         uses = [n for n in uses if source.span(n)[0] >= source.span(assignment)[1]]
-    # Uses in functions, lambdas or comprehensions nested here read the variable later or in a scope of their own.
+    # Uses in functions and lambdas nested here read the variable later, in a scope of their own; a comprehension that
+    # runs at once, with nothing in it that could change what the value reads, takes it once per item.
     for node in ast.walk(scope):
         if isinstance(node, SCOPES) and node is not scope and any(isinstance(n, ast.Name) and n.id == name and id(n) not in first_iters for n in ast.walk(node)):
-            _refuse("%s is used inside a nested function, lambda or comprehension" % name, source, node)
+            if not isinstance(node, COMPREHENSIONS):
+                _refuse("%s is used inside a nested function, lambda or comprehension" % name, source, node)
+            reason = comprehension_refusal(source, node, name, value, scope)
+            if reason is not None:
+                _refuse(reason, source, node)
+            known = {id(u) for u in uses}
+            uses += [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and id(n) not in known]
+    uses.sort(key=lambda n: source.span(n)[0])
     if not uses:
         _refuse("%s is never used; there is nothing to inline" % name, source, store)
     body = _body_holding(source, assignment)

@@ -99,8 +99,12 @@ def inert_call(call, scope, tree):
 def reads_only(call, tree):
     """A builtin that reads its arguments and changes none of them: the allowlist's builtins, and `getattr`/`hasattr`,
     which read an attribute as `obj.name` does (a property's code runs either way). Not the project's own `getattr`."""
-    func = call.func
-    return isinstance(func, ast.Name) and func.id in PURE_BUILTINS | READERS and not _bindings(tree).bound(func.id)
+    return builtin_call(call, PURE_BUILTINS | READERS, tree)
+
+
+def builtin_call(call, names, tree):
+    """A call of one of these builtins, by a name the module does not bind to something else."""
+    return isinstance(call.func, ast.Name) and call.func.id in names and not _bindings(tree).bound(call.func.id)
 
 
 def _str_constant(node):
