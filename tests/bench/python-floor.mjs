@@ -79,10 +79,14 @@ const files = (repo) => Number(timed('sh', ['-c', "git ls-files '*.py' '*.pyi' |
 const analyzeArgs = (s) => ['analyze-impact', 'rename-symbol', '--at', `${s.file}:${s.line}:${s.col}`, '--to', s.to, '--json'];
 const clean = (repo) => timed(TUG, ['clean', '--cache', '--json'], { cwd: repo, env: NO_DAEMON });
 
-/** One cold tug run (empty facts cache, no daemon) and the baselines right after it, `runs` times interleaved. */
+/**
+ * One cold tug run (empty facts cache, no daemon) and the baselines right after it, `runs` times interleaved; then the
+ * same tug command again with the facts it just cached: no worker parses anything, so its CPU is Node's and git's share
+ * of the cold run, and the difference is what the worker's facts cost.
+ */
 export function floorBench(runs, subjects = realSubjects()) {
   return subjects.map((s) => {
-    const [tug, floor, parseAll] = [[], [], []];
+    const [tug, floor, parseAll, cached] = [[], [], [], []];
     const loads = [];
     let references = 0;
     for (let i = 0; i < runs; i++) {
@@ -91,6 +95,7 @@ export function floorBench(runs, subjects = realSubjects()) {
       const run = cpuTimed(TUG, analyzeArgs(s), { cwd: s.repo, env: NO_DAEMON });
       tug.push(run);
       references = JSON.parse(run.stdout).references.length;
+      cached.push(cpuTimed(TUG, analyzeArgs(s), { cwd: s.repo, env: NO_DAEMON }));
       floor.push(cpuTimed('node', ['-e', FLOOR, s.repo, s.from, s.to]));
       parseAll.push(cpuTimed('python3', ['-c', PARSE_ALL, s.repo]));
     }
@@ -99,19 +104,20 @@ export function floorBench(runs, subjects = realSubjects()) {
     const mentioning = timed('git', ['grep', '-l', '-F', '-e', s.from, '-e', s.to, 'HEAD', '--', '*.py', '*.pyi'], { cwd: s.repo }).stdout.trim().split('\n').length;
     clean(s.repo);
     const rss = peakRss(TUG, analyzeArgs(s), { cwd: s.repo, env: NO_DAEMON });
-    return { name: s.name, files: files(s.repo), mentioning, references, tug: wall(tug), floor: wall(floor), parseAll: wall(parseAll), tugCpu: cpu(tug), floorCpu: cpu(floor), parseAllCpu: cpu(parseAll), rss, load: loadText(loads) };
+    return { name: s.name, files: files(s.repo), mentioning, references, tug: wall(tug), floor: wall(floor), parseAll: wall(parseAll), tugCpu: cpu(tug), floorCpu: cpu(floor), parseAllCpu: cpu(parseAll), cachedCpu: cpu(cached), rss, load: loadText(loads) };
   });
 }
 
 export function floorReport(results) {
   const lines = ['### Cold analyze-impact against its floor (issue 33)', ''];
-  lines.push('Fresh processes, no daemon, facts cache emptied before each tug run; the three measured one after the other in each repetition, medians. "floor" = `node -e` that runs `git grep -l -F` for the two names and then a `python3` that `ast.parse`s the files listed. CPU = user + system time of the whole process tree, which the machine\'s load does not inflate.', '');
-  lines.push(row(['subject', 'Python files', 'files mentioning the names', 'references', 'tug cold', 'floor', 'ast.parse of every file', 'tug / floor (≤ 1.5×)', 'tug / parse-all (≤ 0.4×)', 'CPU: tug / floor / parse-all', 'CPU ratios: ÷ floor, ÷ parse-all', 'peak RSS (≤ 150 MB)', 'load average']));
-  lines.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+  lines.push('Fresh processes, no daemon, facts cache emptied before each tug run; the three measured one after the other in each repetition, medians. "floor" = `node -e` that runs `git grep -l -F` for the two names and then a `python3` that `ast.parse`s the files listed. CPU = user + system time of the whole process tree, which the machine\'s load does not inflate. "facts cached" = the same tug command run again right after, its facts in the cache: no Python worker, so Node\'s and git\'s share of the cold run.', '');
+  lines.push(row(['subject', 'Python files', 'files mentioning the names', 'references', 'tug cold', 'floor', 'ast.parse of every file', 'tug / floor (≤ 1.5×)', 'tug / parse-all (≤ 0.4×)', 'CPU: tug / floor / parse-all', 'CPU ratios: ÷ floor, ÷ parse-all', 'CPU with facts cached, ÷ floor', 'peak RSS (≤ 150 MB)', 'load average']));
+  lines.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
   for (const r of results) {
     const cpu = `${fmt(r.tugCpu)} / ${fmt(r.floorCpu)} / ${fmt(r.parseAllCpu)}`;
     const cpuRatios = `${(r.tugCpu / r.floorCpu).toFixed(2)}×, ${(r.tugCpu / r.parseAllCpu).toFixed(2)}×`;
-    lines.push(row([r.name, r.files, r.mentioning, r.references, fmt(r.tug), fmt(r.floor), fmt(r.parseAll), `${(r.tug / r.floor).toFixed(2)}×`, `${(r.tug / r.parseAll).toFixed(2)}×`, cpu, cpuRatios, mb(r.rss), r.load]));
+    const cachedCell = `${fmt(r.cachedCpu)}, ${(r.cachedCpu / r.floorCpu).toFixed(2)}×`;
+    lines.push(row([r.name, r.files, r.mentioning, r.references, fmt(r.tug), fmt(r.floor), fmt(r.parseAll), `${(r.tug / r.floor).toFixed(2)}×`, `${(r.tug / r.parseAll).toFixed(2)}×`, cpu, cpuRatios, cachedCell, mb(r.rss), r.load]));
   }
   lines.push('');
   return lines.join('\n');
@@ -125,20 +131,24 @@ export function packageBench(runs) {
   const s = { name: `pytest ${found.version} (Debian python3-pytest, \`_pytest\`): function \`getfslineno\``, repo: found.repo, file, ...locate(found.repo, file, 'def getfslineno(', 'getfslineno'), from: 'getfslineno', to: 'source_location' };
   const tug = [];
   const jedi = [];
+  const cached = [];
   const loads = [];
   let tugRefs = 0;
   let jediRefs = 0;
   for (let i = 0; i < runs; i++) {
     loads.push(load());
     clean(s.repo);
-    const run = timed(TUG, analyzeArgs(s), { cwd: s.repo, env: NO_DAEMON });
-    tug.push(run.ms);
+    const run = cpuTimed(TUG, analyzeArgs(s), { cwd: s.repo, env: NO_DAEMON });
+    tug.push(run);
     tugRefs = JSON.parse(run.stdout).references.length;
-    const j = timed('python3', ['-c', JEDI, s.repo, s.file, String(s.line), String(s.col), s.to]);
-    jedi.push(j.ms);
+    cached.push(cpuTimed(TUG, analyzeArgs(s), { cwd: s.repo, env: NO_DAEMON }).cpu);
+    const j = cpuTimed('python3', ['-c', JEDI, s.repo, s.file, String(s.line), String(s.col), s.to]);
+    jedi.push(j);
     jediRefs = JSON.parse(j.stdout).refs.length;
   }
-  return { name: s.name, files: files(s.repo), tug: median(tug), jedi: median(jedi), tugRefs, jediRefs, load: loadText(loads) };
+  const ms = (runs) => median(runs.map((r) => r.ms));
+  const cpu = (runs) => median(runs.map((r) => r.cpu));
+  return { name: s.name, files: files(s.repo), tug: ms(tug), jedi: ms(jedi), tugCpu: cpu(tug), jediCpu: cpu(jedi), cachedCpu: median(cached), tugRefs, jediRefs, load: loadText(loads) };
 }
 
 export function packageReport(r) {
@@ -146,9 +156,11 @@ export function packageReport(r) {
   return [
     '### Cold analyze-impact on a 60–100-file package against jedi (`get_references` + `rename`, fresh process each)',
     '',
-    row(['subject', 'Python files', 'tug cold', 'jedi', 'tug / jedi (≤ 0.5×)', 'references tug / jedi', 'load average']),
-    row(['---', '---:', '---:', '---:', '---:', '---:', '---:']),
-    row([r.name, r.files, fmt(r.tug), fmt(r.jedi), `${(r.tug / r.jedi).toFixed(2)}×`, `${r.tugRefs} / ${r.jediRefs}`, r.load]),
+    'CPU = user + system time of the process tree; "facts cached" = the same tug command again right after, no worker.',
+    '',
+    row(['subject', 'Python files', 'tug cold', 'jedi', 'tug / jedi (≤ 0.5×)', 'CPU: tug / jedi', 'CPU ratio', 'CPU with facts cached, ÷ jedi', 'references tug / jedi', 'load average']),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+    row([r.name, r.files, fmt(r.tug), fmt(r.jedi), `${(r.tug / r.jedi).toFixed(2)}×`, `${fmt(r.tugCpu)} / ${fmt(r.jediCpu)}`, `${(r.tugCpu / r.jediCpu).toFixed(2)}×`, `${fmt(r.cachedCpu)}, ${(r.cachedCpu / r.jediCpu).toFixed(2)}×`, `${r.tugRefs} / ${r.jediRefs}`, r.load]),
     '',
   ].join('\n');
 }
