@@ -283,3 +283,34 @@ test.serial('a rename asked at a use searches from the declaration once', async 
     await repo.cleanup();
   }
 });
+
+test.serial("the completeness check runs on services of its own: the kept program is not rebuilt, and each check sees the snapshot's edits, new files and config", async (t) => {
+  const repo = await tsFixture('shapes');
+  const gitRepo = await discoverRepo(repo.root);
+  const tree = await repo.git('rev-parse', 'HEAD^{tree}');
+  const ws = await openTsWorkspace(gitRepo, tree, AT.file);
+  const cold = tsWarmCounts().cold;
+  const project = ws.containing(AT.file)[0]!;
+  const program = project.service.getProgram();
+  const plan = await planTsRename({ repo: gitRepo, tree, target: { file: AT.file, line: AT.line, col: AT.column }, newName: 'span', check: true });
+  t.is(plan.edits.length, 3);
+  t.is(project.service.getProgram(), program, 'the analyses keep their program (and its checker) through a check');
+
+  const rename = () => renameSymbol({ workspace: repo.root, ...AT, new_name: 'span', verify: 'none' });
+  const code = async () => ((await t.throwsAsync(rename())) as { code?: string } | undefined)?.code;
+  t.is((await rename()).status, 'ok');
+  const geometry = await repo.readText('src/geometry.ts');
+  await repo.write('src/geometry.ts', `${geometry}export const span = 3;\n`);
+  t.is(await code(), 'NameConflict', 'an edit made between two warm calls is checked');
+  await repo.write('src/geometry.ts', geometry);
+  t.is((await rename()).status, 'ok', 'and its undoing too');
+  // A new file whose import NodeNext leaves unresolved in this ES module package (no extension): not a use, until the
+  // config resolves it as a bundler does; then its call meets the parameter named like the new name.
+  await repo.write('src/extra.ts', "import { distance } from './geometry';\nexport function around(span: number): number {\n  return distance({ x: 0, y: 0 }, { x: span, y: 0 });\n}\n");
+  t.is((await rename()).status, 'ok', 'a new file that does not reach the symbol');
+  const config = JSON.parse(await repo.readText('tsconfig.json')) as { compilerOptions: Record<string, unknown> };
+  await repo.write('tsconfig.json', JSON.stringify({ ...config, compilerOptions: { ...config.compilerOptions, module: 'ES2022', moduleResolution: 'Bundler' } }, null, 2));
+  t.is(await code(), 'IncompleteRename', 'a config that makes it reach the symbol is followed');
+  t.is(tsWarmCounts().cold, cold, 'all of it from the kept workspace, brought up to each snapshot');
+  await repo.cleanup();
+});

@@ -8,6 +8,15 @@ type ResolvingHost = Pick<TS.LanguageServiceHost, 'resolveModuleNameLiterals'> &
   setCompilerHost?(host: TS.CompilerHost): void;
 };
 
+/** A project's kept cache, made by the first of its services to resolve and shared by the others (the check's trial services). */
+export interface KeptResolutions {
+  cache?: TS.ModuleResolutionCache;
+}
+
+export function keptResolutions(): KeptResolutions {
+  return {};
+}
+
 /**
  * Host methods resolving modules the way the compiler does by default (TypeScript 5.3 and later: `resolveModuleName`
  * with the mode `getModeForUsageLocation` gives, through the program's own compiler host, which a program with project
@@ -19,11 +28,11 @@ type ResolvingHost = Pick<TS.LanguageServiceHost, 'resolveModuleNameLiterals'> &
  * while `addsFiles()` says so, each program resolves with a cache of its own, as the compiler does, and the kept one
  * is neither read nor written. Older compilers resolve on their own, as before.
  */
-export function moduleResolutions(ts: TypeScriptModule, directory: string, options: TS.CompilerOptions, serviceHost: TS.ModuleResolutionHost, addsFiles: () => boolean): ResolvingHost {
+export function moduleResolutions(ts: TypeScriptModule, directory: string, options: TS.CompilerOptions, serviceHost: TS.ModuleResolutionHost, addsFiles: () => boolean, shared: KeptResolutions = keptResolutions()): ResolvingHost {
   const [major = 0, minor = 0] = ts.versionMajorMinor.split('.').map(Number);
   if (major < 5 || (major === 5 && minor < 3)) return {};
   const fresh = () => ts.createModuleResolutionCache(directory, (name) => name, options);
-  const kept = fresh();
+  const kept = (shared.cache ??= fresh());
   let own = fresh();
   let compilerHost: TS.ModuleResolutionHost = serviceHost;
   return {

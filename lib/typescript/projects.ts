@@ -4,7 +4,8 @@ import type * as TS from 'typescript';
 import type { TypeScriptModule } from './load.js';
 import type { SnapshotFileSystem } from './file-system.js';
 import { inNodeModules, isScriptFile } from './files.js';
-import { moduleResolutions } from './module-resolutions.js';
+import { keptResolutions, moduleResolutions } from './module-resolutions.js';
+import { trialRegistry } from './trial-registry.js';
 
 export interface TsProject {
   /** Repository path of the config, or null for an inferred project. */
@@ -14,6 +15,11 @@ export interface TsProject {
   fileNames: string[];
   options: TS.CompilerOptions;
   references: readonly TS.ProjectReference[];
+  /**
+   * A language service of its own over the same files, with `overlay`'s texts in place of theirs (trial.ts): what the
+   * completeness check asks, so `service` stays on the snapshot's program. Its caller disposes of it.
+   */
+  trial(overlay: Overlay): TS.LanguageService;
 }
 
 const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
@@ -45,6 +51,8 @@ export class Overlay extends Map<string, { text: string; version: number }> {
 
 export class TsProjects {
   private readonly registry: TS.DocumentRegistry;
+  /** The registry itself, without keepingSnapshotFiles' wrapper: the trial services wrap it their own way. */
+  private readonly shared: TS.DocumentRegistry;
   readonly overlay: Overlay;
   private built: TsProject[] | undefined;
   /** Config problems, reported as warnings (a config that does not parse still leaves its files to an inferred project). */
@@ -56,7 +64,8 @@ export class TsProjects {
     private readonly fs: SnapshotFileSystem,
     registry?: TS.DocumentRegistry,
   ) {
-    this.registry = keepingSnapshotFiles(ts, registry ?? ts.createDocumentRegistry(true, fs.root));
+    this.shared = registry ?? ts.createDocumentRegistry(true, fs.root);
+    this.registry = keepingSnapshotFiles(ts, this.shared);
     this.overlay = new Overlay((file) => fs.fileExists(file));
   }
 
@@ -153,33 +162,45 @@ export class TsProjects {
   }
 
   private project(config: string | null, fileNames: string[], options: TS.CompilerOptions, references: readonly TS.ProjectReference[]): TsProject {
-    const { ts, fs, overlay } = this;
+    const { ts, fs } = this;
     const directory = config ? path.dirname(fs.absolute(config)) : fs.root;
-    const host: TS.LanguageServiceHost & { useSourceOfProjectReferenceRedirect(): boolean } = {
-      getCompilationSettings: () => options,
-      getScriptFileNames: () => fileNames,
-      // Overlay and snapshot versions never meet: `o1` is a text the caller put in, `1` the snapshot's own.
-      getScriptVersion: (f) => (overlay.has(f) ? `o${overlay.get(f)!.version}` : String(fs.version(f))),
-      getScriptSnapshot: (f) => {
-        if (!overlay.has(f) && fs.readsDisk(f)) return fs.fileExists(f) ? diskSnapshot(ts, () => fs.readFile(f) ?? '') : undefined;
-        const text = overlay.get(f)?.text ?? fs.readFile(f);
-        return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
-      },
-      getCurrentDirectory: () => directory,
-      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-      fileExists: (p) => overlay.has(p) || fs.fileExists(p),
-      readFile: (p) => overlay.get(p)?.text ?? fs.readFile(p),
-      readDirectory: (root, extensions, excludes, includes, depth) => this.readDirectory(root, extensions, excludes, includes, depth),
-      directoryExists: (p) => fs.directoryExists(p),
-      getDirectories: (p) => fs.getDirectories(p),
-      realpath: (p) => fs.realpath(p),
-      useCaseSensitiveFileNames: () => true,
-      getProjectReferences: () => references,
-      // As tsserver does: a referenced project is read from its sources, not its built .d.ts, so a rename reaches it.
-      useSourceOfProjectReferenceRedirect: () => true,
+    // One module-resolution cache for the project, shared by its service and the check's trial services.
+    const resolutions = keptResolutions();
+    const hostOver = (overlay: Overlay) => {
+      const host: TS.LanguageServiceHost & { useSourceOfProjectReferenceRedirect(): boolean } = {
+        getCompilationSettings: () => options,
+        getScriptFileNames: () => fileNames,
+        // Overlay and snapshot versions never meet: `o1` is a text the caller put in, `1` the snapshot's own.
+        getScriptVersion: (f) => (overlay.has(f) ? `o${overlay.get(f)!.version}` : String(fs.version(f))),
+        getScriptSnapshot: (f) => {
+          if (!overlay.has(f) && fs.readsDisk(f)) return fs.fileExists(f) ? diskSnapshot(ts, () => fs.readFile(f) ?? '') : undefined;
+          const text = overlay.get(f)?.text ?? fs.readFile(f);
+          return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+        },
+        getCurrentDirectory: () => directory,
+        getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+        fileExists: (p) => overlay.has(p) || fs.fileExists(p),
+        readFile: (p) => overlay.get(p)?.text ?? fs.readFile(p),
+        readDirectory: (root, extensions, excludes, includes, depth) => this.readDirectory(root, extensions, excludes, includes, depth),
+        directoryExists: (p) => fs.directoryExists(p),
+        getDirectories: (p) => fs.getDirectories(p),
+        realpath: (p) => fs.realpath(p),
+        useCaseSensitiveFileNames: () => true,
+        getProjectReferences: () => references,
+        // As tsserver does: a referenced project is read from its sources, not its built .d.ts, so a rename reaches it.
+        useSourceOfProjectReferenceRedirect: () => true,
+      };
+      Object.assign(host, moduleResolutions(ts, directory, options, host, () => overlay.addsFiles(), resolutions));
+      return host;
     };
-    Object.assign(host, moduleResolutions(ts, directory, options, host, () => overlay.addsFiles()));
-    return { config, service: ts.createLanguageService(host, this.registry), fileNames, options, references };
+    return {
+      config,
+      service: ts.createLanguageService(hostOver(this.overlay), this.registry),
+      fileNames,
+      options,
+      references,
+      trial: (overlay) => ts.createLanguageService(hostOver(overlay), trialRegistry(ts, this.shared)),
+    };
   }
 }
 

@@ -3,7 +3,9 @@ import { TugError } from '../core/errors.js';
 import { lineStarts, positionOf } from '../core/text.js';
 import { OffsetMap } from './files.js';
 import type { TsProject } from './projects.js';
+import type * as TS from 'typescript';
 import { searchEverywhere, type Place } from './search.js';
+import { TrialServices } from './trial.js';
 import type { TsWorkspace } from './workspace.js';
 
 /** Diagnostics that say two declarations now share a name. */
@@ -36,11 +38,12 @@ export function assertRenamedSame(ws: TsWorkspace, projects: readonly TsProject[
   const defMap = new OffsetMap(fs.readFile(fs.absolute(definition.file)) ?? '');
   const defPlace = places.find((p) => p.file === definition.file && defMap.byteOf(p.start) === definition.byte_start) ?? places[0]!;
   const anchor = [...expected].find(([, p]) => p === defPlace)![0].split('\0');
-  for (const [file, text] of newTexts) ws.projects.overlay.set(fs.absolute(file), { text, version: 1 });
+  // The renamed text goes to services of its own: the kept ones stay on the snapshot for the next analysis.
+  const trials = new TrialServices(ws, newTexts);
   try {
     const found = new Set<string>();
     const extra: Spot[] = [];
-    const after = searchEverywhere(ws, ws.containing(anchor[0]!), fs.absolute(anchor[0]!), Number(anchor[1]), false);
+    const after = searchEverywhere(ws, ws.containing(anchor[0]!, trials.of), fs.absolute(anchor[0]!), Number(anchor[1]), false, trials.of);
     for (const place of after.places) {
       const key = `${place.file}\0${place.start}`;
       found.add(key);
@@ -50,7 +53,7 @@ export function assertRenamedSame(ws: TsWorkspace, projects: readonly TsProject[
       const at = Number(key.split('\0')[1]);
       return spot(ws, place.file, newTexts.get(place.file)!, at, 'resolves_elsewhere');
     });
-    const duplicatesAfter = duplicateCount(ws, projects, suspects);
+    const duplicatesAfter = duplicateCount(ws, projects, suspects, trials.of);
     if (extra.length > 0 || duplicatesAfter.count > duplicatesBefore.count) {
       const conflicts = extra.length > 0 ? extra : duplicatesAfter.spots;
       const first = conflicts[0]!;
@@ -67,7 +70,7 @@ export function assertRenamedSame(ws: TsWorkspace, projects: readonly TsProject[
       });
     }
   } finally {
-    for (const file of newTexts.keys()) ws.projects.overlay.delete(fs.absolute(file));
+    trials.dispose();
   }
 }
 
@@ -97,14 +100,14 @@ function duplicateSuspects(ws: TsWorkspace, projects: readonly TsProject[], file
   });
 }
 
-function duplicateCount(ws: TsWorkspace, projects: readonly TsProject[], files: readonly string[]): { count: number; spots: Spot[] } {
+function duplicateCount(ws: TsWorkspace, projects: readonly TsProject[], files: readonly string[], serviceOf: (project: TsProject) => TS.LanguageService = (p) => p.service): { count: number; spots: Spot[] } {
   const spots: Spot[] = [];
   if (files.length === 0) return { count: 0, spots };
-  const programs = projects.map((p) => p.service.getProgram());
+  const programs = projects.map((p) => serviceOf(p).getProgram());
   for (const file of files) {
     const absolute = ws.fs.absolute(file);
     const project = projects.find((_, i) => programs[i]?.getSourceFile(absolute)) ?? projects[0]!;
-    for (const d of project.service.getSemanticDiagnostics(absolute)) {
+    for (const d of serviceOf(project).getSemanticDiagnostics(absolute)) {
       if (DUPLICATES.has(d.code) && d.start !== undefined) spots.push(spot(ws, file, d.file?.text ?? '', d.start, 'duplicate'));
     }
   }

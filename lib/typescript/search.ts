@@ -1,4 +1,5 @@
 // Where the language service says a symbol is written, asked in every project that can see it: the places a rename edits and the completeness check compares.
+import type * as TS from 'typescript';
 import { editable, type TsProject } from './projects.js';
 import type { TsWorkspace } from './workspace.js';
 
@@ -17,11 +18,18 @@ export interface Place {
  * every other project that holds a place found so far among its own files is asked too, from that place, until none is
  * left: the union is what a build of all of them sees.
  */
-export function searchEverywhere(ws: TsWorkspace, projects: readonly TsProject[], absolute: string, position: number, affixes = true): { places: Place[]; outside: string[] } {
+export function searchEverywhere(
+  ws: TsWorkspace,
+  projects: readonly TsProject[],
+  absolute: string,
+  position: number,
+  affixes = true,
+  serviceOf: (project: TsProject) => TS.LanguageService = (p) => p.service,
+): { places: Place[]; outside: string[] } {
   const byKey = new Map<string, Place>();
   const outside = new Set<string>();
   const search = (project: TsProject, file: string, at: number) => {
-    const found = project.service.findRenameLocations(file, at, false, false, { providePrefixAndSuffixTextForRename: affixes } as unknown as boolean) ?? [];
+    const found = serviceOf(project).findRenameLocations(file, at, false, false, { providePrefixAndSuffixTextForRename: affixes } as unknown as boolean) ?? [];
     for (const loc of found) {
       const rel = editable(ws.fs, loc.fileName, ws.paths);
       if (rel === null) {

@@ -23,8 +23,11 @@ export interface TsWorkspace {
   configs: string[];
   /** Bytes of the service files, by repository path (what edits are anchored to). */
   bytes: Map<string, Uint8Array>;
-  /** The projects whose program holds `file` (a repository path), the one of its nearest config first. */
-  containing(file: string): TsProject[];
+  /**
+   * The projects whose program holds `file` (a repository path), the one of its nearest config first; their programs as
+   * `serviceOf` sees them (the completeness check's trial services), else their own services'.
+   */
+  containing(file: string, serviceOf?: (project: TsProject) => TS.LanguageService): TsProject[];
 }
 
 /** Installed JSON files can be huge data; the service reads a workspace JSON file only below this size. */
@@ -78,10 +81,10 @@ export function assembleWorkspace(parts: WorkspaceParts): TsWorkspace {
     scripts,
     configs,
     bytes,
-    containing(file) {
+    containing(file, serviceOf = (p) => p.service) {
       const absolute = fs.absolute(file);
       const all = projects.all(scripts, configs);
-      const holding = all.filter((p) => p.service.getProgram()?.getSourceFile(absolute) !== undefined);
+      const holding = all.filter((p) => serviceOf(p).getProgram()?.getSourceFile(absolute) !== undefined);
       // The project of the config nearest the file answers first (its options are the ones the file is written for).
       const depth = (p: TsProject) => (p.config && (file.startsWith(path.posix.dirname(p.config) + '/') || path.posix.dirname(p.config) === '.') ? p.config.split('/').length : 0);
       return holding.sort((a, b) => depth(b) - depth(a) || (a.config === null ? 1 : 0) - (b.config === null ? 1 : 0));
