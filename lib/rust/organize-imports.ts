@@ -1,6 +1,7 @@
 // organize-imports for one Rust file: rustc's unused imports removed (lib/rust/unused-imports.ts), then rustfmt over
 // the whole file if it was rustfmt-clean, else over the changed `use` blocks only (lib/rust/rustfmt-imports.ts). A
-// process that stays (the daemon) remembers the plan of a snapshot's file, so asking again costs no cargo check.
+// process that stays (the daemon) remembers the plan of a snapshot's file, so asking again costs no cargo check, and
+// a check of the same tree (verification's, or one for another file) answers rustc's part (unused-imports.ts).
 import type { EditRequest } from '../core/patchset.js';
 import type { Repo } from '../git/repo.js';
 import { readBlobs } from '../git/objects.js';
@@ -9,6 +10,7 @@ import { TugError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import { mark } from '../core/timing.js';
 import { callerEnvironment } from '../verify/sandbox-env.js';
+import { toolchainStamp } from '../verify/cargo-lints.js';
 import { withAnalysisTree } from './servers.js';
 import { formatImports, rustfmt, rustfmtSettings, type FormatMode } from './rustfmt-imports.js';
 import { unusedImports } from './unused-imports.js';
@@ -36,7 +38,7 @@ const decoder = new TextDecoder();
 export async function planRustImports(input: ImportsInput): Promise<ImportsPlan> {
   const entry = (await listTreePaths(input.repo, input.tree)).find((e) => e.path === input.file && e.type === 'blob');
   if (!entry) throw new TugError('FileNotFound', `${input.file} is not a file of the workspace`, { details: { path: input.file } });
-  const key = memoKey(input);
+  const key = await memoKey(input);
   const known = remembered.get(key);
   if (known) {
     mark('rust imports: plan remembered for this snapshot');
@@ -50,7 +52,7 @@ export async function planRustImports(input: ImportsInput): Promise<ImportsPlan>
     const before = decoder.decode(original);
     // cargo check is the long step: it starts first. Whether the file is rustfmt-clean does not depend on its answer.
     // Everything started here ends before the analysis tree's lock is let go, a failure included.
-    const checked = unusedImports(tree, input.session.dir, input.file, input.timeoutMs);
+    const checked = unusedImports(tree, input.tree, input.session.dir, input.file, input.timeoutMs);
     const configured = rustfmtSettings(tree, input.file);
     const clean = configured.then((s) => rustfmt(before, s).then((out) => out === before, () => false), () => false);
     const [foundR, settingsR] = await Promise.allSettled([checked, configured]);
@@ -87,13 +89,13 @@ export async function planRustImports(input: ImportsInput): Promise<ImportsPlan>
 
 /**
  * The plan depends on the snapshot's tree (sources, manifests, rustfmt.toml, rust-toolchain) and on the toolchain
- * the caller's environment picks; nothing else the plan reads can change under the same key, short of a toolchain
- * upgraded under a running daemon (verification's own cargo check still runs on the result).
+ * the caller's environment picks (its variables, and the cargo, rustc and rustup settings they find); nothing else
+ * the plan reads can change under the same key.
  */
-function memoKey(input: ImportsInput): string {
+async function memoKey(input: ImportsInput): Promise<string> {
   const env = callerEnvironment();
   const toolchain = Object.keys(env).filter((k) => /^(PATH$|RUST|CARGO)/.test(k)).sort().map((k) => `${k}=${env[k]}`);
-  return sha256([input.session.dir, input.tree, input.file, ...toolchain].join('\0'));
+  return sha256([input.session.dir, input.tree, input.file, await toolchainStamp(env), ...toolchain].join('\0'));
 }
 
 const MEMO_SIZE = 32;

@@ -4,7 +4,9 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
-import { cargoManifests } from '../verify/cargo.js';
+import { cargoCheckArgs, cargoManifests } from '../verify/cargo.js';
+import { checkKey, lintsOf, rememberedLints, rememberLints, type Span, type TreeLints } from '../verify/cargo-lints.js';
+import { mark } from '../core/timing.js';
 import { confinementFor } from '../verify/check-confinement.js';
 import { runCheck } from '../verify/run-check.js';
 import { callerEnvironment, sandboxEnv } from '../verify/sandbox-env.js';
@@ -27,15 +29,13 @@ export interface UnusedImports {
   builds: number;
 }
 
-interface Span { file_name: string; byte_start: number; byte_end: number; is_primary: boolean; suggested_replacement?: string | null }
-interface Diagnostic { level: string; message: string; code?: { code: string } | null; spans: Span[]; children: Diagnostic[] }
-
 /**
- * Runs `cargo check --all-targets` (confined, like verification) in `tree`, a checkout of the snapshot. An import
- * counts as unused only when every compilation that builds the file flags it: one used only under `#[cfg(test)]`
- * stays. Compilations are counted from cargo's dep-info files.
+ * Runs `cargo check --all-targets` (confined, like verification) in `tree`, a checkout of the snapshot whose git tree
+ * is `treeId`, unless this process has the answer for that tree already (verification's passing check of it, or an
+ * earlier one of ours: lib/verify/cargo-lints.ts). An import counts as unused only when every compilation that builds
+ * the file flags it: one used only under `#[cfg(test)]` stays. Compilations are counted from cargo's dep-info files.
  */
-export async function unusedImports(tree: string, sessionDir: string, file: string, timeoutMs: number): Promise<UnusedImports> {
+export async function unusedImports(tree: string, treeId: string, sessionDir: string, file: string, timeoutMs: number): Promise<UnusedImports> {
   const callerEnv = callerEnvironment();
   // The confinement's probes do not depend on the manifest: both at once.
   const confining = userRepositoryOf(tree).then((user) => confinementFor(user, callerEnv));
@@ -48,37 +48,45 @@ export async function unusedImports(tree: string, sessionDir: string, file: stri
   const targetDir = path.join(sessionDir, 'cargo-target', `${sha256(manifest).slice(0, 12)}-imports`);
   const out = path.join(targetDir, 'tug-unused-imports.jsonl');
   const confine = await confining;
-  const argv = ['sh', '-c', 'exec "$@" > "$0"', out, 'cargo', 'check', '--manifest-path', path.join(tree, manifest), '--workspace', '--all-targets', '--message-format=json'];
-  const run = await runCheck({
-    name: 'cargo check', argv, cwd: workspace, timeoutMs, baseEnv: sandboxEnv(callerEnv, []).env,
-    env: { CARGO_TARGET_DIR: targetDir, CARGO_TERM_COLOR: 'never' }, confine: { ...confine, mounts: { ...confine.mounts, writable: [tree] } }, writable: [targetDir],
-  });
-  const text = await readFile(out, 'utf8').catch(() => '');
-  await rm(out, { force: true });
-  const absolute = path.join(tree, file);
-  const messages = text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { reason: string; message?: Diagnostic; filenames?: string[] });
-  const errors = messages.filter((m) => m.reason === 'compiler-message' && m.message?.level === 'error').map((m) => m.message!.message);
-  if (run.status !== 'passed' || errors.length > 0) {
-    throw new TugError('UnsupportedByAdapter', `cargo check fails before any change, so rustc cannot say which imports of ${file} are unused`, {
-      details: { operation: 'organize-imports', reason: 'cargo check fails before the change', errors: errors.slice(0, 5), offered: [], ...(errors.length === 0 ? { output: (run.output ?? '').slice(-2000) } : {}) },
+  const cargoArgs = cargoCheckArgs(path.join(tree, manifest));
+  const env = { ...sandboxEnv(callerEnv, []).env, CARGO_TERM_COLOR: 'never' };
+  const key = await checkKey({ tree: treeId, root: tree, manifest, cwd: workspace, argv: cargoArgs, env, confinement: confine.confinement, network: confine.mounts.network ?? false });
+  let lints = rememberedLints(key);
+  if (lints) mark('rust imports: cargo check of this tree remembered');
+  else {
+    const argv = ['sh', '-c', 'exec "$@" > "$0"', out, 'cargo', ...cargoArgs];
+    const run = await runCheck({
+      name: 'cargo check', argv, cwd: workspace, timeoutMs, baseEnv: env,
+      env: { CARGO_TARGET_DIR: targetDir }, confine: { ...confine, mounts: { ...confine.mounts, writable: [tree] } }, writable: [targetDir],
     });
+    const text = await readFile(out, 'utf8').catch(() => '');
+    await rm(out, { force: true });
+    const read = await lintsOf(text, tree, workspace);
+    if (run.status !== 'passed' || read.errors.length > 0) {
+      const { errors } = read;
+      throw new TugError('UnsupportedByAdapter', `cargo check fails before any change, so rustc cannot say which imports of ${file} are unused`, {
+        details: { operation: 'organize-imports', reason: 'cargo check fails before the change', errors: errors.slice(0, 5), offered: [], ...(errors.length === 0 ? { output: (run.output ?? '').slice(-2000) } : {}) },
+      });
+    }
+    lints = read.lints;
+    if (read.keep) rememberLints(key, lints);
   }
-  let builds = 0;
-  for (const m of messages) {
-    if (m.reason !== 'compiler-artifact') continue;
-    for (const f of m.filenames ?? []) if (f.endsWith('.rmeta') && (await depInfoNames(f, workspace, absolute))) builds++;
-  }
-  const inFile = (s: Span) => path.resolve(workspace, s.file_name) === absolute;
-  const lints = messages.filter((m) => m.reason === 'compiler-message' && m.message?.code?.code === 'unused_imports').map((m) => m.message!);
+  return removalsIn(lints, file, path.join(tree, file));
+}
+
+/** Which of `lints` fall in `file` and are unused in every build of it, as rustc's own suggested edits. */
+async function removalsIn(lints: TreeLints, file: string, absolute: string): Promise<UnusedImports> {
+  const builds = lints.builds.get(file) ?? 0;
+  const inFile = (s: Span) => s.file_name === file;
   const key = (s: Span) => `${s.byte_start}:${s.byte_end}`;
   const flagged = new Map<string, number>();
-  for (const d of lints) for (const s of d.spans) if (s.is_primary && inFile(s)) flagged.set(key(s), (flagged.get(key(s)) ?? 0) + 1);
+  for (const d of lints.unusedImports) for (const s of d.spans) if (s.is_primary && inFile(s)) flagged.set(key(s), (flagged.get(key(s)) ?? 0) + 1);
   const unused = new Set([...flagged].filter(([, n]) => builds > 0 && n >= builds).map(([k]) => k));
   // rustc's own suggestion of a diagnostic whose every flagged item is unused everywhere: it knows the commas and braces.
   const removals: Removal[] = [];
   let source: Buffer | undefined;
   const covered = new Set<string>();
-  for (const d of lints) {
+  for (const d of lints.unusedImports) {
     const primary = d.spans.filter((s) => s.is_primary && inFile(s));
     if (primary.length === 0 || !primary.every((s) => unused.has(key(s))) || primary.every((s) => covered.has(key(s)))) continue;
     const edits = d.children.flatMap((c) => c.spans).filter((s) => typeof s.suggested_replacement === 'string' && inFile(s));
@@ -91,19 +99,6 @@ export async function unusedImports(tree: string, sessionDir: string, file: stri
   }
   removals.sort((a, b) => a.start - b.start);
   return { removals, removed: covered.size, kept: [...unused].filter((k) => !covered.has(k)).length, builds };
-}
-
-/** Whether the dep-info file beside an .rmeta (deps/libfoo-HASH.rmeta → deps/foo-HASH.d) lists `file`. */
-async function depInfoNames(rmeta: string, workspace: string, file: string): Promise<boolean> {
-  const stem = path.basename(rmeta, '.rmeta').replace(/^lib/, '');
-  const text = await readFile(path.join(path.dirname(rmeta), `${stem}.d`), 'utf8').catch(() => '');
-  for (const line of text.split('\n')) {
-    const colon = line.indexOf(': ');
-    if (colon < 0) continue;
-    const names = line.slice(colon + 2).split(/(?<!\\) /).map((n) => n.replaceAll('\\ ', ' ')).filter((n) => n !== '');
-    if (names.some((n) => path.resolve(workspace, n) === file)) return true;
-  }
-  return false;
 }
 
 const COMMA = 0x2c;

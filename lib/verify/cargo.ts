@@ -5,6 +5,7 @@ import { loadExeca } from './execa.js';
 import { sha256 } from '../core/hash.js';
 import { runCheck, type CheckProgress, type CheckResult } from './run-check.js';
 import { auditCargoPaths } from './cargo-isolation.js';
+import { checkKey, lintsOf, rememberLints } from './cargo-lints.js';
 import type { CheckConfinement } from './check-confinement.js';
 import type { UserRepository } from './user-checkout.js';
 
@@ -25,6 +26,8 @@ export interface CargoRequest {
   /** The user's repository the sandbox borrows from: no manifest may point cargo there. */
   user?: UserRepository | null;
   confine?: CheckConfinement;
+  /** The git tree the sandbox holds, when known: a passing `cargo check`'s lints are remembered for it (cargo-lints.ts). */
+  tree?: string | undefined;
 }
 
 type CheckError = NonNullable<CheckResult['errors']>[number];
@@ -61,9 +64,10 @@ export async function cargoChecks(request: CargoRequest): Promise<CheckResult[]>
       CARGO_TARGET_DIR: path.join(request.sessionDir ?? path.join(request.cwd, '..'), 'cargo-target', sha256(manifest).slice(0, 12)),
       CARGO_TERM_COLOR: 'never',
     };
-    const base = ['--manifest-path', path.join(request.cwd, manifest), '--workspace', '--all-targets', '--message-format=json'];
+    const check = cargoCheckArgs(path.join(request.cwd, manifest));
+    const base = check.slice(1);
     const lint = request.mode === 'typecheck' && (await hasClippy());
-    checks.push(await cargoStep(lint ? 'clippy' : 'cargo check', ['cargo', lint ? 'clippy' : 'check', ...base], request, env, manifest));
+    checks.push(await cargoStep(lint ? 'clippy' : 'cargo check', ['cargo', ...(lint ? ['clippy', ...base] : check)], request, env, manifest));
     if (request.signal?.aborted) break;
     if (request.mode !== 'syntax' && !request.testCommandConfigured && checks.at(-1)!.status === 'passed') {
       checks.push(await cargoStep('tests', ['cargo', 'test', ...base.filter((a) => a !== '--all-targets')], request, env, manifest));
@@ -72,12 +76,21 @@ export async function cargoChecks(request: CargoRequest): Promise<CheckResult[]>
   return checks;
 }
 
+/** `cargo check`'s arguments as verification and organize-imports both run it (the same flags, so one's answer serves the other). */
+export function cargoCheckArgs(manifestPath: string): string[] {
+  return ['check', '--manifest-path', manifestPath, '--workspace', '--all-targets', '--message-format=json'];
+}
+
 async function cargoStep(name: string, argv: string[], request: CargoRequest, env: Record<string, string>, manifest: string): Promise<CheckResult> {
+  // A passing `cargo check` of a known tree: its unused-import lints are kept for organize-imports on that tree.
+  const remember = name === 'cargo check' && request.tree !== undefined && request.confine !== undefined;
+  let stdout = '';
   // The target dir sits in the session dir, inside the user's (read-only) git dir by default: cargo must write it.
   const result = await runCheck({
     name, argv, cwd: request.cwd, timeoutMs: request.timeoutMs, baseEnv: request.baseEnv, env, signal: request.signal, onProgress: request.onProgress,
-    confine: request.confine, writable: [env['CARGO_TARGET_DIR']!],
+    confine: request.confine, writable: [env['CARGO_TARGET_DIR']!], ...(remember ? { stdout: (text: string) => void (stdout = text) } : {}),
   });
+  if (remember && result.status === 'passed') await rememberCheck(request, manifest, argv.slice(1), stdout);
   const parsed = parseCargoOutput(result.output ?? '', request.cwd, path.posix.dirname(manifest));
   const command = argv.map((a) => (a.startsWith(request.cwd) ? path.relative(request.cwd, a) || '.' : a));
   return { ...result, command, output: parsed.text, ...(parsed.errors.length > 0 ? { errors: parsed.errors } : {}) };
@@ -117,6 +130,15 @@ function relativeFile(file: string, cwd: string, crateDir: string): string {
   const absolute = path.isAbsolute(file) ? file : path.join(cwd, crateDir, file);
   const rel = path.relative(cwd, absolute);
   return rel.startsWith('..') ? file : rel.split(path.sep).join('/');
+}
+
+async function rememberCheck(request: CargoRequest, manifest: string, cargoArgs: string[], stdout: string): Promise<void> {
+  const env = { ...request.baseEnv, CARGO_TERM_COLOR: 'never' };
+  const confine = request.confine!;
+  const key = await checkKey({ tree: request.tree!, root: request.cwd, manifest, cwd: request.cwd, argv: cargoArgs, env, confinement: confine.confinement, network: confine.mounts.network ?? false });
+  // Unreadable output (cut, or interleaved) is not kept: organize-imports then runs its own check.
+  const read = await lintsOf(stdout, request.cwd, path.join(request.cwd, path.posix.dirname(manifest))).catch(() => null);
+  if (read?.keep) rememberLints(key, read.lints);
 }
 
 let clippy: Promise<boolean> | undefined;

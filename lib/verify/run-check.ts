@@ -36,6 +36,8 @@ export interface CheckSpec {
   confine?: CheckConfinement;
   /** Dirs the confined command must write although they sit in the read-only repository (cargo's target dir). */
   writable?: readonly string[];
+  /** Given the command's whole stdout once it has ended (the result's output is the tail of both streams mixed). */
+  stdout?: (text: string) => void;
 }
 
 /** A running check's heartbeat: which check, how long it has run, and pytest's own `[ NN%]` where it prints one. */
@@ -128,6 +130,7 @@ export async function runCheck(spec: CheckSpec): Promise<CheckResult> {
   const init = namespaced && !timedOut && !cancelled ? namespaceInit(String(result.stdio?.[STATUS_FD] ?? '')) : undefined;
   if (init !== undefined && (await namespaceEmptied(init))) mark('check: its PID namespace is empty, no process walk');
   else await killRun(runId);
+  spec.stdout?.(String(result.stdout ?? ''));
   const output = tail(String(result.all ?? ''));
   const failedToStart = result.failed && result.exitCode === undefined && !timedOut;
   return {

@@ -43,6 +43,8 @@ export interface VerifyRequest {
   signal?: AbortSignal;
   /** A running check's heartbeat (every few seconds), for front doors that must show the caller the work goes on. */
   onProgress?: (progress: CheckProgress) => void;
+  /** The git tree `cwd` holds, when the caller knows it: what a passing check says of it may be kept (cargo-lints.ts). */
+  tree?: string;
 }
 
 export interface Verification {
@@ -110,7 +112,7 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
   if (runTests && request.testCommand && (await exists(cwd, 'Cargo.toml'))) await auditCargoPaths(cwd, 'Cargo.toml', user, baseEnv);
   if (rust) {
     const confine = await confined();
-    checks.push(...(await cargoChecks({ mode: request.mode, cwd, changedFiles: request.changedFiles, sessionDir: request.sessionDir, timeoutMs, baseEnv, testCommandConfigured: configuredTests, signal, onProgress, user, confine })));
+    checks.push(...(await cargoChecks({ mode: request.mode, cwd, changedFiles: request.changedFiles, sessionDir: request.sessionDir, timeoutMs, baseEnv, testCommandConfigured: configuredTests, signal, onProgress, user, confine, tree: request.tree })));
   }
   throwIfCancelled(signal, 'during verification');
   if (runTests && request.testCommand) {

@@ -62,6 +62,7 @@ export async function verifyInSandbox(
       sessionDir: ws.session.dir,
       signal: options.signal,
       onProgress: options.heartbeat,
+      tree,
     });
   } catch (error) {
     await closeSandbox(sandbox, keep);
