@@ -30,8 +30,22 @@ export function doctestText(file: string, bytes: Uint8Array, prefix = ''): Docte
   let inExample = false;
   let start = 0;
   while (start < source.length) {
+    // Only a `>>>` line starts an example, so outside one the scan goes straight to the next line holding `>>>`, and
+    // only a line that starts with a prompt is decoded: decoding every line of every module that mentions the name was
+    // most of a cold rename's doctest search (issue 33 step 21).
+    if (!inExample) {
+      const next = source.indexOf('>>>', start);
+      if (next === -1) break;
+      start = source.lastIndexOf(10, next) + 1;
+    }
     let end = source.indexOf(10, start);
     if (end === -1) end = source.length;
+    const prompt = promptAt(source, start, end);
+    if (prompt === null || (prompt === DOTS && !inExample)) {
+      inExample = false;
+      start = end + 1;
+      continue;
+    }
     const line = source.subarray(start, end).toString('utf8').replace(/\r$/, '');
     const match = PROMPT.exec(line);
     if (match && (match[2] === '>>>' || inExample)) {
@@ -48,6 +62,25 @@ export function doctestText(file: string, bytes: Uint8Array, prefix = ''): Docte
   }
   if (lines.length === 0) return null;
   return { file, text: Buffer.concat(parts).toString('utf8'), prefixLength: prefixBytes.length, lines };
+}
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const CR = 0x0d;
+const CHEVRONS = 0x3e;
+const DOTS = 0x2e;
+
+/**
+ * What PROMPT finds on the line `source[start, end)` (its `\r` ending dropped), read from the bytes: `>` for `>>>`, `.` for
+ * `...`, null for no prompt. What PROMPT matches is ASCII, so the bytes answer as the decoded line would.
+ */
+function promptAt(source: Buffer, start: number, end: number): number | null {
+  const stop = end > start && source[end - 1] === CR ? end - 1 : end;
+  let at = start;
+  while (at < stop && (source[at] === SPACE || source[at] === TAB)) at++;
+  const mark = source[at];
+  if (at + 3 > stop || (mark !== CHEVRONS && mark !== DOTS) || source[at + 1] !== mark || source[at + 2] !== mark) return null;
+  return at + 3 === stop || source[at + 3] === SPACE ? mark! : null;
 }
 
 /** A virtual offset → the real file's offset, or null inside tug's prefix. */
