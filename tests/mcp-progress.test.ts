@@ -1,6 +1,6 @@
 // Long work through the official SDK client: with resetTimeoutOnProgress a short request timeout survives a verification
 // far longer than it, because tug sends progress every few seconds (scaled down: 12 s of tests against a 3 s timeout;
-// the issue's own 150 s case with the client's default options is tests/mcp-long-verify.test.ts).
+// the case with the client's default options, tests that outlast its 60 s default, is tests/mcp-long-verify.test.ts).
 import test from 'ava';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';

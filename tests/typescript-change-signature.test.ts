@@ -5,6 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { changeSignature } from '../lib/index.js';
 import { TUG_BIN, tug } from './helpers/cli.js';
 import { TS_ENV as ENV, tsFixture } from './helpers/typescript.js';
+import { withDaemon } from './helpers/warm-fixture.js';
 
 type Check = { name: string; status: string };
 const INSTALL = { '': ['typescript', '@types/node'] };
@@ -63,6 +64,8 @@ test('JavaScript (CommonJS): a function and a method reordered across require, t
   await repo.cleanup();
 });
 
+// Its seven questions about one package go to one private daemon (helpers/warm-fixture.ts): the TypeScript project loads
+// once, not seven times (~2 CPU s each). The other tests here keep the cold change-signature covered.
 test('values, spreads and .call are unsure; calls whose arguments have effects are refused unless force; bad new_params are usage errors', async (t) => {
   const repo = await tsFixture('invoice');
   await repo.write(
@@ -80,36 +83,38 @@ test('values, spreads and .call are unsure; calls whose arguments have effects a
   );
   await repo.git('add', '-A');
   await repo.git('commit', '-qm', 'uses');
-  const swap = [{ name: 'rate' }, { name: 'amount' }];
-  const refused = await tug(repo.root, sig('src/money.ts:5:17', swap), { env: ENV });
-  t.is(refused.json.error?.code, 'UnsafeRefactor', refused.stdout);
-  t.like(refused.json.error.details, { reason: 'arguments with effects reordered', line: 7 });
-  const dropped = await tug(repo.root, sig('src/uses.ts:7:30', [{ name: 'amount' }]), { env: ENV });
-  t.like(dropped.json.error?.details, { reason: 'argument with effects removed' });
-  const forced = await tug(repo.root, sig('src/money.ts:5:17', swap, '--force', '--verify', 'syntax'), { env: ENV });
-  t.is(forced.exitCode, 0, forced.stdout);
-  t.deepEqual(
-    forced.json.unsure.map((u: { file: string; line: number; reason: string }) => `${u.file}:${u.line}:${u.reason}`),
-    ['src/uses.ts:4:value_use', 'src/uses.ts:5:unresolved', 'src/uses.ts:6:value_use'],
-  );
-  const uses = await repo.git('show', `${forced.json.git.commit}:src/uses.ts`);
-  t.regex(uses, /total\(0\.1, n\)/);
-  t.regex(uses, /total\(Date\.now\(\), Math\.random\(\)\)/);
-  t.regex(uses, /total\.call\(null, 4, 0\.2\)/, 'left as it was');
-  const usage: Array<[string[], string]> = [
-    [sig('src/money.ts:5:17', [{ name: '*' }]), 'python marker'],
-    [sig('src/money.ts:5:17', [{ name: 'amount' }, { name: 'rate' }, { name: 'extra' }]), 'new parameter without default or value'],
-    [sig('src/money.ts:5:17', [{ name: 'amount', from: 'nope' }]), 'unknown from'],
-  ];
-  for (const [args, reason] of usage) {
-    const run = await tug(repo.root, args, { env: ENV });
-    t.is(run.json.error?.code, 'InvalidArgument', run.stdout);
-    t.is(run.json.error.details.reason, reason);
-    t.is(run.exitCode, 2);
-  }
-  const notFunction = await tug(repo.root, sig('src/money.ts:6:9', swap), { env: ENV });
-  t.is(notFunction.json.error?.code, 'SymbolNotFound', notFunction.stdout);
-  t.is(await repo.git('status', '--porcelain'), '');
+  await withDaemon(repo.root, async (env) => {
+    const swap = [{ name: 'rate' }, { name: 'amount' }];
+    const refused = await tug(repo.root, sig('src/money.ts:5:17', swap), { env });
+    t.is(refused.json.error?.code, 'UnsafeRefactor', refused.stdout);
+    t.like(refused.json.error.details, { reason: 'arguments with effects reordered', line: 7 });
+    const dropped = await tug(repo.root, sig('src/uses.ts:7:30', [{ name: 'amount' }]), { env });
+    t.like(dropped.json.error?.details, { reason: 'argument with effects removed' });
+    const forced = await tug(repo.root, sig('src/money.ts:5:17', swap, '--force', '--verify', 'syntax'), { env });
+    t.is(forced.exitCode, 0, forced.stdout);
+    t.deepEqual(
+      forced.json.unsure.map((u: { file: string; line: number; reason: string }) => `${u.file}:${u.line}:${u.reason}`),
+      ['src/uses.ts:4:value_use', 'src/uses.ts:5:unresolved', 'src/uses.ts:6:value_use'],
+    );
+    const uses = await repo.git('show', `${forced.json.git.commit}:src/uses.ts`);
+    t.regex(uses, /total\(0\.1, n\)/);
+    t.regex(uses, /total\(Date\.now\(\), Math\.random\(\)\)/);
+    t.regex(uses, /total\.call\(null, 4, 0\.2\)/, 'left as it was');
+    const usage: Array<[string[], string]> = [
+      [sig('src/money.ts:5:17', [{ name: '*' }]), 'python marker'],
+      [sig('src/money.ts:5:17', [{ name: 'amount' }, { name: 'rate' }, { name: 'extra' }]), 'new parameter without default or value'],
+      [sig('src/money.ts:5:17', [{ name: 'amount', from: 'nope' }]), 'unknown from'],
+    ];
+    for (const [args, reason] of usage) {
+      const run = await tug(repo.root, args, { env });
+      t.is(run.json.error?.code, 'InvalidArgument', run.stdout);
+      t.is(run.json.error.details.reason, reason);
+      t.is(run.exitCode, 2);
+    }
+    const notFunction = await tug(repo.root, sig('src/money.ts:6:9', swap), { env });
+    t.is(notFunction.json.error?.code, 'SymbolNotFound', notFunction.stdout);
+    t.is(await repo.git('status', '--porcelain'), '');
+  });
   await repo.cleanup();
 });
 

@@ -2,6 +2,7 @@
 import test from 'ava';
 import { tug } from './helpers/cli.js';
 import { TS_ENV as ENV, tsFixture } from './helpers/typescript.js';
+import { withDaemon } from './helpers/warm-fixture.js';
 
 type Check = { name: string; status: string };
 const checks = (json: { verification?: { checks: Check[] } }) => (json.verification?.checks ?? []).map((c) => `${c.name}:${c.status}`);
@@ -72,6 +73,8 @@ test('CommonJS: require() of a file and of a directory index follow, a computed 
   await repo.cleanup();
 });
 
+// After the cold rename and undo, its four questions go to one private daemon (helpers/warm-fixture.ts): the
+// TypeScript project loads once for them, not four times (~2 CPU s each).
 test('ES modules in JavaScript: export-from and a literal import() follow; package.json naming the file is unsure; refusals leave nothing behind', async (t) => {
   const repo = await tsFixture('esm-js');
   const run = await tug(repo.root, ['rename', 'lib/index.js:1:46', 'text', '--verify', 'tests', '--apply'], { env: ENV });
@@ -87,16 +90,18 @@ test('ES modules in JavaScript: export-from and a literal import() follow; packa
   await repo.write('package.json', JSON.stringify({ ...manifest, main: 'lib/index.js' }, null, 2));
   await repo.git('add', '-A');
   await repo.git('commit', '-qm', 'main');
-  const entry = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'test/strings.test.js:3:26', '--to', 'api'], { env: ENV });
-  t.is(entry.exitCode, 0, entry.stdout);
-  t.deepEqual(unsureOf(entry.json), ['package.json:9:string_mention']);
-  const taken = await tug(repo.root, ['rename', 'lib/index.js:1:46', 'index'], { env: ENV });
-  t.is(taken.exitCode, 4, taken.stdout);
-  t.like(taken.json.error, { code: 'NameConflict' });
-  const outside = await tug(repo.root, ['rename', 'test/strings.test.js:1:18', 'runner'], { env: ENV });
-  t.is(outside.json.error.code, 'UnsafeRefactor', outside.stdout);
-  const language = await tug(repo.root, ['rename', 'lib/index.js:1:46', 'text.ts'], { env: ENV });
-  t.like(language.json.error, { code: 'InvalidArgument', details: { argument: 'to' } });
-  t.is(await repo.git('status', '--porcelain'), '');
+  await withDaemon(repo.root, async (env) => {
+    const entry = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'test/strings.test.js:3:26', '--to', 'api'], { env });
+    t.is(entry.exitCode, 0, entry.stdout);
+    t.deepEqual(unsureOf(entry.json), ['package.json:9:string_mention']);
+    const taken = await tug(repo.root, ['rename', 'lib/index.js:1:46', 'index'], { env });
+    t.is(taken.exitCode, 4, taken.stdout);
+    t.like(taken.json.error, { code: 'NameConflict' });
+    const outside = await tug(repo.root, ['rename', 'test/strings.test.js:1:18', 'runner'], { env });
+    t.is(outside.json.error.code, 'UnsafeRefactor', outside.stdout);
+    const language = await tug(repo.root, ['rename', 'lib/index.js:1:46', 'text.ts'], { env });
+    t.like(language.json.error, { code: 'InvalidArgument', details: { argument: 'to' } });
+    t.is(await repo.git('status', '--porcelain'), '');
+  });
   await repo.cleanup();
 });

@@ -5,6 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { inline } from '../lib/index.js';
 import { TUG_BIN, tug } from './helpers/cli.js';
 import { TS_ENV as ENV, tsFixture } from './helpers/typescript.js';
+import { withDaemon } from './helpers/warm-fixture.js';
 
 type Check = { name: string; status: string };
 const INSTALL = { '': ['typescript', '@types/node'] };
@@ -51,6 +52,8 @@ test('the last of several declarators in one `var` (clsx: `var i=0, tmp, str=\'\
   await repo.cleanup();
 });
 
+// Ten refusals on one package go to one private daemon (helpers/warm-fixture.ts): the TypeScript project loads once,
+// not ten times (~2 CPU s each). The other tests here keep the cold inline covered.
 test('refusals name the reason and write nothing: effects, nested uses, shadowing, exports, writes, functions, imports', async (t) => {
   const repo = await tsFixture('invoice');
   await repo.write(
@@ -97,13 +100,15 @@ test('refusals name the reason and write nothing: effects, nested uses, shadowin
     ['src/cases.ts:1:10', 'UnsupportedByAdapter:import'],
     ['src/money.ts:1:1', "SymbolNotFound:put the position on the variable's declaration or a use"],
   ];
-  for (const [at, expected] of cases) {
-    const run = await tug(repo.root, ['run', 'inline', '--at', at], { env: ENV });
-    t.is(refusal(run), expected, `${at}: ${run.stdout}`);
-    t.not(run.exitCode, 0);
-  }
-  t.is(await repo.git('branch', '--list', 'tug/*'), '');
-  t.is(await repo.git('status', '--porcelain'), '');
+  await withDaemon(repo.root, async (env) => {
+    for (const [at, expected] of cases) {
+      const run = await tug(repo.root, ['run', 'inline', '--at', at], { env });
+      t.is(refusal(run), expected, `${at}: ${run.stdout}`);
+      t.not(run.exitCode, 0);
+    }
+    t.is(await repo.git('branch', '--list', 'tug/*'), '');
+    t.is(await repo.git('status', '--porcelain'), '');
+  });
   await repo.cleanup();
 });
 

@@ -2,6 +2,7 @@
 import test from 'ava';
 import { tug } from './helpers/cli.js';
 import { TS_ENV as ENV, tsFixture } from './helpers/typescript.js';
+import { withDaemon } from './helpers/warm-fixture.js';
 
 type Ref = { location: { file: string; line: number }; kind: string };
 const files = (run: { json: { patch: { edits: Array<{ file: string }> } } }) => [...new Set(run.json.patch.edits.map((e) => e.file))].sort();
@@ -78,22 +79,26 @@ test('members reached through an untyped receiver or a computed key are unsure',
   await repo.cleanup();
 });
 
+// Five questions about one package go to one private daemon (helpers/warm-fixture.ts): the TypeScript project loads
+// once, not five times (~2 CPU s each). The other tests here keep the cold rename covered.
 test('a name that would capture or be captured is a NameConflict; bad names and positions are usage errors', async (t) => {
   const repo = await tsFixture('shapes');
-  const capture = await tug(repo.root, ['rename', 'src/labels.ts:4:9', 'label'], { env: ENV });
-  t.is(capture.exitCode, 4, capture.stdout);
-  t.is(capture.json.error.code, 'NameConflict');
-  t.like(capture.json.error.details.conflicts[0], { file: 'src/labels.ts', line: 6 });
-  const reserved = await tug(repo.root, ['rename', 'src/labels.ts:4:9', 'delete'], { env: ENV });
-  t.is(reserved.json.error.code, 'InvalidArgument');
-  const keyword = await tug(repo.root, ['rename', 'src/labels.ts:3:1', 'x'], { env: ENV });
-  t.is(keyword.json.error.code, 'SymbolNotFound');
-  const library = await tug(repo.root, ['rename', 'src/geometry.ts:9:15', 'hyp'], { env: ENV });
-  t.is(library.json.error.code, 'UnsafeRefactor', library.stdout);
-  await repo.write('src/broken.ts', 'export const x = ;\n');
-  const broken = await tug(repo.root, ['rename', 'src/broken.ts:1:14', 'y'], { env: ENV });
-  t.is(broken.json.error.code, 'SourceSyntaxError');
-  t.is(await repo.git('branch', '--list', 'tug/*'), '');
+  await withDaemon(repo.root, async (env) => {
+    const capture = await tug(repo.root, ['rename', 'src/labels.ts:4:9', 'label'], { env });
+    t.is(capture.exitCode, 4, capture.stdout);
+    t.is(capture.json.error.code, 'NameConflict');
+    t.like(capture.json.error.details.conflicts[0], { file: 'src/labels.ts', line: 6 });
+    const reserved = await tug(repo.root, ['rename', 'src/labels.ts:4:9', 'delete'], { env });
+    t.is(reserved.json.error.code, 'InvalidArgument');
+    const keyword = await tug(repo.root, ['rename', 'src/labels.ts:3:1', 'x'], { env });
+    t.is(keyword.json.error.code, 'SymbolNotFound');
+    const library = await tug(repo.root, ['rename', 'src/geometry.ts:9:15', 'hyp'], { env });
+    t.is(library.json.error.code, 'UnsafeRefactor', library.stdout);
+    await repo.write('src/broken.ts', 'export const x = ;\n');
+    const broken = await tug(repo.root, ['rename', 'src/broken.ts:1:14', 'y'], { env });
+    t.is(broken.json.error.code, 'SourceSyntaxError');
+    t.is(await repo.git('branch', '--list', 'tug/*'), '');
+  });
   await repo.cleanup();
 });
 
