@@ -140,10 +140,13 @@ async function buildExampleProject(request: Omit<DoctestRequest, 'entities'>): P
   return { resolver, docs: byVirtual, real, unparsed: [...new Set(unparsed.map((f) => f.replace(/#(doctest|code)$/, '')))], bytes: docFiles };
 }
 
-/** An example's receiver is as untyped as any (`>>> root.get_method('GET')`): listed as in the code, in the real files. */
-export function exampleUnsure(examples: ExampleProject, entity: Entity, name: string, occurrences: readonly Occurrence[]): UnsureSite[] {
+/**
+ * An example's receiver is as untyped as any (`>>> root.get_method('GET')`): listed as in the code, in the real files.
+ * With `only` (the examples' virtual paths), the code's own files are not searched: their sites map to no example.
+ */
+export function exampleUnsure(examples: ExampleProject, entity: Entity, name: string, occurrences: readonly Occurrence[], only?: ReadonlySet<string>): UnsureSite[] {
   const out: UnsureSite[] = [];
-  for (const site of findUnsure(examples.resolver, entity, name, occurrences)) {
+  for (const site of findUnsure(examples.resolver, entity, name, occurrences, only)) {
     const place = examples.real(site.file, site.span);
     if (place) out.push({ ...site, ...place });
   }
@@ -163,13 +166,17 @@ export async function doctestOccurrences(request: DoctestRequest): Promise<{ spa
   if (docs.size === 0) return { spans: [], dotted: [], unsure: [], unparsed, bytes: docFiles };
   const spans: Array<{ file: string; span: Span; keyword?: string }> = [];
   const unsure = new Map<string, UnsureSite>();
+  // Only the examples are searched: an occurrence in the code's own files maps to no example (`real` is null there),
+  // and the rename found those already; resolving them again in this second project was most of the doctest search
+  // on a large repository (issue 33 step 22).
+  const virtual: ReadonlySet<string> = new Set(docs.keys());
   for (const entity of request.entities) {
-    const occurrences = resolver.occurrences(entity);
+    const occurrences = resolver.occurrences(entity, virtual);
     for (const o of occurrences) {
       const place = real(o.file, o.span);
       if (place) spans.push(o.keyword === undefined ? place : { ...place, keyword: o.keyword });
     }
-    for (const site of exampleUnsure(examples, entity, oldName, occurrences)) unsure.set(`${site.file}:${site.span[0]}`, site);
+    for (const site of exampleUnsure(examples, entity, oldName, occurrences, virtual)) unsure.set(`${site.file}:${site.span[0]}`, site);
   }
   // The docs' text outside the examples (expected output, prose) names the symbol by its dotted path at times.
   const dotted: Array<{ file: string; span: Span }> = [];

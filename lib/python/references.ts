@@ -179,7 +179,7 @@ export class Resolver {
   }
 
   /** Every place a module's own name is written: import statements, dotted chains, and names bound to it. */
-  moduleOccurrences(module: string): Occurrence[] {
+  moduleOccurrences(module: string, only?: ReadonlySet<string>): Occurrence[] {
     const parts = module.split('.');
     const last = parts.length - 1;
     const out: Occurrence[] = [];
@@ -191,6 +191,7 @@ export class Resolver {
     };
     const within = (name: string) => name === module || name.startsWith(`${module}.`);
     for (const info of this.project.files.values()) {
+      if (only && !only.has(info.file)) continue;
       for (const fact of info.facts.imports) {
         if (fact.kind === 'import') {
           for (const name of fact.names) if (within(name.name)) out.push({ file: info.file, span: component(name.name, name.name_span[0], last), kind: 'import' });
@@ -222,9 +223,12 @@ export class Resolver {
       .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.span[0] - b.span[0]));
   }
 
-  /** Every occurrence of the entity in the workspace, sorted by file and offset, without duplicates. */
-  occurrences(target: Entity): Occurrence[] {
-    if (target.kind === 'module') return this.moduleOccurrences(target.module);
+  /**
+   * Every occurrence of the entity in the workspace, sorted by file and offset, without duplicates; with `only`, in
+   * those files alone (the others are still read to resolve names).
+   */
+  occurrences(target: Entity, only?: ReadonlySet<string>): Occurrence[] {
+    if (target.kind === 'module') return this.moduleOccurrences(target.module, only);
     const wanted = this.key(target);
     const out = new Map<string, Occurrence>();
     const add = (file: string, span: Span, kind: OccurrenceKind, keyword?: string) => {
@@ -238,6 +242,7 @@ export class Resolver {
     // and a partial load then never asks for modules that only other names need).
     const name = nameOf(target);
     for (const info of this.project.files.values()) {
+      if (only && !only.has(info.file)) continue;
       const f = info.facts;
       for (const b of f.bindings) {
         if (b.name !== name || info.importOf.has(b.id)) continue;

@@ -115,13 +115,14 @@ function fieldCallKnowledge(resolver: Resolver, info: FileInfo, call: { callee: 
 }
 
 /** Every place that may name the target but could not be resolved to it. */
-export function findUnsure(resolver: Resolver, target: Entity, name: string, occurrences: readonly Occurrence[]): UnsureSite[] {
+export function findUnsure(resolver: Resolver, target: Entity, name: string, occurrences: readonly Occurrence[], only?: ReadonlySet<string>): UnsureSite[] {
   const out: UnsureSite[] = [];
   const known = new Set(occurrences.map((o) => `${o.file}:${o.span[0]}`));
   const owner = parameterOwner(resolver, target);
   const members = target.kind === 'class-member' || target.kind === 'module-attr';
   const field = resolver.isRecordField(target);
   for (const info of resolver.project.files.values()) {
+    if (only && !only.has(info.file)) continue;
     const f = info.facts;
     if (members) {
       for (const [index, attr] of f.attributes.entries()) {
