@@ -108,3 +108,48 @@ test('refused: two calls of the function in one statement cannot both have it to
   t.is(run.json?.error?.code, 'UnsafeRefactor', run.stdout);
   t.regex(run.json.error.message, /two of its calls are in one statement/);
 });
+
+const cli = `import sys
+
+
+def main():
+    total = 0
+    for arg in sys.argv[1:]:
+        total += int(arg)
+    print(total)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+`;
+const cliTest = `import subprocess
+import sys
+
+
+def test_cli():
+    out = subprocess.run([sys.executable, "-m", "pkg.cli", "1", "2"], capture_output=True, text=True, check=True)
+    assert out.stdout == "3\\n"
+`;
+
+test('a call under `if __name__ == "__main__":` takes the body at module level, where only the script sees its names', async (t) => {
+  const repo = await makeRepo({ 'pkg/__init__.py': '', 'pkg/cli.py': cli, 'tests/test_cli.py': cliTest });
+  const run = await tug(repo.root, ['run', 'inline', '--at', 'pkg/cli.py:4:5', '--verify', 'tests', '--json']);
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.verification?.status, 'passed', run.stdout);
+  const after = await repo.git('show', `${run.json.git.branch}:pkg/cli.py`);
+  t.is(after, 'import sys\n\n\nif __name__ == "__main__":\n    total = 0\n    for arg in sys.argv[1:]:\n        total += int(arg)\n    print(total)\n    sys.exit(0)');
+  await repo.cleanup();
+});
+
+test('a module-level call outside that guard, or a body name the module already uses, is still refused', async (t) => {
+  const bare = await makeRepo({ 'pkg/__init__.py': '', 'pkg/cli.py': cli.replace('if __name__ == "__main__":\n    sys.exit(main())\n', 'main()\n') });
+  const run = await tug(bare.root, ['run', 'inline', '--at', 'pkg/cli.py:4:5', '--json']);
+  await bare.cleanup();
+  t.is(run.json?.error?.code, 'UnsafeRefactor', run.stdout);
+  t.regex(run.json.error.message, /not in a function: the body's names would become module or class attributes/);
+  const clash = await makeRepo({ 'pkg/__init__.py': '', 'pkg/cli.py': `${cli}\ntotal = None\n` });
+  const named = await tug(clash.root, ['run', 'inline', '--at', 'pkg/cli.py:4:5', '--json']);
+  await clash.cleanup();
+  t.is(named.json?.error?.code, 'NameConflict', named.stdout);
+});

@@ -176,7 +176,7 @@ def inline_statements(site, definition, bound):
     reason = None if whole else hoist_refusal(site)
     if reason is not None:
         refuse(module, site.call, "%s's body has statements, which would go before the statement: %s" % (definition.name, reason))
-    if not isinstance(site.scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    if not isinstance(site.scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _under_main_guard(site):
         refuse(module, site.call, "the call is not in a function: the body's names would become module or class attributes")
     indent = module.src.indentation_before(statement)
     if indent is None:
@@ -195,7 +195,12 @@ def inline_statements(site, definition, bound):
             continue
         lines.append("%s%s = %s" % (indent, param, text))
         introduced.add(param)
-    clash = sorted(introduced & site.scope_names)
+    names = site.scope_names
+    if isinstance(site.scope, ast.Module) and definition.module.path == module.path:
+        # The function's own locals are no module name: only what the module holds outside the def can clash.
+        own = (definition.node.lineno, definition.node.col_offset)
+        names = _names(ast.Module(body=[s for s in site.scope.body if (s.lineno, s.col_offset) != own], type_ignores=[]))
+    clash = sorted(introduced & names)
     if clash:
         refuse(module, site.call, "%s already means something where the call is; the body would rebind it" % ", ".join(clash), "NameConflict")
     dsrc = definition.module.src
@@ -219,6 +224,24 @@ def inline_statements(site, definition, bound):
         lines.append(indent + module.src.slice(start, call_start) + returned + module.src.slice(call_end, end))
     line_start = module.src.line_start(start)
     return module.edit(line_start, end, "\n".join(lines))
+
+
+def _under_main_guard(site):
+    """A module-level statement under `if __name__ == "__main__":`, which runs only as a script: there the body's names
+    become globals of `__main__`, which nothing imports, and the clash check keeps them from meeting any name of the
+    module."""
+    node = site.statement
+    while node in site.parents and not isinstance(site.parents[node], ast.Module):
+        node = site.parents[node]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return False
+    if not isinstance(node, ast.If) or not any(site.statement is n for stmt in node.body for n in ast.walk(stmt)):
+        return False
+    test = node.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    return any(isinstance(a, ast.Name) and a.id == "__name__" for a in sides) and any(isinstance(a, ast.Constant) and a.value == "__main__" for a in sides)
 
 
 def whole_value(site):

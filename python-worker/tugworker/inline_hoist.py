@@ -75,8 +75,10 @@ def _imported_modules(tree):
 
 def _locals(scope):
     stored = {n.id for n in own_nodes(scope) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    stored |= {(a.asname or a.name).split(".")[0] for n in own_nodes(scope) if isinstance(n, ast.Import) for a in n.names}
-    return stored | {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)}
+    if not isinstance(scope, ast.Module):  # a module's own `import sys` is what makes sys a module
+        stored |= {(a.asname or a.name).split(".")[0] for n in own_nodes(scope) if isinstance(n, ast.Import) for a in n.names}
+    arguments = getattr(scope, "args", None)
+    return stored | ({a.arg for a in ast.walk(arguments) if isinstance(a, ast.arg)} if arguments is not None else set())
 
 
 def _module_attribute(node, modules):

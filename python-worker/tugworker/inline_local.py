@@ -220,9 +220,8 @@ def _check_state(source, value, uses, after, assign_end, last_use, repeatable, l
             moves.note(node, "the value %s, and an assignment before a use may change it" % what)
         if isinstance(node, ast.Call) and inert(node):
             continue
-        if isinstance(node, (ast.Yield, ast.YieldFrom)) and (end <= last_use or start > last_use):
-            _refuse("the value %s, and the function pauses before a use" % what, source, node)
-        if isinstance(node, (ast.Call, ast.Await)) and (end <= last_use or start > last_use):
+        # A yield hands control to the generator's consumer, whose code may run there as a call's would.
+        if isinstance(node, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)) and (end <= last_use or start > last_use):
             if touches(node, roots, source.tree):
                 _refuse("the value %s, and a call before a use may change it" % what, source, node)
             moves.note(node, "the value %s, and a call before a use may change it" % what)
