@@ -5,13 +5,19 @@
 // the position). Each such ok
 // result's commit is still in the corpus repository. Rewrites the results files in place, unless a sweep appended to
 // one meanwhile (then that file waits for the next recheck). One scratch checkout per corpus, reused for every result.
-// Usage: node tests/sweep/recheck.mjs [--seed 1]
+// Usage: node tests/sweep/recheck.mjs [--seed 1] [--rope-ops inline,move-symbol]
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { normalizeReason } from './classify.mjs';
-import { CORPORA, corpusRepo, git, WORK } from './corpora.mjs';
+import { CORPORA, corpusRepo, git, PYTHON, WORK } from './corpora.mjs';
 import { addedUndefined, dropScratch, EVALUATION_CHECK, evaluationChange, lostAtImport, ROPE_OTHER_OPERATION, ropeInlinesParameter, scratch } from './check.mjs';
 
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+// --rope-ops a,b: which operations' stored rope results to re-run for pyflakes and the import state (all by default).
+const ops = process.argv.includes('--rope-ops') ? process.argv[process.argv.indexOf('--rope-ops') + 1].split(',') : null;
 const seed = process.argv.includes('--seed') ? process.argv[process.argv.indexOf('--seed') + 1] : '1';
 const dir = path.join(WORK, 'results');
 // A file written in the last two minutes may belong to a sweep still running: leave it for the next recheck.
@@ -61,6 +67,38 @@ function recheckEvaluation(line) {
   return changed;
 }
 
+/**
+ * pyflakes and the import state on a green rope result stored before rope's results got them (tug's always did): rope
+ * runs again at the position in a scratch checkout of the base (its edit is deterministic), and the two checks judge
+ * it as they judge tug's. True when the line changed.
+ */
+function recheckRope(line) {
+  const rope = line.rope;
+  if (rope?.class !== 'ok-green' || (rope.pyflakes && rope.importState) || CORPORA[line.corpus].rust) return false;
+  const info = corpusRepo(line.corpus);
+  const dir = scratch(info.repo, info.commit, 'recheck-rope');
+  const run = spawnSync(PYTHON, [path.join(HERE, 'rope_op.py'), dir, JSON.stringify(line.position)], { encoding: 'utf8', timeout: 600_000, maxBuffer: 64 << 20 });
+  const answer = JSON.parse(run.stdout.trim().split('\n').pop() || '{}');
+  if (answer.status !== 'ok') {
+    process.stdout.write(`${line.corpus} ${line.op} #${line.index}: rope answered ${run.stdout.trim()} now (${rope.class} before); left as it was\n`);
+    return false;
+  }
+  git(dir, ['add', '-A']);
+  const files = git(dir, ['diff', '--cached', '--name-only']).split('\n').filter((f) => f.endsWith('.py'));
+  const { syntax, added } = addedUndefined(line.corpus, info.repo, dir, files);
+  if (syntax) added.push(syntax);
+  const found = added.length ? [`pyflakes: the change leaves names undefined:\nE   ${added.join('\nE   ')}`] : [];
+  const lost = found.length ? [] : lostAtImport(line.corpus, info.repo, dir);
+  if (lost.length) found.push(`import state: importing the package builds less than at the base:\nE   ${lost.join('\nE   ')}`);
+  rope.pyflakes = rope.importState = true;
+  if (found.length) {
+    rope.class = 'broken';
+    rope.evidence = found.join('\n');
+    process.stdout.write(`${line.corpus} ${line.op} #${line.index}: rope broken: ${found.join('; ').replaceAll('\nE   ', ' ')}\n`);
+  }
+  return true;
+}
+
 /** A rope inline stored before the sweep told InlineParameter apart: declined when it was one; true when changed. */
 function recheckRopeKind(line) {
   const rope = line.rope;
@@ -81,6 +119,7 @@ for (const f of readdirSync(dir).filter((x) => x.endsWith(`.s${seed}.jsonl`) && 
   let changed = 0;
   for (const line of lines) {
     if (recheckRopeKind(line)) changed++;
+    if ((!ops || ops.includes(line.op)) && recheckRope(line)) changed++;
     if (recheckEvaluation(line)) changed++;
     const t = line.tug;
     if (t.class !== 'ok-green' || (t.pyflakes && t.importState) || !t.commit || CORPORA[line.corpus].rust) continue;
@@ -90,5 +129,5 @@ for (const f of readdirSync(dir).filter((x) => x.endsWith(`.s${seed}.jsonl`) && 
   if (!changed) continue;
   if (readFileSync(file, 'utf8') === text) writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
   else process.stdout.write(`${f}: a sweep wrote to it meanwhile; left for the next recheck\n`);
-  dropScratch(corpusRepo(lines[0].corpus).repo, path.join(path.dirname(corpusRepo(lines[0].corpus).repo), 'recheck'));
+  for (const name of ['recheck', 'recheck-rope']) dropScratch(corpusRepo(lines[0].corpus).repo, path.join(path.dirname(corpusRepo(lines[0].corpus).repo), name));
 }

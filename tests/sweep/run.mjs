@@ -179,6 +179,7 @@ function runRope(repo, corpus, p, base) {
     const c = check(corpus, repo, dir, files, p);
     r.class = c.green ? 'ok-green' : 'broken';
     r.evaluation = EVALUATION_CHECK;
+    r.pyflakes = r.importState = true;
     if (!c.green) r.evidence = c.output;
   } else r.class = r.status === 'nochange' ? 'ok-nochange' : r.status;
   if (r.reason) r.group = normalizeReason(r.code ?? '', r.reason);
