@@ -2,8 +2,11 @@
 // 0.3 s plus verification, so `--verify none` here; cold (a new process, TUG_NO_DAEMON=1) within 1.5× rust-analyzer's
 // own start-and-answer for the same request (tests/bench/ra-alone.mjs: spawn, index, one rename), printed side by side.
 // organize-imports is also timed with the file edited before each run: cargo check then has something to check.
+// Those rows also give the CPU a call costs (the client, the daemon, and the processes the daemon ran and reaped:
+// rustfmt, git; not cargo and rustc under bwrap, whose namespace is reaped elsewhere), which the machine's load
+// inflates far less than the wall time.
 // Usage: node tests/bench/rust-ops.mjs [--runs N]   (prints a Markdown table; the machine's load is printed with it)
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { git, median, ROOT, timed, TUG } from './lib.mjs';
@@ -63,13 +66,26 @@ function call(dir, args, env) {
   return verified(dir, args, env, 'none').ms;
 }
 
-/** One call with a verification level: its wall time and the verification's own (the checks' durations summed). */
+/** CPU milliseconds of a process: its own (`self`: only its reaped children's) and its reaped children's, from /proc. */
+function cpuMs(pid, self = false) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const ticks = (self ? [13, 14] : [11, 12, 13, 14]).reduce((sum, i) => sum + Number(fields[i]), 0);
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
+
+/** The daemon's pid when one serves `env`, for its CPU; null for cold runs. */
+let daemonPid = null;
+const callCpu = () => cpuMs('self', true) + (daemonPid ? cpuMs(daemonPid) : 0);
+
+/** One call with a verification level: its wall time, its CPU, and the verification's own time (the checks' durations summed). */
 function verified(dir, args, env, level) {
+  const cpuBefore = callCpu();
   const run = timed(TUG, [...args, '--verify', level, '--json'], { cwd: dir, env, allowFailure: true });
+  const cpu = callCpu() - cpuBefore;
   const json = JSON.parse(run.stdout);
   if (json.status !== 'ok') throw new Error(`${args.join(' ')}: ${run.stdout.slice(0, 600)}`);
   if (json.git?.branch) git(dir, 'branch', '-D', json.git.branch);
-  return { ms: run.ms, verification: (json.verification?.checks ?? []).reduce((sum, c) => sum + (c.duration_ms ?? 0), 0) };
+  return { ms: run.ms, cpu, verification: (json.verification?.checks ?? []).reduce((sum, c) => sum + (c.duration_ms ?? 0), 0) };
 }
 
 /** organize-imports on the file edited before each run (a new snapshot: cargo check has something to check). */
@@ -80,7 +96,7 @@ function afterEdits(dir, env, level, tag) {
     return verified(dir, organize, env, level);
   });
   writeFileSync(path.join(dir, 'src', 'lib.rs'), LIB);
-  return { ms: median(results.map((r) => r.ms)), own: median(results.map((r) => r.ms - r.verification)), verification: median(results.map((r) => r.verification)) };
+  return { ms: median(results.map((r) => r.ms)), cpu: median(results.map((r) => r.cpu)), own: median(results.map((r) => r.ms - r.verification)), verification: median(results.map((r) => r.verification)) };
 }
 
 const dir = crate();
@@ -100,6 +116,7 @@ try {
     coldRename.push(timed(TUG, ['analyze-impact', 'rename-symbol', '--at', 'src/lib.rs:4:8', '--to', 'surface', '--json'], { cwd: dir, env: cold }).ms);
   }
   timed(TUG, ['daemon', 'start', '--json'], { cwd: dir, env: warm });
+  daemonPid = JSON.parse(timed(TUG, ['daemon', 'status', '--json'], { cwd: dir, env: warm }).stdout).daemon?.pid ?? null;
   for (const [, args] of OPS) call(dir, args, warm); // the daemon's rust-analyzer indexes the crate once
   for (const [name, args] of OPS) {
     const times = Array.from({ length: runs }, () => call(dir, args, warm));
@@ -109,7 +126,10 @@ try {
   const edited = afterEdits(dir, warm, 'none', 'warm');
   rows.push(['organize-imports, the file edited before each run', edited.ms]);
   const editedVerified = afterEdits(dir, warm, 'syntax', 'verified');
+  const pid = daemonPid;
+  daemonPid = null; // a cold call's CPU is the client's alone, all of it reaped by this process
   const editedCold = afterEdits(dir, cold, 'none', 'cold');
+  daemonPid = pid;
   const version = median(Array.from({ length: runs }, () => timed(TUG, ['--version'], { cwd: dir, env: warm }).ms));
   const ra = median(raAlone);
   const tug = median(coldRename);
@@ -127,12 +147,14 @@ try {
     '| organize-imports, the file edited before each run | warm (daemon) | cold (`TUG_NO_DAEMON=1`) | warm ÷ cold |',
     '|---|--:|--:|--:|',
     `| \`--verify none\` | ${ms(edited.ms)} | ${ms(editedCold.ms)} | ${(edited.ms / editedCold.ms).toFixed(2)}× |`,
+    `| \`--verify none\`, CPU (client, daemon, git, rustfmt; not cargo under bwrap) | ${ms(edited.cpu)} | ${ms(editedCold.cpu)} | ${(edited.cpu / editedCold.cpu).toFixed(2)}× |`,
     '',
     '| organize-imports after an edit, warm, `--verify syntax` (cargo check of the result) | median |',
     '|---|--:|',
     `| whole call | ${ms(editedVerified.ms)} |`,
     `| the verification's own time (its checks' durations) | ${ms(editedVerified.verification)} |`,
     `| the rest (target ≤ 300 ms) | ${ms(editedVerified.own)} (${(editedVerified.own / 300).toFixed(2)}× the target) |`,
+    `| CPU of the whole call (client, daemon, git, rustfmt; not cargo under bwrap) | ${ms(editedVerified.cpu)} |`,
     '',
     `Medians of ${runs} runs; load average (1, 5, 15 min) ${loadBefore} before, ${load()} after.`,
   ];
