@@ -16,10 +16,11 @@ export interface TsProject {
   options: TS.CompilerOptions;
   references: readonly TS.ProjectReference[];
   /**
-   * A language service of its own over the same files, with `overlay`'s texts in place of theirs (trial.ts): what the
-   * completeness check asks, so `service` stays on the snapshot's program. Its caller disposes of it.
+   * A second language service over the same files, made when first asked and kept with the project, which reads its
+   * own overlay's texts in place of theirs (trial.ts): what the completeness check asks, so `service` stays on the
+   * snapshot's program, and each check's program is built from the last check's (only the files whose text changed).
    */
-  trial(overlay: Overlay): TS.LanguageService;
+  trial(): { service: TS.LanguageService; overlay: Overlay };
 }
 
 const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
@@ -43,6 +44,10 @@ export class Overlay extends Map<string, { text: string; version: number }> {
   override delete(file: string): boolean {
     this.added.delete(file);
     return super.delete(file);
+  }
+  override clear(): void {
+    this.added.clear();
+    super.clear();
   }
   addsFiles(): boolean {
     return this.added.size > 0;
@@ -72,8 +77,13 @@ export class TsProjects {
   /** Releases the services' files from the registry (a warm workspace rebuilt or evicted). */
   dispose(): void {
     for (const project of this.built ?? []) project.service.dispose();
+    for (const dispose of this.trials) dispose();
+    this.trials.length = 0;
     this.built = undefined;
   }
+
+  /** How to dispose of the trial services made so far (each project's, when the completeness check first asked). */
+  private readonly trials: Array<() => void> = [];
 
   /** Config files of the snapshot, outside installed packages, nearest the root first. */
   configs(paths: Iterable<string>): string[] {
@@ -193,13 +203,20 @@ export class TsProjects {
       Object.assign(host, moduleResolutions(ts, directory, options, host, () => overlay.addsFiles(), resolutions));
       return host;
     };
+    let trial: ReturnType<TsProject['trial']> | undefined;
+    const makeTrial = () => {
+      const overlay = new Overlay((file) => fs.fileExists(file));
+      const made = { overlay, service: ts.createLanguageService(hostOver(overlay), trialRegistry(ts, this.shared)) };
+      this.trials.push(() => made.service.dispose());
+      return made;
+    };
     return {
       config,
       service: ts.createLanguageService(hostOver(this.overlay), this.registry),
       fileNames,
       options,
       references,
-      trial: (overlay) => ts.createLanguageService(hostOver(overlay), trialRegistry(ts, this.shared)),
+      trial: () => (trial ??= makeTrial()),
     };
   }
 }

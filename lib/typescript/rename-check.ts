@@ -38,7 +38,7 @@ export function assertRenamedSame(ws: TsWorkspace, projects: readonly TsProject[
   const defMap = new OffsetMap(fs.readFile(fs.absolute(definition.file)) ?? '');
   const defPlace = places.find((p) => p.file === definition.file && defMap.byteOf(p.start) === definition.byte_start) ?? places[0]!;
   const anchor = [...expected].find(([, p]) => p === defPlace)![0].split('\0');
-  // The renamed text goes to services of its own: the kept ones stay on the snapshot for the next analysis.
+  // The renamed text goes to the projects' trial services: the kept ones stay on the snapshot for the next analysis.
   const trials = new TrialServices(ws, newTexts);
   try {
     const found = new Set<string>();
@@ -70,7 +70,7 @@ export function assertRenamedSame(ws: TsWorkspace, projects: readonly TsProject[
       });
     }
   } finally {
-    trials.dispose();
+    trials.end();
   }
 }
 
