@@ -194,3 +194,14 @@ test('a value that does nothing but allowlisted reads goes into a comprehension 
   }
   await repo.cleanup();
 });
+
+test('a value that calls something is refused where code before its use reads what the call may change (mock: `final = args.pop()`)', async (t) => {
+  const repo = await makeRepo({
+    'pkg/__init__.py': '',
+    'pkg/conf.py': 'def configure(target, dotted, value):\n    args = dotted.split(".")\n    final = args.pop()\n    obj = target\n    for entry in args:\n        obj = getattr(obj, entry)\n    setattr(obj, final, value)\n',
+  });
+  const run = await tug(repo.root, ['analyze-impact', 'inline', '--at', 'pkg/conf.py:3:5', '--json']);
+  await repo.cleanup();
+  t.is(run.json?.error?.code, 'UnsafeRefactor', run.stdout);
+  t.regex(run.json.error.message, /code before its use reads args, which that call may change/);
+});

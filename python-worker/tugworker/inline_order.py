@@ -92,10 +92,14 @@ def check_evaluation(source, value, uses, after, moves, scope):
                 refuse("the value calls something, and a def or class before its use runs code of its own", source, node)
             if touches(node, roots, source.tree):
                 refuse("the value calls something, and a call before its use works on what it reads", source, node)
+            if _reads_root(node, roots):
+                refuse("the value calls something, and code before its use reads %s, which that call may change" % node.id, source, node)
             if _effect(node, declared):
                 moves.note(node, "the value calls something and its use is not in the next statement")
     start = source.span(use)[0]
     for node in ast.walk(statement):
+        if _reads_root(node, roots) and source.span(node)[1] <= start:
+            refuse("the value calls something, and its statement reads %s before the use, which that call may change" % node.id, source, node)
         if isinstance(node, EFFECT_NODES) and source.span(node)[1] <= start:
             if touches(node, roots, source.tree):
                 refuse("the value calls something, and a call before its use works on what it reads", source, node)
@@ -112,6 +116,12 @@ def _run_now(statement):
         if not isinstance(node, ast.Lambda):
             inner = in_loop or isinstance(node, LOOPS)
             stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+
+
+def _reads_root(node, roots):
+    """A read of a name the value reads (`args` after `final = args.pop()`): the value's call may change that object,
+    so the read would see it before the change instead of after."""
+    return isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in roots
 
 
 def _effect(node, declared):
