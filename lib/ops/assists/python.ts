@@ -16,6 +16,20 @@ export interface LocalPlan {
   describe(answer: Record<string, unknown>): { subject: string; slug: string; warnings?: WarningJSON[] };
 }
 
+/** A warning of the worker's answer (EvaluationOrderChanged: the calls whose order the refactor changes). */
+interface WorkerWarning {
+  code: string;
+  message: string;
+  line: number;
+  col: number;
+  calls: string[];
+}
+
+/** The answer's warnings as the result lists them, located in the file the worker was given. */
+export function workerWarnings(answer: Record<string, unknown>, path: string): WarningJSON[] {
+  return ((answer['warnings'] ?? []) as WorkerWarning[]).map(({ code, message, line, col, calls }) => ({ code, message, location: { file: path, line, col }, details: { calls } }));
+}
+
 /** For a .py target: the worker starts before the snapshot is taken. Never fails; the plan reports problems. */
 export function warmPythonFor(file: string, python: string | undefined): (ws: Workspace) => void {
   return (ws) => {

@@ -2,22 +2,13 @@
 import type { z } from 'zod';
 import { TugError } from '../../core/errors.js';
 import type { AssistKind } from '../assists/rust.js';
-import type { LocalPlan } from '../assists/python.js';
+import { workerWarnings, type LocalPlan } from '../assists/python.js';
 import { localRefactorDoors } from '../assists/local.js';
 import type { extractVariableFields, extractVariableInput } from './schema.js';
 
 const KIND: AssistKind = { operation: 'extract-variable', assists: ['extract_variable'], slug: 'variable' };
 
 type Target = z.infer<z.ZodObject<typeof extractVariableFields>> & { no_wait?: boolean | undefined; python?: string | undefined };
-
-/** EvaluationOrderChanged: the expression's calls now run before `calls`, which ran first in its statement. */
-interface WorkerWarning {
-  code: string;
-  message: string;
-  line: number;
-  col: number;
-  calls: string[];
-}
 
 function pythonPlan(input: Target): LocalPlan {
   const name = input.new_name?.normalize('NFKC'); // Python reads `ｘ` as x: the name written and compared is x
@@ -32,7 +23,7 @@ function pythonPlan(input: Target): LocalPlan {
     describe: (answer) => ({
       subject: `${name} = … in ${input.file} (${String(answer['replaced'])} use${answer['replaced'] === 1 ? '' : 's'})`,
       slug: `variable-${name}`,
-      warnings: ((answer['warnings'] ?? []) as WorkerWarning[]).map(({ code, message, line, col, calls }) => ({ code, message, location: { file: path, line, col }, details: { calls } })),
+      warnings: workerWarnings(answer, path),
     }),
   };
 }

@@ -14,7 +14,7 @@ import { listTreePaths } from '../../git/snapshot.js';
 import { isScriptFile } from '../../typescript/files.js';
 import type { Planner, Proposal } from '../change/types.js';
 import { languageOf, planRustAssistChange, unsupportedLanguage, type AssistKind } from '../assists/rust.js';
-import { planPythonLocal, warmPythonFor, type LocalPlan } from '../assists/python.js';
+import { planPythonLocal, warmPythonFor, workerWarnings, type LocalPlan } from '../assists/python.js';
 import { configFor, configuredPython } from '../workspace/config.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Snapshot } from '../workspace/snapshot.js';
@@ -23,15 +23,6 @@ import type { inlineInput } from './schema.js';
 const KIND: AssistKind = { operation: 'inline', assists: ['inline_local_variable', 'inline_call'], slug: 'inline' };
 
 type Input = z.infer<typeof inlineInput>;
-
-/** EvaluationOrderChanged: the value now runs after `calls`, which came after it. */
-interface WorkerWarning {
-  code: string;
-  message: string;
-  line: number;
-  col: number;
-  calls: string[];
-}
 
 function localPlan(input: Input, target: string | undefined): LocalPlan {
   let path = input.file; // the repository path the worker's lines are in, once the file is known
@@ -43,7 +34,7 @@ function localPlan(input: Input, target: string | undefined): LocalPlan {
     describe: (answer) => ({
       subject: `inline ${String(answer['name'])} in ${input.file} (${String(answer['uses'])} use${answer['uses'] === 1 ? '' : 's'})`,
       slug: `${String(answer['name'])}`,
-      warnings: ((answer['warnings'] ?? []) as WorkerWarning[]).map(({ code, message, line, col, calls }) => ({ code, message, location: { file: path, line, col }, details: { calls } })),
+      warnings: workerWarnings(answer, path),
     }),
   };
 }
