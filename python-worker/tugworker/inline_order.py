@@ -98,8 +98,6 @@ def check_evaluation(source, value, uses, after, moves, scope):
                 moves.note(node, "the value calls something and its use is not in the next statement")
     start = source.span(use)[0]
     for node in ast.walk(statement):
-        if _reads_root(node, roots) and source.span(node)[1] <= start:
-            refuse("the value calls something, and its statement reads %s before the use, which that call may change" % node.id, source, node)
         if isinstance(node, EFFECT_NODES) and source.span(node)[1] <= start:
             if touches(node, roots, source.tree):
                 refuse("the value calls something, and a call before its use works on what it reads", source, node)
@@ -119,8 +117,10 @@ def _run_now(statement):
 
 
 def _reads_root(node, roots):
-    """A read of a name the value reads (`args` after `final = args.pop()`): the value's call may change that object,
-    so the read would see it before the change instead of after."""
+    """A read, in a statement between, of a name the value reads (`for entry in args` after `final = args.pop()`): the
+    value's call may change that object, and the statement would now see it before the change instead of after. (In
+    the use's own statement the value already ran before anything read the object, as before this refactor allowed:
+    what comes ahead of the use there only loads names.)"""
     return isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in roots
 
 
