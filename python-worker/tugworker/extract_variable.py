@@ -3,7 +3,7 @@
 import ast
 
 from tugworker.fstrings import prints_itself
-from tugworker.local_edits import COMPREHENSIONS, Refused, Source, check_identifier, edit, has_effects, names_in, own_nodes, trimmed
+from tugworker.local_edits import COMPREHENSIONS, Refused, Source, check_identifier, edit, has_effects, names_in, own_nodes, short, trimmed
 
 
 def _expression_at(source, start, end):
@@ -105,16 +105,11 @@ def _check_order(source, node, statement, strict):
         return []
     if strict:
         _refuse("it calls something and the statement calls something before it; extracting would swap the two", node, source)
-    moved = _short(source, node)
+    moved = short(source, node)
     line, col = source.position(source.span(node)[0])
-    calls = [_short(source, n) for n in sorted(earlier, key=lambda n: source.span(n)[0])]
+    calls = [short(source, n) for n in sorted(earlier, key=lambda n: source.span(n)[0])]
     message = "%s now runs before %s, which ran first in the statement (strict refuses this)" % (moved, ", ".join(calls))
     return [{"code": "EvaluationOrderChanged", "message": message, "line": line, "col": col, "calls": calls}]
-
-
-def _short(source, node):
-    text = " ".join(source.slice(*source.span(node)).split())
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _same_block_later(source, statement, node, expression):

@@ -1,7 +1,7 @@
 # inline of a function whose body has statements, at a call inside a larger expression (`if matches(t, s):`,
 # `warn(text_for(name), Warning)`): the body goes before the statement and the returned value takes the call's place.
-# The body then runs before whatever the statement evaluated ahead of the call, so that part may only be names that
-# nothing can rebind meanwhile and constants; anything else is refused with what it is.
+# The body then runs before whatever the statement evaluated ahead of the call, so that part may only be constants,
+# names nothing can rebind meanwhile and attributes of imported modules; anything else is refused with what it is.
 import ast
 
 from tugworker.local_edits import has_effects, own_nodes

@@ -5,7 +5,7 @@
 # statement between that can leave before the use) stays refused in inline_local.py and here.
 import ast
 
-from tugworker.local_edits import COMPREHENSIONS, Refused, has_effects
+from tugworker.local_edits import COMPREHENSIONS, Refused, has_effects, short
 from tugworker.pure_calls import reads_only
 
 LEAVES = (ast.Return, ast.Raise, ast.Assert, ast.Yield, ast.YieldFrom, ast.Await)
@@ -56,11 +56,6 @@ def touches(call, roots, tree):
         return True
     passed = list(call.args) + [k.value for k in call.keywords]
     return any(isinstance(a.value if isinstance(a, ast.Starred) else a, ast.Name) and (a.value if isinstance(a, ast.Starred) else a).id in roots for a in passed)
-
-
-def short(source, node):
-    text = " ".join(source.slice(*source.span(node)).split())
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def check_evaluation(source, value, uses, after, moves, scope):

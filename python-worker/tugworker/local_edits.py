@@ -139,5 +139,11 @@ def trimmed(source, start, end):
     return start, end
 
 
+def short(source, node):
+    """The node's text on one line, cut to 60 characters: how a warning or refusal names a call."""
+    text = " ".join(source.slice(*source.span(node)).split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def edit(source, start, end, new_text):
     return {"span": [start, end], "old_text": source.slice(start, end), "new_text": new_text}
