@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CORPORA, git, PYTHON, runTests } from './corpora.mjs';
+import { CORPORA, git, PYTHON, runTests, spawnNiced } from './corpora.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -120,6 +120,34 @@ export function evaluationChange(corpus, repo, p) {
     evaluations.set(key, JSON.parse(run.stdout).changes);
   }
   return evaluations.get(key);
+}
+
+/**
+ * pyflakes, then the import state, on a result checked out in `dir` (`files` changed), against the base in `repo`:
+ * the evidence each finds, for a result stored before the sweep ran them (recheck.mjs). `which` says which to run.
+ */
+export function namesAndImports(corpus, repo, dir, files, which = { pyflakes: true, importState: true }) {
+  const found = [];
+  if (which.pyflakes) {
+    const { syntax, added } = addedUndefined(corpus, repo, dir, files);
+    if (syntax) added.push(syntax);
+    if (added.length) found.push(`pyflakes: the change leaves names undefined:\nE   ${added.join('\nE   ')}`);
+  }
+  if (which.importState && !found.length) {
+    const lost = lostAtImport(corpus, repo, dir);
+    if (lost.length) found.push(`import state: importing the package builds less than at the base:\nE   ${lost.join('\nE   ')}`);
+  }
+  return found;
+}
+
+/** Runs rope at position `p` in the checkout `dir` (tests/sweep/rope_op.py): its one-line JSON answer. */
+export function ropeAt(dir, p) {
+  const run = spawnNiced([PYTHON, path.join(HERE, 'rope_op.py'), dir, JSON.stringify(p)], { encoding: 'utf8', timeout: 600_000, maxBuffer: 64 << 20 });
+  try {
+    return JSON.parse(run.stdout.trim().split('\n').pop());
+  } catch {
+    return { status: 'crash', code: run.signal ? `killed (${run.signal})` : `exit ${run.status}`, reason: (run.stderr ?? '').slice(-500) };
+  }
 }
 
 /**

@@ -6,15 +6,11 @@
 // result's commit is still in the corpus repository. Rewrites the results files in place, unless a sweep appended to
 // one meanwhile (then that file waits for the next recheck). One scratch checkout per corpus, reused for every result.
 // Usage: node tests/sweep/recheck.mjs [--seed 1] [--rope-ops inline,move-symbol]
-import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { normalizeReason } from './classify.mjs';
-import { CORPORA, corpusRepo, git, PYTHON, WORK } from './corpora.mjs';
-import { addedUndefined, dropScratch, EVALUATION_CHECK, evaluationChange, lostAtImport, ROPE_OTHER_OPERATION, ropeInlinesParameter, scratch } from './check.mjs';
-
-const HERE = path.dirname(fileURLToPath(import.meta.url));
+import { CORPORA, corpusRepo, git, WORK } from './corpora.mjs';
+import { dropScratch, EVALUATION_CHECK, evaluationChange, namesAndImports, ROPE_OTHER_OPERATION, ropeAt, ropeInlinesParameter, scratch } from './check.mjs';
 
 // --rope-ops a,b: which operations' stored rope results to re-run for pyflakes and the import state (all by default).
 const ops = process.argv.includes('--rope-ops') ? process.argv[process.argv.indexOf('--rope-ops') + 1].split(',') : null;
@@ -27,20 +23,11 @@ function recheck(line) {
   const t = line.tug;
   const info = corpusRepo(line.corpus);
   const after = scratch(info.repo, t.commit, 'recheck');
-  const found = [];
-  if (!t.pyflakes) {
-    const files = git(info.repo, ['diff', '--name-only', info.commit, t.commit]).split('\n').filter((x) => x.endsWith('.py'));
-    // The base side is read from the corpus repository, which holds main between tries.
-    const { syntax, added } = addedUndefined(line.corpus, info.repo, after, files);
-    if (syntax) added.push(syntax);
-    if (added.length) found.push(`pyflakes: the change leaves names undefined:\nE   ${added.join('\nE   ')}`);
-    t.pyflakes = true;
-  }
-  if (!t.importState && !found.length) {
-    const lost = lostAtImport(line.corpus, info.repo, after);
-    if (lost.length) found.push(`import state: importing the package builds less than at the base:\nE   ${lost.join('\nE   ')}`);
-    t.importState = true;
-  }
+  const files = git(info.repo, ['diff', '--name-only', info.commit, t.commit]).split('\n').filter((x) => x.endsWith('.py'));
+  // The base side is read from the corpus repository, which holds main between tries.
+  const found = namesAndImports(line.corpus, info.repo, after, files, { pyflakes: !t.pyflakes, importState: !t.importState });
+  t.pyflakes = true;
+  if (!found.length) t.importState = true;
   if (found.length) {
     t.class = 'broken';
     t.evidence = found.join('\n');
@@ -77,19 +64,14 @@ function recheckRope(line) {
   if (rope?.class !== 'ok-green' || (rope.pyflakes && rope.importState) || CORPORA[line.corpus].rust) return false;
   const info = corpusRepo(line.corpus);
   const dir = scratch(info.repo, info.commit, 'recheck-rope');
-  const run = spawnSync(PYTHON, [path.join(HERE, 'rope_op.py'), dir, JSON.stringify(line.position)], { encoding: 'utf8', timeout: 600_000, maxBuffer: 64 << 20 });
-  const answer = JSON.parse(run.stdout.trim().split('\n').pop() || '{}');
+  const answer = ropeAt(dir, line.position);
   if (answer.status !== 'ok') {
-    process.stdout.write(`${line.corpus} ${line.op} #${line.index}: rope answered ${run.stdout.trim()} now (${rope.class} before); left as it was\n`);
+    process.stdout.write(`${line.corpus} ${line.op} #${line.index}: rope answered ${JSON.stringify(answer)} now (${rope.class} before); left as it was\n`);
     return false;
   }
   git(dir, ['add', '-A']);
   const files = git(dir, ['diff', '--cached', '--name-only']).split('\n').filter((f) => f.endsWith('.py'));
-  const { syntax, added } = addedUndefined(line.corpus, info.repo, dir, files);
-  if (syntax) added.push(syntax);
-  const found = added.length ? [`pyflakes: the change leaves names undefined:\nE   ${added.join('\nE   ')}`] : [];
-  const lost = found.length ? [] : lostAtImport(line.corpus, info.repo, dir);
-  if (lost.length) found.push(`import state: importing the package builds less than at the base:\nE   ${lost.join('\nE   ')}`);
+  const found = namesAndImports(line.corpus, info.repo, dir, files);
   rope.pyflakes = rope.importState = true;
   if (found.length) {
     rope.class = 'broken';

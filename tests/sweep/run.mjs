@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CORPORA, corpusRepo, git, PYTHON, sourceFiles, spawnNiced, testArgv, WORK } from './corpora.mjs';
 import { classifyTug, normalizeReason } from './classify.mjs';
-import { check, EVALUATION_CHECK, ROPE_OTHER_OPERATION, ropeInlinesParameter, scratch } from './check.mjs';
+import { check, EVALUATION_CHECK, ROPE_OTHER_OPERATION, ropeAt, ropeInlinesParameter, scratch } from './check.mjs';
 import { daemon, tugEnv } from './warm.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -165,13 +165,7 @@ function runTug(repo, corpus, p, warm, seed = 0) {
 function runRope(repo, corpus, p, base) {
   const started = Date.now();
   const dir = scratch(repo, base);
-  const run = spawnNiced([PYTHON, path.join(HERE, 'rope_op.py'), dir, JSON.stringify(p)], { encoding: 'utf8', timeout: 600_000, maxBuffer: 64 << 20 });
-  let r;
-  try {
-    r = JSON.parse(run.stdout.trim().split('\n').pop());
-  } catch {
-    r = { status: 'crash', code: run.signal ? `killed (${run.signal})` : `exit ${run.status}`, reason: (run.stderr ?? '').slice(-500) };
-  }
+  let r = ropeAt(dir, p);
   if (r.status === 'ok' && ropeInlinesParameter(corpus, repo, p)) r = { ...ROPE_OTHER_OPERATION };
   if (r.status === 'ok') {
     git(dir, ['add', '-A']);
