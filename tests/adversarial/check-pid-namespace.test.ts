@@ -46,17 +46,26 @@ function daemonizing(marks: string, seconds: string, then: string): string[] {
   return ['sh', '-c', `${daemon('quiet', '</dev/null >/dev/null 2>&1')}; ${daemon('holding', '')}; ${wait}; ${then}`];
 }
 
+/**
+ * A directory for the daemons' marks and a sleep length no other process uses (how `sleepers` finds them), both
+ * cleaned up when the test ends: any daemon still sleeping is killed, pass or fail.
+ */
+async function daemonScratch(t: ExecutionContext): Promise<{ marks: string; seconds: string }> {
+  const marks = await mkdtemp(path.join(os.tmpdir(), 'tug-pidns-'));
+  const seconds = `${randomInt(1000, 9000)}.${randomInt(100000, 999999)}`;
+  t.teardown(async () => {
+    for (const pid of await sleepers(seconds)) process.kill(pid, 'SIGKILL');
+    await rm(marks, { recursive: true, force: true });
+  });
+  return { marks, seconds };
+}
+
 const confine = (confinement: Confinement) => (confinement === 'none' ? undefined : { confinement, mounts: { readOnly: [], network: false } });
 
 for (const confinement of ['bwrap', 'unshare', 'none'] as const) {
   test.serial(`a check that daemonizes children leaves none behind (${confinement})`, async (t) => {
     if (!(await works(t, confinement))) return;
-    const marks = await mkdtemp(path.join(os.tmpdir(), 'tug-pidns-'));
-    const seconds = `${randomInt(1000, 9000)}.${randomInt(100000, 999999)}`;
-    t.teardown(async () => {
-      for (const pid of await sleepers(seconds)) process.kill(pid, 'SIGKILL');
-      await rm(marks, { recursive: true, force: true });
-    });
+    const { marks, seconds } = await daemonScratch(t);
     const walksBefore = processWalks();
     const result = await runCheck({
       name: 'tests', argv: daemonizing(marks, seconds, 'echo started'), cwd: marks, timeoutMs: 120_000,
@@ -73,12 +82,7 @@ for (const confinement of ['bwrap', 'unshare', 'none'] as const) {
 
   test.serial(`a check killed at its timeout leaves none of its daemons behind (${confinement})`, async (t) => {
     if (!(await works(t, confinement))) return;
-    const marks = await mkdtemp(path.join(os.tmpdir(), 'tug-pidns-'));
-    const seconds = `${randomInt(1000, 9000)}.${randomInt(100000, 999999)}`;
-    t.teardown(async () => {
-      for (const pid of await sleepers(seconds)) process.kill(pid, 'SIGKILL');
-      await rm(marks, { recursive: true, force: true });
-    });
+    const { marks, seconds } = await daemonScratch(t);
     const result = await runCheck({
       name: 'tests', argv: daemonizing(marks, seconds, 'sleep 600'), cwd: marks, timeoutMs: 10_000,
       baseEnv: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, confine: confine(confinement),
