@@ -1,5 +1,6 @@
 // Version-manager shims (pyenv, asdf, mise) are shell scripts that cost ~80 ms per Python start: remember what a shim ran, and run that directly while nothing that steers the shim has changed.
 import { workerStartMs } from './start-deadline.js';
+import { pyenvChoiceInputs, pyenvShim } from './pyenv.js';
 import { createHash } from 'node:crypto';
 import { open, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
@@ -38,20 +39,25 @@ async function fingerprint(shim: string, from: string): Promise<string> {
   }
   const files = [shim, ...dirs.flatMap((dir) => LOCAL_FILES.map((name) => path.join(dir, name))), ...globalFiles()];
   const stamps = await Promise.all(files.map((file) => stat(file).then((s) => `${s.mtimeMs}:${s.size}`, () => '-')));
-  const env = Object.keys(process.env)
+  return JSON.stringify({ cwd: from, env: steeringEnv(), files: files.map((file, i) => `${file}=${stamps[i]}`) });
+}
+
+function steeringEnv(): string[] {
+  return Object.keys(process.env)
     .filter((name) => STEERING_ENV.test(name))
     .sort()
     .map((name) => `${name}=${process.env[name]}`);
-  return JSON.stringify({ cwd: from, env, files: files.map((file, i) => `${file}=${stamps[i]}`) });
 }
 
-/** Whether `file` is a script (`#!`), as shims are; a real interpreter (or a symlink to one) is left alone. */
-async function isScript(file: string): Promise<boolean> {
+/** A shim's text when `file` is a script (`#!`), as shims are; a real interpreter (or a symlink to one) is left alone. */
+async function scriptText(file: string): Promise<string | undefined> {
   const handle = await open(file, 'r').catch(() => null);
-  if (!handle) return false;
+  if (!handle) return undefined;
   try {
-    const { bytesRead, buffer } = await handle.read(Buffer.alloc(2), 0, 2, 0);
-    return bytesRead === 2 && buffer.toString('latin1') === '#!';
+    // A shim is a few hundred bytes; more than 4 KB is no shim pyenv wrote, and then only `#!` matters.
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    const text = buffer.toString('latin1', 0, bytesRead);
+    return text.startsWith('#!') ? text : undefined;
   } finally {
     await handle.close();
   }
@@ -60,6 +66,8 @@ async function isScript(file: string): Promise<boolean> {
 export interface Launch {
   /** The program to start. */
   path: string;
+  /** Whether `python` is a script (a shim); a real interpreter is started as it is. */
+  shim: boolean;
   /** Records what the shim ran (the worker's sys.executable) for next time; nothing to do when no shim ran. */
   remember(executable: string | undefined): Promise<void>;
 }
@@ -76,19 +84,38 @@ export function launchMemoFile(python: string, env: NodeJS.ProcessEnv = process.
   return path.join(base, 'tug', 'python-launch', `${key}.json`);
 }
 
-/** How to start `python`: what the shim ran last time when nothing that steers it has changed, else `python` itself. */
-export async function launchFor(python: string, memoFile: string, from = process.cwd()): Promise<Launch> {
-  const direct: Launch = { path: python, remember: async () => undefined };
-  if (!(await isScript(python))) return direct;
-  const [memo, current] = await Promise.all([readFile(memoFile, 'utf8').then((text) => JSON.parse(text) as Memo, () => undefined), fingerprint(python, from)]);
-  if (memo && memo.shim === python && memo.fingerprint === current && (await stat(memo.executable).then((s) => s.isFile(), () => false))) {
-    return { path: memo.executable, remember: async () => undefined };
+/**
+ * How to start `python`: what the shim ran last time when nothing that steers it has changed, else `python` itself.
+ * `memoFile` is this directory's memo (launchMemoFile), for shims in general. A pyenv shim's choice depends on the
+ * directory only through the version file pyenv reads (pyenv.ts), so its memo is named by what it depends on and
+ * lives beside: every directory that reads the same version shares it, also when no `memoFile` is given (a sandbox).
+ */
+export async function launchFor(python: string, memoFile: string | undefined, from = process.cwd()): Promise<Launch> {
+  const text = await scriptText(python);
+  const direct: Launch = { path: python, shim: text !== undefined, remember: async () => undefined };
+  if (text === undefined) return direct;
+  const pyenv = pyenvShim(text);
+  let file = memoFile;
+  let current: string;
+  if (pyenv) {
+    current = JSON.stringify({ env: steeringEnv(), ...(await pyenvChoiceInputs(python, pyenv, from)) });
+    const beside = memoFile ?? launchMemoFile(python, process.env, from);
+    file = beside && path.join(path.dirname(beside), `pyenv-${createHash('sha256').update(current).digest('hex').slice(0, 16)}.json`);
+  } else {
+    if (!file) return direct;
+    current = await fingerprint(python, from);
   }
+  if (!file) return direct;
+  const memo = await readFile(file, 'utf8').then((t) => JSON.parse(t) as Memo, () => undefined);
+  if (memo && memo.shim === python && memo.fingerprint === current && (await stat(memo.executable).then((s) => s.isFile(), () => false))) {
+    return { ...direct, path: memo.executable };
+  }
+  const into = file;
   return {
-    path: python,
+    ...direct,
     remember: async (executable) => {
       if (!executable || executable === python || !path.isAbsolute(executable)) return;
-      await writeJson(memoFile, { shim: python, executable, fingerprint: current } satisfies Memo);
+      await writeJson(into, { shim: python, executable, fingerprint: current } satisfies Memo);
     },
   };
 }
@@ -118,12 +145,11 @@ export function resolveShim(python: string, from: string, memoFile?: string): Pr
 }
 
 async function resolveOnce(python: string, from: string, memoFile: string | undefined): Promise<string> {
-  if (!(await isScript(python))) return python;
-  const launch = memoFile ? await launchFor(python, memoFile, from) : undefined;
-  if (launch && launch.path !== python) return launch.path;
+  const launch = await launchFor(python, memoFile, from);
+  if (launch.path !== python || !launch.shim) return launch.path;
   const run = await runIsolated(python, WHICH, [], { cwd: from, extraFlags: ['-S'], timeoutMs: workerStartMs() });
   const real = run.exitCode === 0 ? run.stdout.trim() : '';
   if (!real || !path.isAbsolute(real) || !(await stat(real).then((s) => s.isFile(), () => false))) return python;
-  await launch?.remember(real).catch(() => undefined);
+  await launch.remember(real).catch(() => undefined);
   return real;
 }
