@@ -111,9 +111,10 @@ export function corpusRepo(corpus) {
   const meta = path.join(base, 'meta.json');
   if (existsSync(meta)) return { ...JSON.parse(readFileSync(meta, 'utf8')), repo };
   const present = () => (spec.rust ? existsSync(path.join(REGISTRY, spec.crate)) : spec.copy.every((p) => existsSync(path.join(DIST, p))));
-  const pytest = () => spec.rust || spawnSync(PYTHON, ['-c', 'import pytest'], { encoding: 'utf8' }).status === 0;
+  // The sweep's checks of a Python result need pytest (the package's tests) and pyflakes (check.mjs).
+  const pytest = () => spec.rust || spawnSync(PYTHON, ['-c', 'import pytest, pyflakes'], { encoding: 'utf8' }).status === 0;
   if (!present() || !pytest()) {
-    const install = spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', spec.debian, ...(spec.rust ? [] : ['python3-pytest'])], {
+    const install = spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', spec.debian, ...(spec.rust ? [] : ['python3-pytest', 'python3-pyflakes'])], {
       encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
     if (install.status !== 0 || !present() || !pytest()) return null;
