@@ -36,6 +36,14 @@ export const CORPORA = {
   scopeguard: { rust: true, debian: 'librust-scopeguard-dev', crate: 'scopeguard-1.1.0' },
   shlex: { rust: true, debian: 'librust-shlex-dev', crate: 'shlex-1.1.0' },
   itoa: { rust: true, debian: 'librust-itoa-dev', crate: 'itoa-1.0.1' },
+  // Crates with many modules and `use` items, for organize-imports (tests/sweep/rust-imports.mjs); their
+  // dependencies come from the same registry. num-traits is edition 2015; textwrap has a rustfmt.toml, and its
+  // dev-dependency termion 2 (named in a comment only) is not in Debian 12, so the copy drops it.
+  semver: { rust: true, debian: 'librust-semver-dev', crate: 'semver-1.0.14' },
+  'unicode-normalization': { rust: true, debian: 'librust-unicode-normalization-dev', crate: 'unicode-normalization-0.1.22' },
+  'num-traits': { rust: true, debian: 'librust-num-traits-dev', crate: 'num-traits-0.2.15' },
+  textwrap: { rust: true, debian: 'librust-textwrap-dev', crate: 'textwrap-0.16.0', dropDevDependencies: true },
+  'regex-syntax': { rust: true, debian: 'librust-regex-syntax-dev', crate: 'regex-syntax-0.6.27' },
 };
 const REGISTRY = '/usr/share/cargo/registry';
 
@@ -95,7 +103,9 @@ function cargoTests(dir, timeoutSec) {
 function copyCrate(spec, repo) {
   cpSync(path.join(REGISTRY, spec.crate), repo, { recursive: true, filter: (src) => !/\/(benches|target)(\/|$)|\.cargo-checksum\.json$/.test(src) });
   const toml = path.join(repo, 'Cargo.toml');
-  writeFileSync(toml, readFileSync(toml, 'utf8').replace(/\n\[\[bench\]\][^[]*/g, '\n'));
+  let manifest = readFileSync(toml, 'utf8').replace(/\n\[\[bench\]\][^[]*/g, '\n');
+  if (spec.dropDevDependencies) manifest = manifest.replace(/\n\[(target\.[^\n]*\.)?dev-dependencies[^\n]*\][^[]*/g, '\n');
+  writeFileSync(toml, manifest);
   mkdirSync(path.join(repo, '.cargo'), { recursive: true });
   writeFileSync(path.join(repo, '.cargo', 'config.toml'), `[source.crates-io]\nreplace-with = "debian"\n[source.debian]\ndirectory = "${REGISTRY}"\n`);
 }
