@@ -1,5 +1,6 @@
 // organize-imports for one Rust file: rustc's unused imports removed (lib/rust/unused-imports.ts), then rustfmt over
-// the whole file if it was rustfmt-clean, else over the changed `use` blocks only (lib/rust/rustfmt-imports.ts). A
+// the whole file if rustfmt changed nothing but imports there, else over the changed `use` blocks only
+// (lib/rust/rustfmt-imports.ts). A
 // process that stays (the daemon) remembers the plan of a snapshot's file, so asking again costs no cargo check, and
 // a check of the same tree (verification's, or one for another file) answers rustc's part (unused-imports.ts).
 import type { EditRequest } from '../core/patchset.js';
@@ -12,7 +13,7 @@ import { mark } from '../core/timing.js';
 import { callerEnvironment } from '../verify/sandbox-env.js';
 import { toolchainStamp } from '../verify/cargo-lints.js';
 import { withAnalysisTree } from './servers.js';
-import { formatImports, rustfmt, rustfmtSettings, type FormatMode } from './rustfmt-imports.js';
+import { formatImports, formattedImportsOnly, rustfmtSettings, type FormatMode } from './rustfmt-imports.js';
 import { unusedImports } from './unused-imports.js';
 
 export interface ImportsInput {
@@ -50,22 +51,26 @@ export async function planRustImports(input: ImportsInput): Promise<ImportsPlan>
   const plan = await withAnalysisTree(input, async (tree) => {
     mark('rust imports: analysis tree ready');
     const before = decoder.decode(original);
-    // cargo check is the long step: it starts first. Whether the file is rustfmt-clean does not depend on its answer.
+    // cargo check is the long step: it starts first. What rustfmt would change in the file does not depend on its answer.
     // Everything started here ends before the analysis tree's lock is let go, a failure included.
     const checked = unusedImports(tree, input.tree, input.session.dir, input.file, input.timeoutMs);
     const configured = rustfmtSettings(tree, input.file);
-    const clean = configured.then((s) => rustfmt(before, s).then((out) => out === before, () => false), () => false);
+    // rustfmt's output when it changes nothing but imports (unsorted or split `use` items an edit left): the whole
+    // file may then be formatted, as `cargo fmt` would.
+    const importsOnly = configured.then((s) => formattedImportsOnly(before, s).catch(() => null), () => null);
     const [foundR, settingsR] = await Promise.allSettled([checked, configured]);
     if (foundR.status === 'rejected' || settingsR.status === 'rejected') {
-      await clean;
+      await importsOnly;
       throw foundR.status === 'rejected' ? foundR.reason : (settingsR as PromiseRejectedResult).reason;
     }
     const found = foundR.value;
     const settings = settingsR.value;
     mark('rust imports: unused imports known');
     if (found.removals.length === 0) {
-      await clean;
-      return { edits: [], removed: 0, kept: found.kept, mode: null };
+      // Nothing unused: only an import order rustfmt would change, in a file it otherwise leaves alone, is organized.
+      const sorted = await importsOnly;
+      const edits = sorted === null ? [] : minimalEdit(input.file, before, sorted);
+      return { edits, removed: 0, kept: found.kept, mode: edits.length ? ('whole file' as const) : null };
     }
     const parts: Buffer[] = [];
     const changedLines: number[] = [];
@@ -79,7 +84,7 @@ export async function planRustImports(input: ImportsInput): Promise<ImportsPlan>
     }
     parts.push(original.subarray(at));
     const after = decoder.decode(Buffer.concat(parts));
-    const { text, mode } = await formatImports(after, changedLines, settings, await clean);
+    const { text, mode } = await formatImports(after, changedLines, settings, (await importsOnly) !== null);
     mark('rust imports: formatted');
     return { edits: minimalEdit(input.file, before, text), removed: found.removed, kept: found.kept, mode };
   });

@@ -1,6 +1,6 @@
-// Formats what organize-imports changed as rustfmt would, with the project's rustfmt.toml: the whole file when it
-// was rustfmt-clean before (the result is then `cargo fmt`'s), else only the `use` blocks that changed, so code the
-// user did not ask about is never reformatted.
+// Formats what organize-imports changed as rustfmt would, with the project's rustfmt.toml: the whole file when
+// rustfmt changed nothing but its imports before (the result is then `cargo fmt`'s), else only the `use` blocks that
+// changed, so code the user did not ask about is never reformatted.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadExeca } from '../verify/execa.js';
@@ -45,8 +45,38 @@ export async function rustfmt(text: string, settings: RustfmtSettings, maxWidth 
 export type FormatMode = 'whole file' | 'changed use blocks';
 
 /**
+ * rustfmt's output for the file before the removals, when everything rustfmt changes there is inside its `use`
+ * blocks (nothing when the file is clean): then formatting the whole file reformats no code the user did not ask
+ * about, only the imports (an edit's unsorted or split `use` items), as `cargo fmt` would. Null otherwise.
+ */
+export async function formattedImportsOnly(before: string, settings: RustfmtSettings): Promise<string | null> {
+  const out = await rustfmt(before, settings);
+  if (out === null || out === before) return out;
+  const [a, b] = [outsideImports(before), outsideImports(out)];
+  return a.length === b.length && a.every((part, i) => part === b[i]) ? out : null;
+}
+
+/** The text between the file's import regions (`use` blocks and the blank lines between them), in order. */
+function outsideImports(text: string): string[] {
+  const lines = text.split('\n');
+  const parts: string[] = [];
+  let at = 0;
+  let region: Block | null = null;
+  const close = () => {
+    if (region) (parts.push(lines.slice(at, region.first).join('\n')), (at = region.last + 1));
+  };
+  for (const b of useBlocks(lines)) {
+    if (region && lines.slice(region.last + 1, b.first).every((l) => l.trim() === '')) region.last = b.last;
+    else close(), (region = { ...b });
+  }
+  close();
+  parts.push(lines.slice(at).join('\n'));
+  return parts;
+}
+
+/**
  * `after` (the file with the removals applied on `changedLines`, 0-based lines of `after`) formatted as this file
- * allows; `wasClean` says whether rustfmt left the file before the removals unchanged.
+ * allows; `wasClean` says whether rustfmt changed nothing but imports in the file before the removals.
  */
 export async function formatImports(after: string, changedLines: readonly number[], settings: RustfmtSettings, wasClean: boolean): Promise<{ text: string; mode: FormatMode }> {
   if (wasClean) {

@@ -1,0 +1,90 @@
+// Rust organize-imports must give what `cargo fmt` gives after the unused items are removed (issue 32 §4), also on
+// what an edit leaves: imports unsorted, split, or an unused one alone between blank lines. Such a file is not
+// rustfmt-clean, but rustfmt changes nothing in it outside its `use` blocks, so the whole file is formatted (before,
+// only the blocks that lost an item were, and the others stayed unsorted). Found by tests/sweep/rust-imports.mjs on
+// Debian's crates; checked here on generated crates with the real cargo, rustc and rustfmt.
+import test from 'ava';
+import { execa } from 'execa';
+import { organizeImports } from '../lib/index.js';
+import { makeRepo } from './helpers/repo.js';
+import { requireRustToolchain } from './helpers/toolchains.js';
+
+type Json = Record<string, any>;
+const MANIFEST = '[package]\nname = "fmtcase"\nversion = "0.1.0"\nedition = "2021"\n';
+
+const BODY = `pub fn run(m: &HashMap<u32, u32>) -> usize {
+    m.len()
+}
+
+pub fn share(x: Rc<u32>, y: Arc<u32>) -> u32 {
+    *x + *y
+}
+
+pub struct N;
+
+impl Display for N {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("n")
+    }
+}
+`;
+
+// An edit's leftovers: a group with an unused name, split and unsorted items, an unused item alone between blank lines.
+const EDITED = `use std::fmt::{self, Arguments, Display};
+use std::collections::HashMap;
+
+use std::time::Duration;
+
+use std::sync::Arc;
+use std::rc::Rc;
+
+${BODY}`;
+
+const EXPECTED = `use std::collections::HashMap;
+use std::fmt::{self, Display};
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+${BODY}`;
+
+async function cargoFmt(text: string): Promise<string> {
+  const run = await execa('rustfmt', ['--edition', '2021', '--emit', 'stdout', '--quiet'], { input: text, stripFinalNewline: false });
+  return run.stdout;
+}
+
+test('imports an edit left unsorted and split come out as cargo fmt writes them after the removals', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  t.timeout(900_000);
+  t.is(await cargoFmt(EXPECTED), EXPECTED); // the expectation is cargo fmt's
+  const repo = await makeRepo({ '.gitignore': 'target\n', 'Cargo.toml': MANIFEST, 'src/lib.rs': EDITED });
+  try {
+    const r = (await organizeImports({ workspace: repo.root, file: 'src/lib.rs', verify: 'typecheck' })) as Json;
+    t.is(r.status, 'ok', JSON.stringify(r).slice(0, 1200));
+    t.is(`${await repo.git('show', `${r.git.commit}:src/lib.rs`)}\n`, EXPECTED);
+    t.is(await repo.git('log', '-1', '--format=%s', r.git.commit), 'refactor(organize-imports): organize imports in src/lib.rs (2 unused removed, rustfmt on the whole file)');
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('nothing unused but the imports unsorted: sorted as cargo fmt does; code rustfmt would change keeps them as they are', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  t.timeout(900_000);
+  const unsorted = EXPECTED.replace('use std::rc::Rc;\nuse std::sync::Arc;\n', 'use std::sync::Arc;\nuse std::rc::Rc;\n');
+  const messy = unsorted.replace('pub struct N;', 'pub  struct N ;');
+  const repo = await makeRepo({ '.gitignore': 'target\n', 'Cargo.toml': MANIFEST, 'src/lib.rs': unsorted });
+  try {
+    const r = (await organizeImports({ workspace: repo.root, file: 'src/lib.rs', verify: 'none' })) as Json;
+    t.is(r.status, 'ok', JSON.stringify(r).slice(0, 1200));
+    t.is(`${await repo.git('show', `${r.git.commit}:src/lib.rs`)}\n`, EXPECTED);
+    t.regex(await repo.git('log', '-1', '--format=%s', r.git.commit), /\(0 unused removed, rustfmt on the whole file\)$/);
+
+    await repo.write('src/lib.rs', messy);
+    await repo.git('commit', '-qam', 'code rustfmt would change');
+    const left = (await organizeImports({ workspace: repo.root, file: 'src/lib.rs', verify: 'none' })) as Json;
+    t.like(left, { status: 'ok', changed: false });
+  } finally {
+    await repo.cleanup();
+  }
+});
