@@ -53,6 +53,7 @@ test('the server declares tasks; long tools take one, quick tools refuse one', a
 test('a rename verified by 6 s of tests as a task: a handle at once, progress in tasks/get, the result later', async (t) => {
   const repo = await makeRepo(SOURCE);
   const client = await connect(repo);
+  const started = Date.now();
   const stream = client.experimental.tasks.callToolStream(
     { name: 'tug_rename_symbol', arguments: { ...RENAME, verify: 'tests', test_command: ['{python}', '-c', 'import time; time.sleep(6)'] } },
     CallToolResultSchema,
@@ -70,6 +71,9 @@ test('a rename verified by 6 s of tests as a task: a handle at once, progress in
   t.true(seen.some((m) => m.type === 'taskStatus' && m.status === 'working' && /tests/.test(m.statusMessage ?? '')), JSON.stringify(seen));
   t.falsy(result?.isError, JSON.stringify(result));
   t.regex(String(result.structuredContent.git.branch), /^tug\//);
+  t.is(result.structuredContent.verification.status, 'passed');
+  // The run outlasted the request timeout: no request stayed open for it (issue 29's task case, scaled down).
+  t.true(Date.now() - started > 3_000, 'the task outlasted the request timeout');
   await client.close();
   await repo.cleanup();
 });
