@@ -1,7 +1,8 @@
 // Rust organize-imports must give what `cargo fmt` gives after the unused items are removed (issue 32 §4), also on
 // what an edit leaves: imports unsorted, split, or an unused one alone between blank lines. Such a file is not
 // rustfmt-clean, but rustfmt changes nothing in it outside its `use` blocks, so the whole file is formatted (before,
-// only the blocks that lost an item were, and the others stayed unsorted). Found by tests/sweep/rust-imports.mjs on
+// only the blocks that lost an item were, and the others stayed unsorted). An indented `use` removed whole takes its
+// line with it (its indentation stayed, a whitespace-only line the use blocks formatted alone kept). Found by tests/sweep/rust-imports.mjs on
 // Debian's crates; checked here on generated crates with the real cargo, rustc and rustfmt.
 import test from 'ava';
 import { execa } from 'execa';
@@ -84,6 +85,22 @@ test('nothing unused but the imports unsorted: sorted as cargo fmt does; code ru
     await repo.git('commit', '-qam', 'code rustfmt would change');
     const left = (await organizeImports({ workspace: repo.root, file: 'src/lib.rs', verify: 'none' })) as Json;
     t.like(left, { status: 'ok', changed: false });
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('an indented use removed whole leaves no whitespace-only line, also where only the changed use blocks are formatted', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  t.timeout(900_000);
+  // `pub  fn` is code rustfmt would change: only the changed use blocks are formatted here.
+  const text = 'pub mod inner {\n    use std::rc::Rc;\n    use std::cell::Cell;\n    pub use std::mem::swap;\n\n    pub  fn  get(c: &Cell<u8>) -> u8 {\n        c.get()\n    }\n}\n';
+  const repo = await makeRepo({ '.gitignore': 'target\n', 'Cargo.toml': MANIFEST, 'src/lib.rs': text });
+  try {
+    const r = (await organizeImports({ workspace: repo.root, file: 'src/lib.rs', verify: 'none' })) as Json;
+    t.is(r.status, 'ok', JSON.stringify(r).slice(0, 1200));
+    t.is(`${await repo.git('show', `${r.git.commit}:src/lib.rs`)}\n`, text.replace('    use std::rc::Rc;\n', ''));
+    t.regex(await repo.git('log', '-1', '--format=%s', r.git.commit), /\(1 unused removed, rustfmt on the changed use blocks\)$/);
   } finally {
     await repo.cleanup();
   }

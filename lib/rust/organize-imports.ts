@@ -14,7 +14,7 @@ import { callerEnvironment } from '../verify/sandbox-env.js';
 import { toolchainStamp } from '../verify/cargo-lints.js';
 import { withAnalysisTree } from './servers.js';
 import { formatImports, formattedImportsOnly, rustfmtSettings, type FormatMode } from './rustfmt-imports.js';
-import { unusedImports } from './unused-imports.js';
+import { unusedImports, type Removal } from './unused-imports.js';
 
 export interface ImportsInput {
   repo: Repo;
@@ -75,7 +75,8 @@ export async function planRustImports(input: ImportsInput): Promise<ImportsPlan>
     const parts: Buffer[] = [];
     const changedLines: number[] = [];
     let at = 0;
-    for (const r of found.removals) {
+    for (const removal of found.removals) {
+      const r = wholeLine(original, removal, at);
       parts.push(original.subarray(at, r.start));
       changedLines.push(lineCount(parts) - 1);
       const text = Buffer.from(r.text);
@@ -110,6 +111,23 @@ function remember(key: string, plan: ImportsPlan): void {
   remembered.delete(key);
   remembered.set(key, plan);
   while (remembered.size > MEMO_SIZE) remembered.delete(remembered.keys().next().value!);
+}
+
+const NEWLINE = 10;
+const blank = (bytes: Buffer, from: number, to: number) => bytes.subarray(from, to).every((b) => b === 0x20 || b === 0x09 || b === 0x0d);
+
+/**
+ * A removal that empties its line (rustc's suggestion takes the `use` item and its newline but not the indentation
+ * before it, or the item alone) taken with the whole line, so no whitespace-only line stays where it was: the changed
+ * `use` blocks are formatted alone and would keep it. Never reaching back before `floor`, the previous removal's end.
+ */
+function wholeLine(bytes: Buffer, r: Removal, floor: number): Removal {
+  if (r.text !== '') return r;
+  const start = r.start === 0 ? 0 : bytes.lastIndexOf(NEWLINE, r.start - 1) + 1;
+  if (start < floor || !blank(bytes, start, r.start)) return r;
+  if (bytes[r.end - 1] === NEWLINE) return { ...r, start };
+  const end = bytes.indexOf(NEWLINE, r.end);
+  return end !== -1 && blank(bytes, r.end, end) ? { ...r, start, end: end + 1 } : r;
 }
 
 function lineCount(parts: readonly Buffer[]): number {
