@@ -37,12 +37,13 @@ export const CORPORA = {
   shlex: { rust: true, debian: 'librust-shlex-dev', crate: 'shlex-1.1.0' },
   itoa: { rust: true, debian: 'librust-itoa-dev', crate: 'itoa-1.0.1' },
   // Crates with many modules and `use` items, for organize-imports (tests/sweep/rust-imports.mjs); their
-  // dependencies come from the same registry. num-traits is edition 2015; textwrap has a rustfmt.toml, and its
-  // dev-dependency termion 2 (named in a comment only) is not in Debian 12, so the copy drops it.
+  // dependencies come from the same registry. ryu is edition 2015 (num-traits 0.2.15, the other candidate, has
+  // tests today's rustc rejects); textwrap has a rustfmt.toml, and its unit tests' termion 2 is not in Debian 12:
+  // the copy asks for Debian's termion 1.5, which has the colours they use.
   semver: { rust: true, debian: 'librust-semver-dev', crate: 'semver-1.0.14' },
   'unicode-normalization': { rust: true, debian: 'librust-unicode-normalization-dev', crate: 'unicode-normalization-0.1.22' },
-  'num-traits': { rust: true, debian: 'librust-num-traits-dev', crate: 'num-traits-0.2.15' },
-  textwrap: { rust: true, debian: 'librust-textwrap-dev', crate: 'textwrap-0.16.0', dropDevDependencies: true },
+  ryu: { rust: true, debian: 'librust-ryu-dev', crate: 'ryu-1.0.2', also: ['librust-num-cpus-dev', 'librust-rand-dev', 'librust-no-panic-dev'] },
+  textwrap: { rust: true, debian: 'librust-textwrap-dev', crate: 'textwrap-0.16.0', also: ['librust-termion-dev'], manifest: (t) => t.replace(/(\.termion\]\nversion = )"2\.0\.1"/, '$1"1.5"') },
   'regex-syntax': { rust: true, debian: 'librust-regex-syntax-dev', crate: 'regex-syntax-0.6.27' },
 };
 const REGISTRY = '/usr/share/cargo/registry';
@@ -104,8 +105,7 @@ function copyCrate(spec, repo) {
   cpSync(path.join(REGISTRY, spec.crate), repo, { recursive: true, filter: (src) => !/\/(benches|target)(\/|$)|\.cargo-checksum\.json$/.test(src) });
   const toml = path.join(repo, 'Cargo.toml');
   let manifest = readFileSync(toml, 'utf8').replace(/\n\[\[bench\]\][^[]*/g, '\n');
-  if (spec.dropDevDependencies) manifest = manifest.replace(/\n\[(target\.[^\n]*\.)?dev-dependencies[^\n]*\][^[]*/g, '\n');
-  writeFileSync(toml, manifest);
+  writeFileSync(toml, spec.manifest ? spec.manifest(manifest) : manifest);
   mkdirSync(path.join(repo, '.cargo'), { recursive: true });
   writeFileSync(path.join(repo, '.cargo', 'config.toml'), `[source.crates-io]\nreplace-with = "debian"\n[source.debian]\ndirectory = "${REGISTRY}"\n`);
 }
@@ -124,7 +124,7 @@ export function corpusRepo(corpus) {
   // The sweep's checks of a Python result need pytest (the package's tests) and pyflakes (check.mjs).
   const pytest = () => spec.rust || spawnSync(PYTHON, ['-c', 'import pytest, pyflakes'], { encoding: 'utf8' }).status === 0;
   if (!present() || !pytest()) {
-    const install = spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', spec.debian, ...(spec.rust ? [] : ['python3-pytest', 'python3-pyflakes'])], {
+    const install = spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', spec.debian, ...(spec.also ?? []), ...(spec.rust ? [] : ['python3-pytest', 'python3-pyflakes'])], {
       encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
     if (install.status !== 0 || !present() || !pytest()) return null;

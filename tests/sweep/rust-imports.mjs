@@ -76,7 +76,7 @@ function notClean(info) {
   const dir = scratch(info.repo, info.commit, 'fmt');
   const run = spawnNiced(['cargo', 'fmt'], { cwd: dir, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`cargo fmt at the corpus commit: ${run.stderr}`);
-  const files = git(dir, ['status', '--porcelain']).split('\n').filter(Boolean).map((l) => l.slice(3));
+  const files = git(dir, ['diff', '--name-only']).split('\n').filter(Boolean);
   writeFileSync(cache, JSON.stringify({ commit: info.commit, files }));
   return new Set(files);
 }

@@ -152,8 +152,7 @@ export function inject(text, file, seed, ctx) {
   const next = rng(seed);
   let lines = text.split('\n');
   const ops = [];
-  let uses = eligibleUses(lines);
-  if (uses.length === 0) return null;
+  const uses = eligibleUses(lines);
 
   // Runs: eligible lines one after another at one indentation (what rustfmt sorts together).
   const runs = [];
@@ -209,10 +208,18 @@ export function inject(text, file, seed, ctx) {
   const insertions = []; // [after line index, text]
   const unused = [];
   const current = eligibleUses(lines);
+  // New lines also go before a `use` written over several lines.
+  const inMacro = macroLines(lines);
+  const anchors = [...current.map((u) => ({ ...u, after: true })), ...lines.flatMap((l, i) => {
+    const m = /^(\s*)(?:pub(?:\([^)]*\))?\s+)?use\s[^;]*$/.exec(l);
+    return m && !inMacro.has(i) && !(i > 0 && /^\s*#/.test(lines[i - 1])) ? [{ line: i, indent: m[1], after: false }] : [];
+  })];
+  if (anchors.length === 0) return null;
   const count = 1 + Math.floor(next() * 3);
-  for (let k = 0; k < count; k++) {
+  // Until `count` injections are made: a kind with nothing to work with here is drawn again (20 draws at most).
+  for (let k = 0, draws = 0; k < count && draws < 20; draws++) {
     const kind = pick(next, ['line-std', 'line-crate', 'new-group', 'in-group', 'in-group']);
-    const at = pick(next, current);
+    const at = pick(next, anchors);
     if (kind === 'in-group') {
       const fits = (prefix) => prefix === ctx.root || prefix.slice(ctx.root.length + 2) in lib && prefix.startsWith(`${ctx.root}::`) || (prefix === 'crate' && !ctx.isRoot);
       const candidates = current.filter((u) => {
@@ -246,6 +253,7 @@ export function inject(text, file, seed, ctx) {
       injected[u.line] = line.replace(/\{.*\}/, `{${items.join(', ')}}`);
       unused.push(...item.names);
       ops.push(`into group at line ${u.line + 1}: ${item.text}`);
+      k++;
       continue;
     }
     let p = null;
@@ -262,7 +270,8 @@ export function inject(text, file, seed, ctx) {
       } else p = a;
     }
     if (!p) continue;
-    const before = next() < 0.5;
+    k++;
+    const before = !at.after || next() < 0.5;
     insertions.push([before ? at.line - 1 : at.line, `${at.indent}use ${p.path};`]);
     unused.push(...p.names);
     ops.push(`new line ${before ? 'before' : 'after'} line ${at.line + 1}: use ${p.path};`);
