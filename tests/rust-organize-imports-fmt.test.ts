@@ -2,7 +2,8 @@
 // what an edit leaves: imports unsorted, split, or an unused one alone between blank lines. Such a file is not
 // rustfmt-clean, but rustfmt changes nothing in it outside its `use` blocks, so the whole file is formatted (before,
 // only the blocks that lost an item were, and the others stayed unsorted). An indented `use` removed whole takes its
-// line with it (its indentation stayed, a whitespace-only line the use blocks formatted alone kept). Found by tests/sweep/rust-imports.mjs on
+// line with it (its indentation stayed, a whitespace-only line the use blocks formatted alone kept). One unused in a
+// `#[cfg(test)]` module goes: only the test build compiles it, so the lib build's silence does not keep it. Found by tests/sweep/rust-imports.mjs on
 // Debian's crates; checked here on generated crates with the real cargo, rustc and rustfmt.
 import test from 'ava';
 import { execa } from 'execa';
@@ -101,6 +102,37 @@ test('an indented use removed whole leaves no whitespace-only line, also where o
     t.is(r.status, 'ok', JSON.stringify(r).slice(0, 1200));
     t.is(`${await repo.git('show', `${r.git.commit}:src/lib.rs`)}\n`, text.replace('    use std::rc::Rc;\n', ''));
     t.regex(await repo.git('log', '-1', '--format=%s', r.git.commit), /\(1 unused removed, rustfmt on the changed use blocks\)$/);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('an unused use inside #[cfg(test)] goes (only the test build compiles it); one only the tests use stays', async (t) => {
+  if (!(await requireRustToolchain(t))) return;
+  t.timeout(900_000);
+  const text = `use std::mem;
+
+pub fn two() -> u32 {
+    2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(mem::size_of::<u32>(), 4);
+        assert_eq!(two(), 2);
+    }
+}
+`;
+  const repo = await makeRepo({ '.gitignore': 'target\n', 'Cargo.toml': MANIFEST, 'src/lib.rs': text });
+  try {
+    const r = (await organizeImports({ workspace: repo.root, file: 'src/lib.rs', verify: 'tests' })) as Json;
+    t.is(r.status, 'ok', JSON.stringify(r).slice(0, 1200));
+    t.is(`${await repo.git('show', `${r.git.commit}:src/lib.rs`)}\n`, text.replace('    use std::collections::BTreeSet;\n', ''));
   } finally {
     await repo.cleanup();
   }

@@ -81,10 +81,17 @@ async function removalsIn(lints: TreeLints, file: string, absolute: string): Pro
   const key = (s: Span) => `${s.byte_start}:${s.byte_end}`;
   const flagged = new Map<string, number>();
   for (const d of lints.unusedImports) for (const s of d.spans) if (s.is_primary && inFile(s)) flagged.set(key(s), (flagged.get(key(s)) ?? 0) + 1);
-  const unused = new Set([...flagged].filter(([, n]) => builds > 0 && n >= builds).map(([k]) => k));
+  let source: Buffer | undefined;
+  // Inside a `#[cfg(test)]` item only the test builds compile an import: under `--all-targets` each target's source
+  // is built once as itself and once as its tests, so half of the file's builds.
+  const tests = [...flagged].some(([, n]) => n < builds) ? testOnlyRanges(source ??= await readFile(absolute)) : [];
+  const needed = (k: string) => {
+    const start = Number(k.slice(0, k.indexOf(':')));
+    return tests.some(([a, b]) => start >= a && start < b) ? Math.max(1, Math.floor(builds / 2)) : builds;
+  };
+  const unused = new Set([...flagged].filter(([k, n]) => builds > 0 && n >= needed(k)).map(([k]) => k));
   // rustc's own suggestion of a diagnostic whose every flagged item is unused everywhere: it knows the commas and braces.
   const removals: Removal[] = [];
-  let source: Buffer | undefined;
   const covered = new Set<string>();
   for (const d of lints.unusedImports) {
     const primary = d.spans.filter((s) => s.is_primary && inFile(s));
@@ -117,4 +124,33 @@ function groupItemRemoval(bytes: Buffer, start: number, end: number): Removal[] 
     return [{ start, end: after, text: '' }];
   }
   return [];
+}
+
+const CFG_TEST = Buffer.from('#[cfg(test)]');
+const [OPEN, CLOSE, SEMI, QUOTE, SLASH, STAR, NL, BACKSLASH] = [0x7b, 0x7d, 0x3b, 0x22, 0x2f, 0x2a, 0x0a, 0x5c];
+
+/**
+ * Byte ranges of the items under `#[cfg(test)]` (a `mod tests { … }`, a `use`): up to their `;` or the brace that
+ * closes their body, skipping strings and comments. Raw strings and char literals holding a brace are not skipped: a
+ * range then ends early or late, which can only keep an import (a test-only one flagged in fewer builds) or leave
+ * verification to catch a removal.
+ */
+export function testOnlyRanges(bytes: Buffer): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  for (let at = bytes.indexOf(CFG_TEST); at !== -1; at = bytes.indexOf(CFG_TEST, at + 1)) {
+    let depth = 0;
+    let i = at + CFG_TEST.length;
+    for (; i < bytes.length; i++) {
+      const b = bytes[i];
+      if (b === SLASH && bytes[i + 1] === SLASH) i = Math.max(i, bytes.indexOf(NL, i));
+      else if (b === SLASH && bytes[i + 1] === STAR) i = Math.max(i, bytes.indexOf('*/', i + 2) + 1);
+      else if (b === QUOTE) {
+        for (i++; i < bytes.length && bytes[i] !== QUOTE; i++) if (bytes[i] === BACKSLASH) i++;
+      } else if (b === OPEN) depth++;
+      else if (b === CLOSE && --depth === 0) break;
+      else if (b === SEMI && depth === 0) break;
+    }
+    ranges.push([at, i + 1]);
+  }
+  return ranges;
 }
