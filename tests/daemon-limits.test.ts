@@ -2,6 +2,8 @@
 import test from 'ava';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { enforceLimits, measure, type RepoUse } from '../lib/daemon/budget.js';
 import { DEFAULT_DAEMON_SETTINGS } from '../lib/daemon/settings.js';
 import { liveHelpers, trackHelper } from '../lib/ops/resources.js';
@@ -52,6 +54,34 @@ test.serial('memory is measured from /proc: the process itself counts, and over 
   t.is(memory.budget_bytes, 300 * 2 ** 20, 'the default budget is 300 MB');
   const evicted = await enforceLimits(new Map(), { ...DEFAULT_DAEMON_SETTINGS, memoryBytes: 1 }, Date.now());
   t.deepEqual(evicted, ['in-memory caches: over the memory budget'], 'nothing else was left to end');
+});
+
+test.serial('over the memory budget by garbage alone, a collection keeps every warm helper', async (t) => {
+  // The daemon runs with --expose-gc; an ava worker gets the same function this way.
+  setFlagsFromString('--expose-gc');
+  const had = (globalThis as { gc?: () => void }).gc;
+  (globalThis as { gc?: () => void }).gc = runInNewContext('gc') as () => void;
+  const repo = await makeRepo({ 'a.txt': 'x\n' });
+  const git = realpathSync(path.join(repo.root, '.git'));
+  let stopped = false;
+  trackHelper({ kind: 'typescript_project', scope: repo.root, alive: () => !stopped, stop: async () => void (stopped = true) });
+  try {
+    const before = measure(DEFAULT_DAEMON_SETTINGS).daemon_bytes;
+    // 200 MB written (resident) and let go: what warm TypeScript calls leave behind until the heap collects it.
+    let garbage: Buffer[] | undefined = Array.from({ length: 20 }, () => Buffer.alloc(10 * 2 ** 20, 1));
+    t.true(measure(DEFAULT_DAEMON_SETTINGS).daemon_bytes > before + 150 * 2 ** 20, 'the garbage is resident');
+    garbage = undefined;
+    const settings = { ...DEFAULT_DAEMON_SETTINGS, memoryBytes: before + 100 * 2 ** 20 };
+    const evicted = await enforceLimits(new Map([[git, { lastUsed: Date.now(), requests: 1, active: 0 }]]), settings, Date.now());
+    t.deepEqual(evicted, [], 'nothing let go');
+    t.false(stopped, 'the TypeScript project is still warm');
+    t.true(measure(settings).total_bytes <= settings.memoryBytes, 'within the budget after the collection');
+    t.is(garbage, undefined);
+  } finally {
+    stopped = true;
+    (globalThis as { gc?: () => void }).gc = had;
+    await repo.cleanup();
+  }
 });
 
 test('the socket is per user: under $XDG_RUNTIME_DIR/tug, else $TMPDIR/tug-<uid>, in a directory only the user can enter', async (t) => {
