@@ -22,6 +22,12 @@ execFileSync('python3', ['-c', 'import ast, sys\\nfor f in sys.argv[1:]:\\n    a
 export const load = () => os.loadavg()[0];
 
 /**
+ * The floor's Node starts without NODE_EXTRA_CA_CERTS, as `tug` does (bin/tug's shell line): Node 20 reads that file at
+ * every start (~40 ms of CPU where it names Debian's CA bundle), which no floor needs.
+ */
+const FLOOR_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_EXTRA_CA_CERTS'));
+
+/**
  * Runs a command through a small Python parent that reports its wall time and the CPU time (user + system) of every
  * process it started, waited for: on a machine shared with other work, CPU time is the figure the load does not inflate.
  */
@@ -96,7 +102,7 @@ export function floorBench(runs, subjects = realSubjects()) {
       tug.push(run);
       references = JSON.parse(run.stdout).references.length;
       cached.push(cpuTimed(TUG, analyzeArgs(s), { cwd: s.repo, env: NO_DAEMON }));
-      floor.push(cpuTimed('node', ['-e', FLOOR, s.repo, s.from, s.to]));
+      floor.push(cpuTimed('node', ['-e', FLOOR, s.repo, s.from, s.to], { env: FLOOR_ENV }));
       parseAll.push(cpuTimed('python3', ['-c', PARSE_ALL, s.repo]));
     }
     const wall = (runs) => median(runs.map((r) => r.ms));
@@ -110,7 +116,7 @@ export function floorBench(runs, subjects = realSubjects()) {
 
 export function floorReport(results) {
   const lines = ['### Cold analyze-impact against its floor (issue 33)', ''];
-  lines.push('Fresh processes, no daemon, facts cache emptied before each tug run; the three measured one after the other in each repetition, medians. "floor" = `node -e` that runs `git grep -l -F` for the two names and then a `python3` that `ast.parse`s the files listed. CPU = user + system time of the whole process tree, which the machine\'s load does not inflate. "facts cached" = the same tug command run again right after, its facts in the cache: no Python worker, so Node\'s and git\'s share of the cold run.', '');
+  lines.push('Fresh processes, no daemon, facts cache emptied before each tug run; the three measured one after the other in each repetition, medians. "floor" = `node -e` (started without NODE_EXTRA_CA_CERTS, as tug starts Node) that runs `git grep -l -F` for the two names and then a `python3` that `ast.parse`s the files listed. CPU = user + system time of the whole process tree, which the machine\'s load does not inflate. "facts cached" = the same tug command run again right after, its facts in the cache: no Python worker, so Node\'s and git\'s share of the cold run.', '');
   lines.push(row(['subject', 'Python files', 'files mentioning the names', 'references', 'tug cold', 'floor', 'ast.parse of every file', 'tug / floor (≤ 1.5×)', 'tug / parse-all (≤ 0.4×)', 'CPU: tug / floor / parse-all', 'CPU ratios: ÷ floor, ÷ parse-all', 'CPU with facts cached, ÷ floor', 'peak RSS (≤ 150 MB)', 'load average']));
   lines.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
   for (const r of results) {
