@@ -98,13 +98,29 @@ function macroLines(lines) {
   return out;
 }
 
+/**
+ * Whether line `i` sits in a block opened under a `#[cfg(…)]` other than `cfg(test)` (a feature's match arm or
+ * module): the default build may not compile it, and rustc then says nothing about an import there.
+ */
+function gated(lines, i) {
+  let indent = /^\s*/.exec(lines[i])[0].length;
+  for (let j = i - 1; j >= 0 && indent > 0; j--) {
+    if (lines[j].trim() === '') continue;
+    const n = /^\s*/.exec(lines[j])[0].length;
+    if (n >= indent) continue;
+    indent = n;
+    for (let k = j; k >= 0 && (k === j || /^\s*#\[/.test(lines[k])); k--) if (/#\[cfg\((?!test\))/.test(lines[k])) return true;
+  }
+  return false;
+}
+
 /** One-line `use` statements that are safe to move: no attribute above, no comment, no macro metavariable. */
 function eligibleUses(lines) {
   const inMacro = macroLines(lines);
   const out = [];
   lines.forEach((l, i) => {
     const m = USE.exec(l);
-    if (!m || inMacro.has(i) || /\/\/|\/\*|\$/.test(l)) return;
+    if (!m || inMacro.has(i) || /\/\/|\/\*|\$/.test(l) || gated(lines, i)) return;
     if (i > 0 && /^\s*#/.test(lines[i - 1])) return;
     const body = m[3];
     let depth = 0;
@@ -212,7 +228,7 @@ export function inject(text, file, seed, ctx) {
   const inMacro = macroLines(lines);
   const anchors = [...current.map((u) => ({ ...u, after: true })), ...lines.flatMap((l, i) => {
     const m = /^(\s*)(?:pub(?:\([^)]*\))?\s+)?use\s[^;]*$/.exec(l);
-    return m && !inMacro.has(i) && !(i > 0 && /^\s*#/.test(lines[i - 1])) ? [{ line: i, indent: m[1], after: false }] : [];
+    return m && !inMacro.has(i) && !gated(lines, i) && !(i > 0 && /^\s*#/.test(lines[i - 1])) ? [{ line: i, indent: m[1], after: false }] : [];
   })];
   if (anchors.length === 0) return null;
   const count = 1 + Math.floor(next() * 3);
