@@ -9,12 +9,16 @@
 //
 // The byte comparison is made for files that `cargo fmt` leaves unchanged at the corpus commit ("rustfmt-clean");
 // for the others tug formats only the `use` blocks by design, so they are run and tested but their comparison is
-// reported as "not compared". A mismatch is broken; a refusal with a reason is counted as refused; an ok with no
+// reported as "not compared", and so are files with an import unused already at the corpus commit (tug removes it
+// too, the expected result keeps it). A mismatch is broken; a refusal with a reason is counted as refused; an ok with no
 // change is a mismatch too (there was always something unused to remove). Files the default features do not compile
 // (a module behind a feature: rustc says nothing about them) are listed as not built and not tried.
 //
 // Usage: node tests/sweep/rust-imports.mjs --corpus semver,ryu|rust --seed 1 [--tries 1] [--files N] [--verify tests|typecheck]
-//          [--only FILE] [--report]
+//          [--only FILE] [--sort-only] [--report]
+// --sort-only: the items are only reordered and split (nothing unused added); the expected result is then cargo fmt's
+// of that edit, which tug must give as well (it sorts where rustfmt changes nothing but imports), or changed: false
+// where that is the edit itself.
 // Results: $SWEEP_DIR/results/<corpus>.rust-imports.s<seed>.jsonl, one line per file and try, resumable.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,7 +35,7 @@ const TUG = process.env.SWEEP_TUG ?? path.join(HERE, '..', '..', 'bin', 'tug');
 const BRANCH = 'rust-imports';
 
 function parseArgs(argv) {
-  const out = { corpus: 'rust', seed: 1, tries: 1, files: Infinity, verify: 'tests', only: null, report: false };
+  const out = { corpus: 'rust', seed: 1, tries: 1, files: Infinity, verify: 'tests', only: null, report: false, sortOnly: false };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i], argv[i + 1]];
     if (k === '--corpus') (out.corpus = v), i++;
@@ -41,6 +45,7 @@ function parseArgs(argv) {
     else if (k === '--verify') (out.verify = v), i++;
     else if (k === '--only') (out.only = v), i++;
     else if (k === '--report') out.report = true;
+    else if (k === '--sort-only') out.sortOnly = true;
     else throw new Error(`unknown argument ${k}`);
   }
   return out;
@@ -82,6 +87,29 @@ function notClean(info) {
   return new Set(files);
 }
 
+/**
+ * Files with an import rustc finds unused already at the corpus commit (`cargo check --all-targets` there): tug
+ * rightly removes it too, which the expected result (the edit without the added items) does not, so their tries are
+ * run and tested but not compared.
+ */
+function unusedAtBase(info) {
+  const cache = path.join(path.dirname(info.repo), 'unused-at-base.json');
+  if (existsSync(cache)) {
+    const c = JSON.parse(readFileSync(cache, 'utf8'));
+    if (c.commit === info.commit) return new Set(c.files);
+  }
+  const dir = scratch(info.repo, info.commit, 'fmt');
+  const run = spawnNiced(['cargo', 'check', '--offline', '--all-targets', '--message-format=json'], { cwd: dir, encoding: 'utf8', maxBuffer: 256 << 20, env: { ...process.env, CARGO_TARGET_DIR: path.join(dir, 'target') } });
+  const files = new Set();
+  for (const line of run.stdout.split('\n')) {
+    if (!line.includes('unused_imports')) continue;
+    const m = JSON.parse(line);
+    if (m.reason === 'compiler-message' && m.message?.code?.code === 'unused_imports') for (const sp of m.message.spans) files.add(sp.file_name);
+  }
+  writeFileSync(cache, JSON.stringify({ commit: info.commit, files: [...files] }));
+  return files;
+}
+
 /** `cargo fmt`'s output for `text` as `file` of the corpus (a scratch checkout of the corpus commit). */
 function cargoFmt(info, file, text) {
   const dir = scratch(info.repo, info.commit, 'fmt');
@@ -110,9 +138,9 @@ function diffOf(info, expected, actual) {
 function tryOne(info, corpus, file, t, args, ctx, unclean) {
   const base = show(info.repo, info.commit, file);
   const seed = seedOf(String(args.seed), file, String(t));
-  const made = inject(base, file, seed, { ...ctx, isRoot: file === ctx.rootFile });
+  const made = inject(base, file, seed, { ...ctx, isRoot: file === ctx.rootFile, sortOnly: args.sortOnly });
   if (!made) return { class: 'no-injection' };
-  const rec = { ops: made.ops, unused: made.unused, rustfmt_clean: !unclean.has(file) };
+  const rec = { ops: made.ops, unused: made.unused, rustfmt_clean: !unclean.has(file), unused_at_base: ctx.unusedAtBase.has(file) };
   git(info.repo, ['checkout', '-q', '-f', '-B', BRANCH, info.commit]);
   git(info.repo, ['clean', '-fdxq', '-e', '.git', '-e', 'target']);
   writeFileSync(path.join(info.repo, file), made.injected);
@@ -126,7 +154,8 @@ function tryOne(info, corpus, file, t, args, ctx, unclean) {
   rec.command = `cd ${info.repo} && git checkout ${git(info.repo, ['rev-parse', 'HEAD'])} && TUG_NO_DAEMON=1 tug ${tugArgs.join(' ')}`;
   const expected = cargoFmt(info, file, made.reference);
   if (expected.error) rec.expected_error = expected.error;
-  if (tug.class === 'ok-nochange') rec.class = 'mismatch';
+  // Nothing to do is right only where cargo fmt leaves the edit as it is (a sort-only try whose order was already rustfmt's).
+  if (tug.class === 'ok-nochange') rec.class = expected.text === made.injected ? 'identical' : 'mismatch';
   else if (tug.class !== 'ok') rec.class = tug.class;
   else {
     const actual = show(info.repo, tug.commit, file);
@@ -137,7 +166,7 @@ function tryOne(info, corpus, file, t, args, ctx, unclean) {
     const tests = runTests(corpus, dir, 900);
     rec.tests_green = tests.green;
     if (!tests.green) rec.test_output = tests.output.slice(-1500);
-    rec.class = !tests.green ? 'broken' : !rec.rustfmt_clean ? 'ok-not-compared' : same ? 'identical' : 'mismatch';
+    rec.class = !tests.green ? 'broken' : !rec.rustfmt_clean || rec.unused_at_base ? 'ok-not-compared' : same ? 'identical' : 'mismatch';
   }
   if (tug.branch) git(info.repo, ['branch', '-D', tug.branch], { allowFailure: true });
   git(info.repo, ['checkout', '-q', '-f', 'main']);
@@ -166,11 +195,11 @@ function sweep(corpus, args) {
     process.stderr.write(`rust-imports: ${corpus}: ${info ? 'tests not green before any change' : 'package not installable'}, skipped\n`);
     return;
   }
-  const ctx = crateContext(info.repo);
+  const ctx = { ...crateContext(info.repo), unusedAtBase: unusedAtBase(info) };
   const unclean = notClean(info);
   const built = builtFiles(info.repo);
   const files = git(info.repo, ['ls-files', 'src/*.rs']).split('\n').filter((f) => f && /^\s*(pub(\([^)]*\))?\s+)?use\s/m.test(readFileSync(path.join(info.repo, f), 'utf8')));
-  const out = path.join(WORK, 'results', `${corpus}.rust-imports.s${args.seed}.jsonl`);
+  const out = path.join(WORK, 'results', `${corpus}.${kindOf(args)}.s${args.seed}.jsonl`);
   const done = new Set(existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => { const r = JSON.parse(l); return `${r.file}\0${r.try}`; }) : []);
   for (const file of files.slice(0, args.files)) {
     if (args.only !== null && file !== args.only) continue;
@@ -179,7 +208,7 @@ function sweep(corpus, args) {
       const started = Date.now();
       const result = built.has(file) ? tryOne(info, corpus, file, t, args, ctx, unclean) : { class: 'not-built' };
       const rec = { corpus, file, try: t, seed: args.seed, ...result, tug_build: process.env.SWEEP_TUG_COMMIT ?? null, wall_ms: Date.now() - started, at: new Date().toISOString() };
-      rec.repro = `node tests/sweep/rust-imports.mjs --corpus ${corpus} --seed ${args.seed} --tries ${t + 1} --only ${file}`;
+      rec.repro = `node tests/sweep/rust-imports.mjs --corpus ${corpus} --seed ${args.seed} --tries ${t + 1} --only ${file}${args.sortOnly ? ' --sort-only' : ''}`;
       if (args.only === null) appendFileSync(out, `${JSON.stringify(rec)}\n`);
       else process.stdout.write(`${JSON.stringify(rec, null, 2)}\n`);
       process.stdout.write(`${corpus} ${file} #${t} ${rec.class}${rec.tug?.group ? ` (${rec.tug.group})` : ''} ${rec.tug?.ms ?? 0}ms (${rec.wall_ms}ms in all)\n`);
@@ -187,15 +216,18 @@ function sweep(corpus, args) {
   }
 }
 
+/** The results' name: the tries with unused items, or (--sort-only) those with the items only reordered and split. */
+const kindOf = (args) => (args.sortOnly ? 'rust-imports-sort' : 'rust-imports');
+
 /** The Markdown table of the stored results for docs/QUALITY.md. */
 function report(args) {
   const dir = path.join(WORK, 'results');
   const rows = [];
   for (const corpus of Object.keys(CORPORA).filter((c) => CORPORA[c].rust)) {
-    const f = path.join(dir, `${corpus}.rust-imports.s${args.seed}.jsonl`);
+    const f = path.join(dir, `${corpus}.${kindOf(args)}.s${args.seed}.jsonl`);
     if (existsSync(f)) rows.push(...readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
   }
-  const lines = ['| crate | files | tries | identical | **mismatch** | ok, not rustfmt-clean (not compared) | refused | caught by verification | **broken** | **crash** | cargo test green after ok |', '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|'];
+  const lines = ['| crate | files | tries | identical | **mismatch** | ok, not compared (not rustfmt-clean, or unused at the base) | refused | caught by verification | **broken** | **crash** | cargo test green after ok |', '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|'];
   const corpora = [...new Set(rows.map((r) => r.corpus))];
   for (const c of [...corpora, null]) {
     const list = rows.filter((r) => (c === null || r.corpus === c) && r.class !== 'no-injection' && r.class !== 'not-built');

@@ -76,9 +76,22 @@ export function topItems(text, pubOnly) {
 
 const USE = /^(\s*)((?:pub(?:\([^)]*\))?\s+)?)use\s+([^;]*);\s*$/;
 
-/** Lines inside `macro_rules!` bodies (their `use` lines belong to expansions, not to this module). */
+/**
+ * Lines inside `macro_rules!` bodies (their `use` lines belong to expansions, not to this module) or block comments
+ * (commented-out code).
+ */
 function macroLines(lines) {
   const out = new Set();
+  let inComment = false;
+  lines.forEach((l, i) => {
+    if (inComment || l.includes('/*')) out.add(i);
+    for (let at = 0; ; ) {
+      const next = l.indexOf(inComment ? '*/' : '/*', at);
+      if (next === -1) break;
+      inComment = !inComment;
+      at = next + 2;
+    }
+  });
   for (let i = 0; i < lines.length; i++) {
     if (!/macro_rules!/.test(lines[i])) continue;
     let depth = 0;
@@ -162,7 +175,8 @@ function shuffled(next, list) {
 
 /**
  * One try on `text` (file `file`): { injected, reference, ops, unused } or null when the file has no `use` to work
- * with. `ctx`: { edition, root: 'std'|'core', rootItems, moduleItems: {mod: [names]}, isRoot }.
+ * with. `ctx`: { edition, root: 'std'|'core', rootItems, moduleItems: {mod: [names]}, isRoot, sortOnly }; with
+ * sortOnly the items are only reordered and split, nothing unused is added (null when neither applied).
  */
 export function inject(text, file, seed, ctx) {
   const next = rng(seed);
@@ -230,6 +244,7 @@ export function inject(text, file, seed, ctx) {
     const m = /^(\s*)(?:pub(?:\([^)]*\))?\s+)?use\s[^;]*$/.exec(l);
     return m && !inMacro.has(i) && !gated(lines, i) && !(i > 0 && /^\s*#/.test(lines[i - 1])) ? [{ line: i, indent: m[1], after: false }] : [];
   })];
+  if (ctx.sortOnly) return ops.length ? { injected: lines.join('\n'), reference: lines.join('\n'), ops, unused: [] } : null;
   if (anchors.length === 0) return null;
   const count = 1 + Math.floor(next() * 3);
   // Until `count` injections are made: a kind with nothing to work with here is drawn again (20 draws at most).
