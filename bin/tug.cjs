@@ -1,10 +1,11 @@
-// What `tug` runs, as CommonJS: bin/tug's shell line starts Node on this file, since Node starts a CommonJS entry without
-// its ES module loader, ~10 ms of CPU less per command (docs/PERFORMANCE.md, issue 33 step 24); `node bin/tug` runs it too.
+// What `tug` and `git tug` run, as CommonJS: bin/tug's and bin/git-tug's shell lines start Node on this file, since Node
+// starts a CommonJS entry without its ES module loader, ~10 ms of CPU less per command (docs/PERFORMANCE.md, issue 33
+// step 24); `node bin/tug` runs it too.
 'use strict';
-// Started from bin/tug's shell line without NODE_EXTRA_CA_CERTS: Node 20 reads that certificate file at start-up (~40 ms
-// here) and tug makes no TLS connection. What tug runs sees it again.
-// The young generation is capped at 4 MB a semi-space (V8's default grows to 16): a cold Python analysis of a large
-// repository parses tens of MB of facts, and the larger nursery added ~18 MB to the peak for no CPU saved
+// Started from the shell line without NODE_EXTRA_CA_CERTS: Node 20 reads that certificate file at start-up (~40 ms here)
+// and tug makes no TLS connection. What tug runs sees it again.
+// bin/tug's shell line caps the young generation at 4 MB a semi-space (V8's default grows to 16): a cold Python analysis
+// of a large repository parses tens of MB of facts, and the larger nursery added ~18 MB to the peak for no CPU saved
 // (docs/PERFORMANCE.md, issue 33 step 14).
 if (process.env.TUG_NODE_EXTRA_CA_CERTS !== undefined) {
   process.env.NODE_EXTRA_CA_CERTS = process.env.TUG_NODE_EXTRA_CA_CERTS;
