@@ -2,11 +2,14 @@
 // rust-analyzer bound a returned `let mut` without its `mut` at the call (strsim `cache[j] = …`, E0596), made a moved
 // `let mut` iterator a parameter without `mut` (strsim `bi.next()`, E0596), and wrote `[u32; _]` for an array length it
 // could not evaluate (percent-encoding's AsciiSet, refused with a reason). Real rust-analyzer and cargo for the first two.
+// A crate asked twice asks through one private daemon (helpers/warm-fixture.ts: rust-analyzer indexes it and std once,
+// not per call, ~5 CPU s each); the crate asked once (the deref inside a macro) keeps the cold CLI extract-function.
 import test from 'ava';
 import { checkExtractedSignature } from '../lib/rust/extract-signature.js';
 import { tug } from './helpers/cli.js';
 import { makeRepo } from './helpers/repo.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
+import { withDaemon } from './helpers/warm-fixture.js';
 
 const LIB = `pub fn cached(n: usize) -> usize {
     let mut cache: Vec<usize> = (1..n + 1).collect();
@@ -39,17 +42,19 @@ test('extract-function keeps the mut of a returned binding and of a moved iterat
   t.timeout(900_000);
   const repo = await makeRepo({ '.gitignore': 'target\n', 'Cargo.toml': '[package]\nname = "mutx"\nversion = "0.1.0"\nedition = "2021"\n', 'src/lib.rs': LIB });
   try {
-    for (const [range, expected] of [
-      ['src/lib.rs:2:5-2:54', ['    let mut cache = part(n);\n', 'fn part(n: usize) -> Vec<usize> {']],
-      ['src/lib.rs:13:5-14:14', ['    part(it)\n', 'fn part(mut it: ']],
-    ] as const) {
-      const run = await tug(repo.root, ['run', 'extract-function', '--range', range, '--name', 'part', '--verify', 'tests', '--json']);
-      t.is(run.exitCode, 0, `${range}: ${run.stdout.slice(0, 3000)}`);
-      t.is(run.json.verification.status, 'passed', range);
-      const after = await repo.git('show', `${run.json.git.commit}:src/lib.rs`);
-      for (const text of expected) t.true(after.includes(text), `${range}: ${after}`);
-      await repo.git('branch', '-D', run.json.git.branch);
-    }
+    await withDaemon(repo.root, async (env) => {
+      for (const [range, expected] of [
+        ['src/lib.rs:2:5-2:54', ['    let mut cache = part(n);\n', 'fn part(n: usize) -> Vec<usize> {']],
+        ['src/lib.rs:13:5-14:14', ['    part(it)\n', 'fn part(mut it: ']],
+      ] as const) {
+        const run = await tug(repo.root, ['run', 'extract-function', '--range', range, '--name', 'part', '--verify', 'tests', '--json'], { env });
+        t.is(run.exitCode, 0, `${range}: ${run.stdout.slice(0, 3000)}`);
+        t.is(run.json.verification.status, 'passed', range);
+        const after = await repo.git('show', `${run.json.git.commit}:src/lib.rs`);
+        for (const text of expected) t.true(after.includes(text), `${range}: ${after}`);
+        await repo.git('branch', '-D', run.json.git.branch);
+      }
+    });
   } finally {
     await repo.cleanup();
   }
@@ -130,13 +135,15 @@ test('extract-function refuses to return a closure that borrows; a move closure 
       const b = lines.findIndex((l) => l.includes(last));
       return `src/lib.rs:${a + 1}:${lines[a]!.search(/\S/) + 1}-${b + 1}:${lines[b]!.length + 1}`;
     };
-    const refused = await tug(repo.root, ['run', 'extract-function', '--range', range('let drops =', 'let g = guard('), '--name', 'part', '--verify', 'tests', '--json']);
-    t.is(refused.json?.error?.code, 'UnsupportedByAdapter', refused.stdout.slice(0, 3000));
-    t.is(refused.json.error.details.reason, 'returned closure borrows');
-    const run = await tug(repo.root, ['run', 'extract-function', '--range', range('let add = move', 'let add = move'), '--name', 'part', '--verify', 'tests', '--json']);
-    t.is(run.exitCode, 0, run.stdout.slice(0, 3000));
-    t.is(run.json.verification.status, 'passed');
-    t.true((await repo.git('show', `${run.json.git.commit}:src/lib.rs`)).includes('impl Fn(u32) -> u32'));
+    await withDaemon(repo.root, async (env) => {
+      const refused = await tug(repo.root, ['run', 'extract-function', '--range', range('let drops =', 'let g = guard('), '--name', 'part', '--verify', 'tests', '--json'], { env });
+      t.is(refused.json?.error?.code, 'UnsupportedByAdapter', refused.stdout.slice(0, 3000));
+      t.is(refused.json.error.details.reason, 'returned closure borrows');
+      const run = await tug(repo.root, ['run', 'extract-function', '--range', range('let add = move', 'let add = move'), '--name', 'part', '--verify', 'tests', '--json'], { env });
+      t.is(run.exitCode, 0, run.stdout.slice(0, 3000));
+      t.is(run.json.verification.status, 'passed');
+      t.true((await repo.git('show', `${run.json.git.commit}:src/lib.rs`)).includes('impl Fn(u32) -> u32'));
+    });
   } finally {
     await repo.cleanup();
   }
@@ -209,14 +216,16 @@ test('extract-function refuses a selection holding a binding for its Drop, writt
   const repo = await makeRepo({ '.gitignore': 'target\n', 'Cargo.toml': '[package]\nname = "defer"\nversion = "0.1.0"\nedition = "2021"\n', 'src/lib.rs': DEFER });
   try {
     const lines = DEFER.split('\n');
-    for (const [needle, says] of [['defer!(n.set', '`defer!`, which declares `let _guard`'], ['let _held', '`let _held`']] as const) {
-      const i = lines.findIndex((l) => l.includes(needle));
-      const range = `src/lib.rs:${i + 1}:9-${i + 1}:${lines[i]!.length + 1}`;
-      const run = await tug(repo.root, ['run', 'extract-function', '--range', range, '--name', 'part', '--verify', 'tests', '--json']);
-      t.is(run.json?.error?.code, 'UnsupportedByAdapter', `${range}: ${run.stdout.slice(0, 3000)}`);
-      t.is(run.json.error.details.reason, 'binding held for its drop');
-      t.true(run.json.error.message.includes(says), run.json.error.message);
-    }
+    await withDaemon(repo.root, async (env) => {
+      for (const [needle, says] of [['defer!(n.set', '`defer!`, which declares `let _guard`'], ['let _held', '`let _held`']] as const) {
+        const i = lines.findIndex((l) => l.includes(needle));
+        const range = `src/lib.rs:${i + 1}:9-${i + 1}:${lines[i]!.length + 1}`;
+        const run = await tug(repo.root, ['run', 'extract-function', '--range', range, '--name', 'part', '--verify', 'tests', '--json'], { env });
+        t.is(run.json?.error?.code, 'UnsupportedByAdapter', `${range}: ${run.stdout.slice(0, 3000)}`);
+        t.is(run.json.error.details.reason, 'binding held for its drop');
+        t.true(run.json.error.message.includes(says), run.json.error.message);
+      }
+    });
   } finally {
     await repo.cleanup();
   }
