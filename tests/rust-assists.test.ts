@@ -1,7 +1,8 @@
 // rust-analyzer assists as tug operations on fixtures/rust/sound: extract-variable, extract-function, inline, each verified
 // with cargo test and committed; an assist not offered is UnsupportedByAdapter naming what was; the MCP door answers alike.
 // The CLI calls on fixtures/rust/sound share one copy behind one daemon (helpers/warm-fixture.ts: rust-analyzer indexes it
-// once, each case starts from the committed fixture); the MCP calls and the crates written here run cold.
+// once, each case starts from the committed fixture); the crates written here run cold. The MCP calls on that copy go
+// to one MCP server (its own rust-analyzer, cold for the first call), opened by the first case that needs it.
 import test from 'ava';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -17,6 +18,21 @@ const fixtures = warmFixtures();
 test.after.always(() => fixtures.stopAll());
 fixtures.plan('rust', 'sound', 8);
 const sound = <T>(body: (fixture: WarmFixture) => Promise<T>) => fixtures.use('rust', 'sound', body);
+
+let mcp: Promise<Client> | undefined;
+/** The MCP server on the shared copy of fixtures/rust/sound, started by the first case that asks. */
+function mcpOn(root: string): Promise<Client> {
+  mcp ??= (async () => {
+    const client = new Client({ name: 'tug-rust-assists', version: '0.0.0' });
+    await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: root, stderr: 'pipe', env: { ...(process.env as Record<string, string>) } }));
+    return client;
+  })();
+  return mcp;
+}
+// After the fixtures' daemon: a failed case must not leave the server (and the file) running until ava's timeout.
+test.after.always(async () => {
+  await (await mcp?.catch(() => undefined))?.close();
+});
 
 function assist(args: string[]) {
   return sound(async ({ repo, env }) => {
@@ -136,18 +152,13 @@ test('an assist rust-analyzer does not offer there is UnsupportedByAdapter namin
     t.is(run.json.error.code, 'UnsupportedByAdapter');
     t.deepEqual(run.json.error.details.wanted, ['inline_local_variable', 'inline_call']);
     t.true(Array.isArray(run.json.error.details.offered) && run.json.error.details.offered.length > 0, run.stdout);
-    const client = new Client({ name: 'tug-rust-assists', version: '0.0.0' });
-    await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe', env: { ...(process.env as Record<string, string>) } }));
-    try {
-      const mcp = await client.callTool({ name: 'tug_inline', arguments: { file: 'src/shapes.rs', line: 1, column: 1 } }, undefined, GUARD);
-      t.true(Boolean(mcp.isError));
-      t.true(JSON.stringify(mcp.content).includes('UnsupportedByAdapter'), JSON.stringify(mcp.content));
-      // rust_analyzer picks the server: one that does not exist is RustAnalyzerNotFound, not the discovered one.
-      const missing = await client.callTool({ name: 'tug_inline', arguments: { file: 'src/shapes.rs', line: 1, column: 1, rust_analyzer: '/nonexistent/rust-analyzer' } }, undefined, GUARD);
-      t.true(JSON.stringify(missing.content).includes('RustAnalyzerNotFound'), JSON.stringify(missing.content));
-    } finally {
-      await client.close();
-    }
+    const client = await mcpOn(repo.root);
+    const inline = await client.callTool({ name: 'tug_inline', arguments: { file: 'src/shapes.rs', line: 1, column: 1 } }, undefined, GUARD);
+    t.true(Boolean(inline.isError));
+    t.true(JSON.stringify(inline.content).includes('UnsupportedByAdapter'), JSON.stringify(inline.content));
+    // rust_analyzer picks the server: one that does not exist is RustAnalyzerNotFound, not the discovered one.
+    const missing = await client.callTool({ name: 'tug_inline', arguments: { file: 'src/shapes.rs', line: 1, column: 1, rust_analyzer: '/nonexistent/rust-analyzer' } }, undefined, GUARD);
+    t.true(JSON.stringify(missing.content).includes('RustAnalyzerNotFound'), JSON.stringify(missing.content));
   });
 });
 
@@ -161,20 +172,15 @@ test('analyze-impact shows an assist\'s patch without writing anything; MCP take
     t.is(cli.json.git, undefined, 'nothing is committed');
     t.is(await repo.git('branch', '--list', 'tug/*'), '');
     t.is(await repo.git('status', '--porcelain'), '');
-    const client = new Client({ name: 'tug-rust-assists', version: '0.0.0' });
-    await client.connect(new StdioClientTransport({ command: 'node', args: [TUG_BIN, 'mcp'], cwd: repo.root, stderr: 'pipe', env: { ...(process.env as Record<string, string>) } }));
-    try {
-      const target = { file: 'src/shapes.rs', line: 28, column: 9, end_line: 28, end_column: 18, new_name: 'width' };
-      const mcp = await client.callTool({ name: 'tug_analyze_impact', arguments: { operation: 'extract_variable', ...target } }, undefined, GUARD);
-      t.falsy(mcp.isError, JSON.stringify(mcp.content));
-      t.is((mcp.structuredContent as { patch: { unified_diff: string } }).patch.unified_diff, cli.json.patch.unified_diff);
-      // A field the named refactor does not take is refused, not ignored.
-      const stray = await client.callTool({ name: 'tug_analyze_impact', arguments: { operation: 'inline', ...target } }, undefined, GUARD);
-      t.true(Boolean(stray.isError));
-      t.true(JSON.stringify(stray.content).includes('end_line'), JSON.stringify(stray.content));
-    } finally {
-      await client.close();
-    }
+    const client = await mcpOn(repo.root);
+    const target = { file: 'src/shapes.rs', line: 28, column: 9, end_line: 28, end_column: 18, new_name: 'width' };
+    const impact = await client.callTool({ name: 'tug_analyze_impact', arguments: { operation: 'extract_variable', ...target } }, undefined, GUARD);
+    t.falsy(impact.isError, JSON.stringify(impact.content));
+    t.is((impact.structuredContent as { patch: { unified_diff: string } }).patch.unified_diff, cli.json.patch.unified_diff);
+    // A field the named refactor does not take is refused, not ignored.
+    const stray = await client.callTool({ name: 'tug_analyze_impact', arguments: { operation: 'inline', ...target } }, undefined, GUARD);
+    t.true(Boolean(stray.isError));
+    t.true(JSON.stringify(stray.content).includes('end_line'), JSON.stringify(stray.content));
   });
 });
 
