@@ -25,7 +25,8 @@ const FILES = {
     '',
   ].join('\n'),
 };
-const PYTEST = '["{python}","-m","pytest","-q","-p","no:cacheprovider"]';
+// The two pytest plugins a Python install often auto-loads are blocked: these tests use neither (about 0.8 CPU s a run).
+const PYTEST = '["{python}","-m","pytest","-q","-p","no:cacheprovider","-p","no:hypothesispytest","-p","no:benchmark"]';
 
 test('change-signature refuses a reorder of a function a test patches by its dotted path; force or a compatible change proceeds', async (t) => {
   const repo = await makeRepo(FILES);

@@ -169,12 +169,12 @@ test('a constant read through a module that a test replaces with a mock does not
     'pkg/test_winterm.py': "from unittest.mock import patch\n\nfrom pkg.winterm import set_console\n\n\n@patch('pkg.winterm.win32')\ndef test_on_stderr(mock_win32):\n    set_console(7, on_stderr=True)\n    mock_win32.set_attr.assert_called_once_with(mock_win32.STDERR, 7)\n",
   };
   const repo = await makeRepo(files);
-  const run = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/win32.py:2:1', '--destination', 'pkg.consts', '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider"]', '--json']);
+  const run = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/win32.py:2:1', '--destination', 'pkg.consts', '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider","-p","no:hypothesispytest","-p","no:benchmark"]', '--json']);
   t.is(run.json.error?.code, 'UnsafeRefactor', run.stdout);
   t.is(run.exitCode, 4);
   t.like(run.json.error.details, { reason: 'module patched in tests', use: 'pkg/winterm.py:5:14', target: 'pkg.winterm.win32' });
   // A function nothing reads through the mocked name moves, and the tests pass on the result.
-  const other = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/win32.py:9:5', '--destination', 'pkg.consts', '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider"]', '--json']);
+  const other = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/win32.py:9:5', '--destination', 'pkg.consts', '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider","-p","no:hypothesispytest","-p","no:benchmark"]', '--json']);
   t.is(other.json.error?.code, undefined, other.stdout);
   t.is(other.json.verification.status, 'passed');
   await repo.cleanup();

@@ -13,12 +13,12 @@ test('rename of a constant read through a module a test mocks, whose mock the te
     'pkg/winterm.py': 'from . import win32\n\n\ndef set_console(attrs, on_stderr=False):\n    handle = win32.STDERR if on_stderr else win32.STDOUT\n    return win32.set_attr(handle, attrs)\n',
     'pkg/test_winterm.py': "from unittest.mock import patch\n\nfrom pkg.winterm import set_console\n\n\n@patch('pkg.winterm.win32')\ndef test_on_stdout(mock_win32):\n    set_console(7)\n    mock_win32.set_attr.assert_called_once_with(mock_win32.STDOUT, 7)\n",
   });
-  const run = await tug(repo.root, ['run', 'rename-symbol', '--at', 'pkg/win32.py:1:1', '--to', 'STD_OUTPUT', '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider"]', '--json']);
+  const run = await tug(repo.root, ['run', 'rename-symbol', '--at', 'pkg/win32.py:1:1', '--to', 'STD_OUTPUT', '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider","-p","no:hypothesispytest","-p","no:benchmark"]', '--json']);
   t.is(run.json.error?.code, 'UnsafeRefactor', run.stdout);
   t.is(run.exitCode, 4);
   t.like(run.json.error.details, { reason: 'module patched in tests', path: 'pkg/winterm.py', line: 5, col: 45, target: 'pkg.winterm.win32' });
   // STDERR, which the test never reads from the mock, renames as before and the tests pass.
-  const other = await tug(repo.root, ['run', 'rename-symbol', '--at', 'pkg/win32.py:2:1', '--to', 'STD_ERROR', '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider"]', '--json']);
+  const other = await tug(repo.root, ['run', 'rename-symbol', '--at', 'pkg/win32.py:2:1', '--to', 'STD_ERROR', '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider","-p","no:hypothesispytest","-p","no:benchmark"]', '--json']);
   t.is(other.exitCode, 0, other.stdout);
   t.is(other.json.verification.status, 'passed');
   await repo.cleanup();

@@ -100,7 +100,7 @@ test('rename of a local of a function that reads its locals by name is refused',
 /** Runs extract-function with --verify tests (the repository's own pytest) and returns the result branch's file. */
 async function extractFunction(files: Record<string, string>, range: string, name: string) {
   const repo = await makeRepo(files);
-  const run = await tug(repo.root, ['run', 'extract-function', '--range', range, '--name', name, '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider"]', '--json']);
+  const run = await tug(repo.root, ['run', 'extract-function', '--range', range, '--name', name, '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider","-p","no:hypothesispytest","-p","no:benchmark"]', '--json']);
   const file = range.split(':')[0]!;
   const text = run.json?.git?.branch ? await repo.git('show', `${run.json.git.branch}:${file}`) : '';
   return { repo, run, text };
@@ -212,7 +212,7 @@ test('move-symbol points a patch of a global the moved code reads at the new mod
     'pkg/stream.py': 'from pkg.platform import native\n\n\nclass Stream:\n    def __init__(self):\n        self.convert = not native()\n',
     'tests/test_stream.py': 'from unittest.mock import patch\n\nfrom pkg.stream import Stream\n\n\n@patch("pkg.stream.native", lambda: True)\ndef test_native():\n    assert not Stream().convert\n',
   });
-  const run = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/stream.py:4:7', '--destination', 'pkg.moved', '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider","tests"]', '--json']);
+  const run = await tug(repo.root, ['run', 'move-symbol', '--at', 'pkg/stream.py:4:7', '--destination', 'pkg.moved', '--verify', 'tests', '--test-command', '["{python}","-m","pytest","-q","-p","no:cacheprovider","-p","no:hypothesispytest","-p","no:benchmark","tests"]', '--json']);
   t.is(run.exitCode, 0, run.stdout);
   t.is(run.json.verification.status, 'passed');
   t.regex(await repo.git('show', `${run.json.git.branch}:tests/test_stream.py`), /@patch\("pkg\.moved\.native", lambda: True\)/);
