@@ -5,7 +5,7 @@
 // `@curry` on `flip`, both seen refused in the sweep). The package's tests run on the result.
 import test from 'ava';
 import { tug } from './helpers/cli.js';
-import { makeRepo } from './helpers/repo.js';
+import { makeRepo, PYTEST_INI } from './helpers/repo.js';
 
 const formats = `import functools
 
@@ -47,7 +47,7 @@ def test_formats():
     assert not is_date(3, False)
     assert flip(lambda x, y: x - y, 1, 5) == 4
 `;
-const files = { 'pkg/__init__.py': '', 'pkg/formats.py': formats, 'tests/test_formats.py': tests };
+const files = { 'pkg/__init__.py': '', 'pkg/formats.py': formats, 'tests/test_formats.py': tests, ...PYTEST_INI };
 
 async function change(at: string, params: unknown[]) {
   const repo = await makeRepo(files);

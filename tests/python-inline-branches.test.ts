@@ -5,7 +5,7 @@
 // the assignment brings back round to the use, still refuses. The package's tests run on every result.
 import test from 'ava';
 import { tug } from './helpers/cli.js';
-import { makeRepo } from './helpers/repo.js';
+import { makeRepo, PYTEST_INI } from './helpers/repo.js';
 
 const code = `def strip_bom(s, idx=0):
     if len(s) > idx:
@@ -63,7 +63,7 @@ def test_text():
     assert after_the_if("\\x01", 0) == 1
     assert next_turn([0, 1], 5) == 0
 `;
-const files = { 'pkg/__init__.py': '', 'pkg/text.py': code, 'tests/test_text.py': tests };
+const files = { 'pkg/__init__.py': '', 'pkg/text.py': code, 'tests/test_text.py': tests, ...PYTEST_INI };
 
 async function inline(at: string) {
   const repo = await makeRepo(files);

@@ -5,7 +5,7 @@
 // package's tests run on every ok result.
 import test from 'ava';
 import { tug } from './helpers/cli.js';
-import { makeRepo } from './helpers/repo.js';
+import { makeRepo, PYTEST_INI } from './helpers/repo.js';
 
 const rules = `def matches(types, signature):
     """Whether a call with these types may use the signature."""
@@ -53,7 +53,7 @@ def test_report():
 `;
 
 async function inline(files: Record<string, string>, at: string) {
-  const repo = await makeRepo({ 'pkg/__init__.py': '', 'tests/test_pkg.py': tests, ...files });
+  const repo = await makeRepo({ 'pkg/__init__.py': '', 'tests/test_pkg.py': tests, ...PYTEST_INI, ...files });
   const run = await tug(repo.root, ['run', 'inline', '--at', at, '--verify', 'tests', '--json']);
   const after = run.json?.git?.branch ? await repo.git('show', `${run.json.git.branch}:pkg/dispatch.py`) : '';
   await repo.cleanup();
@@ -133,7 +133,7 @@ def test_cli():
 `;
 
 test('a call under `if __name__ == "__main__":` takes the body at module level, where only the script sees its names', async (t) => {
-  const repo = await makeRepo({ 'pkg/__init__.py': '', 'pkg/cli.py': cli, 'tests/test_cli.py': cliTest });
+  const repo = await makeRepo({ 'pkg/__init__.py': '', 'pkg/cli.py': cli, 'tests/test_cli.py': cliTest, ...PYTEST_INI });
   const run = await tug(repo.root, ['run', 'inline', '--at', 'pkg/cli.py:4:5', '--verify', 'tests', '--json']);
   t.is(run.exitCode, 0, run.stdout);
   t.is(run.json.verification?.status, 'passed', run.stdout);

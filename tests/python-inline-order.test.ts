@@ -5,7 +5,7 @@
 // between, an item store, a statement between that may leave before the use. The package's tests run on each result.
 import test from 'ava';
 import { tug } from './helpers/cli.js';
-import { makeRepo } from './helpers/repo.js';
+import { makeRepo, PYTEST_INI } from './helpers/repo.js';
 
 const code = `LOG = []
 
@@ -72,7 +72,7 @@ def test_validator():
 `;
 
 async function inline(at: string, ...flags: string[]) {
-  const repo = await makeRepo({ 'pkg/__init__.py': '', 'pkg/io.py': code, 'tests/test_io.py': tests });
+  const repo = await makeRepo({ 'pkg/__init__.py': '', 'pkg/io.py': code, 'tests/test_io.py': tests, ...PYTEST_INI });
   const run = await tug(repo.root, ['run', 'inline', '--at', at, '--verify', 'tests', '--json', ...flags]);
   const after = run.json?.git?.branch ? await repo.git('show', `${run.json.git.branch}:pkg/io.py`) : '';
   await repo.cleanup();

@@ -4,7 +4,7 @@
 // lazr.uri's URI.resolve and iso8601's parse_timezone; the package's tests run on the result in tug's sandbox.
 import test from 'ava';
 import { tug } from './helpers/cli.js';
-import { makeRepo } from './helpers/repo.js';
+import { makeRepo, PYTEST_INI } from './helpers/repo.js';
 
 const uri = `import re
 
@@ -103,7 +103,7 @@ def test_zone():
     assert widths(Shape(), [2, 3]) == [1, 1]
     assert has_varargs("f", {"f": [len, 1]}) is False
 `;
-const files = { 'pkg/__init__.py': '', 'pkg/uri.py': uri, 'pkg/zone.py': zone, 'tests/test_pkg.py': tests };
+const files = { 'pkg/__init__.py': '', 'pkg/uri.py': uri, 'pkg/zone.py': zone, 'tests/test_pkg.py': tests, ...PYTEST_INI };
 
 async function inline(at: string) {
   const repo = await makeRepo(files);

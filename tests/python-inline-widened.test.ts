@@ -6,7 +6,7 @@
 // near miss that must still refuse; the package's tests run on every result in tug's sandbox.
 import test from 'ava';
 import { tug } from './helpers/cli.js';
-import { makeRepo } from './helpers/repo.js';
+import { makeRepo, PYTEST_INI } from './helpers/repo.js';
 
 const tz = `import re
 
@@ -96,7 +96,7 @@ def test_tz():
     assert payload("a\\nb\\r\\nc", []) == ["a", "\\r\\n", "b", "\\r\\n", "c"]
     assert call_win32({"p": (lambda a, on_stderr: (a, on_stderr), 5)}, "p", True) == (5, True)
 `;
-const files = { 'pkg/__init__.py': '', 'pkg/tz.py': tz, 'tests/test_pkg.py': tests };
+const files = { 'pkg/__init__.py': '', 'pkg/tz.py': tz, 'tests/test_pkg.py': tests, ...PYTEST_INI };
 
 async function inline(at: string, ...flags: string[]) {
   const repo = await makeRepo(files);
