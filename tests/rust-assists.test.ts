@@ -15,11 +15,15 @@ import { warmFixtures, type WarmFixture } from './helpers/warm-fixture.js';
 const GUARD = { timeout: 900_000 };
 
 const fixtures = warmFixtures();
-test.after.always(() => fixtures.stopAll());
+let mcp: Promise<Client> | undefined;
+// The MCP server first, then the copy it serves; also after a failed case, which must not leave either running.
+test.after.always(async () => {
+  await (await mcp?.catch(() => undefined))?.close();
+  await fixtures.stopAll();
+});
 fixtures.plan('rust', 'sound', 8);
 const sound = <T>(body: (fixture: WarmFixture) => Promise<T>) => fixtures.use('rust', 'sound', body);
 
-let mcp: Promise<Client> | undefined;
 /** The MCP server on the shared copy of fixtures/rust/sound, started by the first case that asks. */
 function mcpOn(root: string): Promise<Client> {
   mcp ??= (async () => {
@@ -29,10 +33,6 @@ function mcpOn(root: string): Promise<Client> {
   })();
   return mcp;
 }
-// After the fixtures' daemon: a failed case must not leave the server (and the file) running until ava's timeout.
-test.after.always(async () => {
-  await (await mcp?.catch(() => undefined))?.close();
-});
 
 function assist(args: string[]) {
   return sound(async ({ repo, env }) => {
