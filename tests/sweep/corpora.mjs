@@ -44,7 +44,9 @@ export const CORPORA = {
   'unicode-normalization': { rust: true, debian: 'librust-unicode-normalization-dev', crate: 'unicode-normalization-0.1.22' },
   ryu: { rust: true, debian: 'librust-ryu-dev', crate: 'ryu-1.0.2', also: ['librust-num-cpus-dev', 'librust-rand-dev', 'librust-no-panic-dev'] },
   textwrap: { rust: true, debian: 'librust-textwrap-dev', crate: 'textwrap-0.16.0', also: ['librust-termion-dev'], manifest: (t) => t.replace(/(\.termion\]\nversion = )"2\.0\.1"/, '$1"1.5"') },
-  'regex-syntax': { rust: true, debian: 'librust-regex-syntax-dev', crate: 'regex-syntax-0.6.27' },
+  // The regex repository's rustfmt.toml, which the crate's package does not ship: with it cargo fmt leaves the
+  // sources as they are, so organize-imports' results can be compared with cargo fmt's.
+  'regex-syntax': { rust: true, debian: 'librust-regex-syntax-dev', crate: 'regex-syntax-0.6.27', files: { 'rustfmt.toml': 'max_width = 79\nuse_small_heuristics = "max"\n' } },
 };
 const REGISTRY = '/usr/share/cargo/registry';
 
@@ -106,6 +108,7 @@ function copyCrate(spec, repo) {
   const toml = path.join(repo, 'Cargo.toml');
   let manifest = readFileSync(toml, 'utf8').replace(/\n\[\[bench\]\][^[]*/g, '\n');
   writeFileSync(toml, spec.manifest ? spec.manifest(manifest) : manifest);
+  for (const [file, text] of Object.entries(spec.files ?? {})) writeFileSync(path.join(repo, file), text);
   mkdirSync(path.join(repo, '.cargo'), { recursive: true });
   writeFileSync(path.join(repo, '.cargo', 'config.toml'), `[source.crates-io]\nreplace-with = "debian"\n[source.debian]\ndirectory = "${REGISTRY}"\n`);
 }
@@ -120,7 +123,8 @@ export function corpusRepo(corpus) {
   const repo = path.join(base, 'repo');
   const meta = path.join(base, 'meta.json');
   if (existsSync(meta)) return { ...JSON.parse(readFileSync(meta, 'utf8')), repo };
-  const present = () => (spec.rust ? existsSync(path.join(REGISTRY, spec.crate)) : spec.copy.every((p) => existsSync(path.join(DIST, p))));
+  const installed = (pkg) => spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' }).stdout.includes('ok installed');
+  const present = () => (spec.rust ? existsSync(path.join(REGISTRY, spec.crate)) && (spec.also ?? []).every(installed) : spec.copy.every((p) => existsSync(path.join(DIST, p))));
   // The sweep's checks of a Python result need pytest (the package's tests) and pyflakes (check.mjs).
   const pytest = () => spec.rust || spawnSync(PYTHON, ['-c', 'import pytest, pyflakes'], { encoding: 'utf8' }).status === 0;
   if (!present() || !pytest()) {
