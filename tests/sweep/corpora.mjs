@@ -37,12 +37,11 @@ export const CORPORA = {
   shlex: { rust: true, debian: 'librust-shlex-dev', crate: 'shlex-1.1.0' },
   itoa: { rust: true, debian: 'librust-itoa-dev', crate: 'itoa-1.0.1' },
   // Crates with many modules and `use` items, for organize-imports (tests/sweep/rust-imports.mjs); their
-  // dependencies come from the same registry. ryu is edition 2015 (num-traits 0.2.15, the other candidate, has
-  // tests today's rustc rejects); textwrap has a rustfmt.toml, and its unit tests' termion 2 is not in Debian 12:
-  // the copy asks for Debian's termion 1.5, which has the colours they use.
+  // dependencies come from the same registry (not tried: num-traits 0.2.15, whose tests today's rustc rejects, and
+  // ryu 1.0.2, whose tests want rand 0.5). textwrap has a rustfmt.toml, and its unit tests' termion 2 is not in
+  // Debian 12: the copy asks for Debian's termion 1.5, which has the colours they use.
   semver: { rust: true, debian: 'librust-semver-dev', crate: 'semver-1.0.14' },
   'unicode-normalization': { rust: true, debian: 'librust-unicode-normalization-dev', crate: 'unicode-normalization-0.1.22' },
-  ryu: { rust: true, debian: 'librust-ryu-dev', crate: 'ryu-1.0.2', also: ['librust-num-cpus-dev', 'librust-rand-dev', 'librust-no-panic-dev'] },
   textwrap: { rust: true, debian: 'librust-textwrap-dev', crate: 'textwrap-0.16.0', also: ['librust-termion-dev'], manifest: (t) => t.replace(/(\.termion\]\nversion = )"2\.0\.1"/, '$1"1.5"') },
   // The regex repository's rustfmt.toml, which the crate's package does not ship: with it cargo fmt leaves the
   // sources as they are, so organize-imports' results can be compared with cargo fmt's.

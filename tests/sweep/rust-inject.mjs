@@ -122,7 +122,13 @@ function gated(lines, i) {
     const n = /^\s*/.exec(lines[j])[0].length;
     if (n >= indent) continue;
     indent = n;
-    for (let k = j; k >= 0 && (k === j || /^\s*#\[/.test(lines[k])); k--) if (/#\[cfg\((?!test\))/.test(lines[k])) return true;
+    // The item's first line: a signature written over several lines ends in `) -> T {` or a lone `{` at this indent.
+    let first = j;
+    while (first > 0 && /^\s*(\)|\{|->|where\b)/.test(lines[first]) && /^\s*/.exec(lines[first - 1])[0].length >= n) {
+      first--;
+      while (first > 0 && /^\s*/.exec(lines[first])[0].length > n) first--;
+    }
+    for (let k = first; k >= 0 && (k === first || /^\s*#\[/.test(lines[k])); k--) if (/#\[cfg\((?!test\))/.test(lines[k])) return true;
   }
   return false;
 }
