@@ -155,7 +155,8 @@ function tryOne(info, corpus, file, t, args, ctx, unclean) {
   const expected = cargoFmt(info, file, made.reference);
   if (expected.error) rec.expected_error = expected.error;
   // Nothing to do is right only where cargo fmt leaves the edit as it is (a sort-only try whose order was already rustfmt's).
-  if (tug.class === 'ok-nochange') rec.class = expected.text === made.injected ? 'identical' : 'mismatch';
+  // A sort-only try on a file rustfmt would change elsewhere is left alone by design (not compared).
+  if (tug.class === 'ok-nochange') rec.class = expected.text === made.injected ? 'identical' : args.sortOnly && (!rec.rustfmt_clean || rec.unused_at_base) ? 'ok-not-compared' : 'mismatch';
   else if (tug.class !== 'ok') rec.class = tug.class;
   else {
     const actual = show(info.repo, tug.commit, file);
