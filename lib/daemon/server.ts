@@ -4,7 +4,6 @@ import { chmod, rm } from 'node:fs/promises';
 import net from 'node:net';
 import type { CliIO } from '../cli/io.js';
 import { keepInMemory } from '../core/memory.js';
-import { endGitHelper } from '../git/git-helper.js';
 import { liveHelpers, releaseResources, warmHelpers } from '../ops/resources.js';
 import { withCallerEnvironment } from '../verify/sandbox-env.js';
 import { buildId, envKey, findCommonDir, socketPath } from './address.js';
@@ -164,7 +163,7 @@ export async function serveDaemon(options: DaemonOptions): Promise<void> {
    */
   const shutdown = async () => {
     clearTimeout(idle);
-    await Promise.all([releaseResources(), endGitHelper()]);
+    await releaseResources();
     if (owned()) {
       server.close();
       await rm(socket, { force: true });

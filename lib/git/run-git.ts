@@ -1,7 +1,6 @@
-// The single door to git for the rest of tug: a clean environment, no hooks, no pager, and failures turned into TugErrors.
+// The single place tug spawns git: a clean environment, no hooks, no pager, and failures turned into TugErrors.
+import { spawn } from 'node:child_process';
 import { diskFullError, TugError } from '../core/errors.js';
-import { gitViaHelper } from './git-helper.js';
-import { spawnGit, type RawResult } from './spawn-git.js';
 
 export interface GitOptions {
   cwd: string;
@@ -35,15 +34,50 @@ function gitEnv(extra: Record<string, string> | undefined): Record<string, strin
 /** Hooks never run for tug's own git calls: a sandbox checkout is not the user's checkout. */
 const BASE_ARGS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.pager=cat', '-c', 'advice.detachedHead=false'];
 
+interface RawResult {
+  exitCode: number;
+  stdout: Buffer;
+  stderr: Buffer;
+  pid?: number;
+}
+
 /**
- * One git process: through the helper process in a long-lived tug (git-helper.ts), else started here (spawn-git.ts).
- * `direct` for output that may be large (object contents): through the helper it would be copied once more.
- * Never rejects: a git that cannot start or times out is exit code -1 with the reason in stderr.
+ * One git process, on node:child_process directly: an operation runs several git commands, and execa's
+ * machinery cost ~3 ms of CPU per call on top of the spawn itself. Never rejects: a git that cannot start
+ * or times out is exit code -1 with the reason in stderr.
  */
-function runGit(args: readonly string[], options: GitOptions, direct = false): Promise<RawResult> {
-  const spawnOptions = { cwd: options.cwd, env: { ...process.env, ...gitEnv(options.env) }, input: options.input, timeoutMs: options.timeoutMs ?? 120_000 };
-  const full = [...BASE_ARGS, ...args];
-  return (direct ? undefined : gitViaHelper(full, spawnOptions)) ?? spawnGit(full, spawnOptions);
+function runGit(args: readonly string[], options: GitOptions): Promise<RawResult> {
+  return new Promise((resolve) => {
+    const child = spawn('git', [...BASE_ARGS, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, ...gitEnv(options.env) },
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let settled = false;
+    const finish = (exitCode: number, reason?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (reason) stderr.push(Buffer.from(reason));
+      resolve({ exitCode, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr), ...(child.pid === undefined ? {} : { pid: child.pid }) });
+    };
+    const timeoutMs = options.timeoutMs ?? 120_000;
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      finish(-1, `git timed out after ${timeoutMs / 1000}s`);
+    }, timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', (error) => finish(-1, error.message));
+    child.on('close', (code) => finish(code ?? -1));
+    if (options.input !== undefined) {
+      // git may exit before reading all of its input (a failing command); that is its exit code's story.
+      child.stdin!.on('error', () => undefined);
+      child.stdin!.end(options.input);
+    }
+  });
 }
 
 export async function git(args: readonly string[], options: GitOptions): Promise<GitResult> {
@@ -65,7 +99,7 @@ export async function gitText(args: readonly string[], options: GitOptions): Pro
 
 /** Runs git and returns raw stdout bytes (for object contents). */
 export async function gitBytes(args: readonly string[], options: GitOptions): Promise<Uint8Array> {
-  const result = await runGit(args, options, true);
+  const result = await runGit(args, options);
   if (result.exitCode !== 0) {
     throw diskFullError(result.stderr.toString(), { command: ['git', ...args].join(' ') }) ?? new TugError('InternalError', `git ${args[0]} failed: ${result.stderr.toString().trim()}`, {
       details: { command: ['git', ...args].join(' '), exit_code: result.exitCode },
