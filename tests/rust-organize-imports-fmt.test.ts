@@ -8,6 +8,7 @@
 import test from 'ava';
 import { execa } from 'execa';
 import { organizeImports } from '../lib/index.js';
+import { testOnlyRanges } from '../lib/rust/unused-imports.js';
 import { makeRepo } from './helpers/repo.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
 
@@ -136,4 +137,10 @@ mod tests {
   } finally {
     await repo.cleanup();
   }
+});
+
+test('#[cfg(test)] counts only as an attribute starting its line, not inside a comment or a string', (t) => {
+  const text = '// helpers, see #[cfg(test)] below\nuse std::fmt;\nconst S: &str = "#[cfg(test)]";\n#[cfg(test)]\nmod tests {\n    use super::*;\n}\n  #[cfg(test)] use std::io;\n';
+  const ranges = testOnlyRanges(Buffer.from(text)).map(([a, b]) => text.slice(a, b));
+  t.deepEqual(ranges, ['#[cfg(test)]\nmod tests {\n    use super::*;\n}', '#[cfg(test)] use std::io;']);
 });

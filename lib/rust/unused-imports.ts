@@ -130,14 +130,17 @@ const CFG_TEST = Buffer.from('#[cfg(test)]');
 const [OPEN, CLOSE, SEMI, QUOTE, SLASH, STAR, NL, BACKSLASH] = [0x7b, 0x7d, 0x3b, 0x22, 0x2f, 0x2a, 0x0a, 0x5c];
 
 /**
- * Byte ranges of the items under `#[cfg(test)]` (a `mod tests { … }`, a `use`): up to their `;` or the brace that
- * closes their body, skipping strings and comments. Raw strings and char literals holding a brace are not skipped: a
+ * Byte ranges of the items under `#[cfg(test)]` at the start of a line (a `mod tests { … }`, a `use`): up to their
+ * `;` or the brace that closes their body, skipping strings and comments. Raw strings and char literals holding a brace are not skipped: a
  * range then ends early or late, which can only keep an import (a test-only one flagged in fewer builds) or leave
  * verification to catch a removal.
  */
 export function testOnlyRanges(bytes: Buffer): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
   for (let at = bytes.indexOf(CFG_TEST); at !== -1; at = bytes.indexOf(CFG_TEST, at + 1)) {
+    // Only an attribute that starts its line: the same text in a comment or a string (`// see #[cfg(test)]`) is none.
+    const line = bytes.lastIndexOf(NL, at - 1) + 1;
+    if (!bytes.subarray(line, at).every((b) => b === 0x20 || b === 0x09)) continue;
     let depth = 0;
     let i = at + CFG_TEST.length;
     for (; i < bytes.length; i++) {
