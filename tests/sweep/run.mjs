@@ -16,6 +16,7 @@ import { CORPORA, corpusRepo, git, PYTHON, sourceFiles, spawnNiced, testArgv, WO
 import { classifyTug, normalizeReason } from './classify.mjs';
 import { check, EVALUATION_CHECK, ROPE_OTHER_OPERATION, ropeAt, ropeInlinesParameter, scratch } from './check.mjs';
 import { daemon, tugEnv } from './warm.mjs';
+import { rng } from './rust-inject.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 // SWEEP_TUG: a frozen copy of a build, so that rebuilding the worktree does not change tug in the middle of a sweep.
@@ -42,18 +43,6 @@ function parseArgs(argv) {
     else throw new Error(`unknown argument ${k}`);
   }
   return out;
-}
-
-/** mulberry32: a small seeded generator, so a seed names the same sample on every machine. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Every eligible position of a corpus, listed once per corpus commit and position script (then read from a cache). */

@@ -74,17 +74,11 @@ function crateContext(repo) {
 
 /** Files under src/ that `cargo fmt` changes at the corpus commit (computed once per corpus and commit). */
 function notClean(info) {
-  const cache = path.join(path.dirname(info.repo), 'rustfmt-unclean.json');
-  if (existsSync(cache)) {
-    const c = JSON.parse(readFileSync(cache, 'utf8'));
-    if (c.commit === info.commit) return new Set(c.files);
-  }
-  const dir = scratch(info.repo, info.commit, 'fmt');
-  const run = spawnNiced(['cargo', 'fmt'], { cwd: dir, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`cargo fmt at the corpus commit: ${run.stderr}`);
-  const files = git(dir, ['diff', '--name-only']).split('\n').filter(Boolean);
-  writeFileSync(cache, JSON.stringify({ commit: info.commit, files }));
-  return new Set(files);
+  return perCommit(info, 'rustfmt-unclean.json', (dir) => {
+    const run = spawnNiced(['cargo', 'fmt'], { cwd: dir, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`cargo fmt at the corpus commit: ${run.stderr}`);
+    return git(dir, ['diff', '--name-only']).split('\n').filter(Boolean);
+  });
 }
 
 /**
@@ -93,21 +87,28 @@ function notClean(info) {
  * run and tested but not compared.
  */
 function unusedAtBase(info) {
-  const cache = path.join(path.dirname(info.repo), 'unused-at-base.json');
+  return perCommit(info, 'unused-at-base.json', (dir) => {
+    const run = spawnNiced(['cargo', 'check', '--offline', '--all-targets', '--message-format=json'], { cwd: dir, encoding: 'utf8', maxBuffer: 256 << 20, env: { ...process.env, CARGO_TARGET_DIR: path.join(dir, 'target') } });
+    const files = new Set();
+    for (const line of run.stdout.split('\n')) {
+      if (!line.includes('unused_imports')) continue;
+      const m = JSON.parse(line);
+      if (m.reason === 'compiler-message' && m.message?.code?.code === 'unused_imports') for (const sp of m.message.spans) files.add(sp.file_name);
+    }
+    return [...files];
+  });
+}
+
+/** A set of files `compute` lists in a scratch checkout of the corpus commit, kept in `name` beside the corpus per commit. */
+function perCommit(info, name, compute) {
+  const cache = path.join(path.dirname(info.repo), name);
   if (existsSync(cache)) {
     const c = JSON.parse(readFileSync(cache, 'utf8'));
     if (c.commit === info.commit) return new Set(c.files);
   }
-  const dir = scratch(info.repo, info.commit, 'fmt');
-  const run = spawnNiced(['cargo', 'check', '--offline', '--all-targets', '--message-format=json'], { cwd: dir, encoding: 'utf8', maxBuffer: 256 << 20, env: { ...process.env, CARGO_TARGET_DIR: path.join(dir, 'target') } });
-  const files = new Set();
-  for (const line of run.stdout.split('\n')) {
-    if (!line.includes('unused_imports')) continue;
-    const m = JSON.parse(line);
-    if (m.reason === 'compiler-message' && m.message?.code?.code === 'unused_imports') for (const sp of m.message.spans) files.add(sp.file_name);
-  }
-  writeFileSync(cache, JSON.stringify({ commit: info.commit, files: [...files] }));
-  return files;
+  const files = compute(scratch(info.repo, info.commit, 'fmt'));
+  writeFileSync(cache, JSON.stringify({ commit: info.commit, files }));
+  return new Set(files);
 }
 
 /** `cargo fmt`'s output for `text` as `file` of the corpus (a scratch checkout of the corpus commit). */

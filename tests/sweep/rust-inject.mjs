@@ -4,7 +4,7 @@
 // Pure text work, no IO: it returns the injected text and the reference (the same edit without the unused items),
 // which cargo fmt turns into the expected result of organize-imports.
 
-/** mulberry32, as run.mjs: a small seeded generator, the same sample on every machine. */
+/** mulberry32: a small seeded generator, so a seed names the same sample on every machine (run.mjs uses it too). */
 export function rng(seed) {
   let a = seed >>> 0;
   return () => {
