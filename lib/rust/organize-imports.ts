@@ -74,6 +74,7 @@ export async function planRustImports(input: ImportsInput): Promise<ImportsPlan>
     }
     const parts: Buffer[] = [];
     const changedLines: number[] = [];
+    const taken: Removal[] = [];
     let at = 0;
     for (const removal of found.removals) {
       const r = wholeLine(original, removal, at);
@@ -81,11 +82,19 @@ export async function planRustImports(input: ImportsInput): Promise<ImportsPlan>
       changedLines.push(lineCount(parts) - 1);
       const text = Buffer.from(r.text);
       parts.push(text);
+      taken.push(r);
       at = r.end;
     }
     parts.push(original.subarray(at));
-    const after = decoder.decode(Buffer.concat(parts));
-    const { text, mode } = await formatImports(after, changedLines, settings, (await importsOnly) !== null);
+    const result = Buffer.concat(parts);
+    const after = decoder.decode(result);
+    const formatted = await importsOnly;
+    // A rustfmt-clean file that lost only whole `use` statements is what rustfmt would make of it: no second run.
+    if (formatted === before && settings.defaultBlankLines && staysFormatted(original, taken)) {
+      mark('rust imports: formatted (whole use statements of a clean file removed)');
+      return { edits: minimalEdit(input.file, before, after), removed: found.removed, kept: found.kept, mode: 'whole file' as const };
+    }
+    const { text, mode } = await formatImports(after, changedLines, settings, formatted !== null);
     mark('rust imports: formatted');
     return { edits: minimalEdit(input.file, before, text), removed: found.removed, kept: found.kept, mode };
   });
@@ -128,6 +137,38 @@ function wholeLine(bytes: Buffer, r: Removal, floor: number): Removal {
   if (bytes[r.end - 1] === NEWLINE) return { ...r, start };
   const end = bytes.indexOf(NEWLINE, r.end);
   return end !== -1 && blank(bytes, r.end, end) ? { ...r, start, end: end + 1 } : r;
+}
+
+/** A `use` statement or several, each on lines of its own (no attribute, no code, no `;` in a comment). */
+const WHOLE_USES = /^(?:[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?use\s[^;#]*;[ \t\r]*\n)+$/;
+
+/**
+ * Whether removing `removals` (whole lines, in order) from the rustfmt-clean `original` leaves a rustfmt-clean file:
+ * each removal takes whole `use` statements, and no blank line is left where rustfmt would drop it (two in a row, at
+ * the start of the file or of a block, before a block's end, at the end of the file), and no attribute or doc comment
+ * is right above the gap. Anything else is formatted by rustfmt itself.
+ */
+export function staysFormatted(original: Buffer, removals: readonly Removal[]): boolean {
+  if (removals.some((r) => r.text !== '')) return false;
+  const lineAt = (from: number) => {
+    const end = original.indexOf(NEWLINE, from);
+    return decoder.decode(original.subarray(from, end === -1 ? original.length : end)).trim();
+  };
+  for (let i = 0; i < removals.length; i++) {
+    const start = removals[i]!.start;
+    let end = removals[i]!.end;
+    // Removals that touch make one gap.
+    while (i + 1 < removals.length && removals[i + 1]!.start === end) end = removals[++i]!.end;
+    if ((start !== 0 && original[start - 1] !== NEWLINE) || original[end - 1] !== NEWLINE) return false;
+    if (!WHOLE_USES.test(decoder.decode(original.subarray(start, end)))) return false;
+    const before = start === 0 ? null : lineAt(start < 2 ? 0 : original.lastIndexOf(NEWLINE, start - 2) + 1);
+    const next = end >= original.length ? null : lineAt(end);
+    if (next === '' && (before === null || before === '' || before.endsWith('{'))) return false;
+    if (before === '' && (next === null || next.startsWith('}'))) return false;
+    if (before !== null && before.endsWith('{') && next !== null && next.startsWith('}')) return false;
+    if (before !== null && /^(#\[|\/\/\/|\/\*\*)|\*\/$/.test(before)) return false;
+  }
+  return true;
 }
 
 function lineCount(parts: readonly Buffer[]): number {

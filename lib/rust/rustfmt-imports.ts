@@ -10,6 +10,8 @@ export interface RustfmtSettings {
   /** rustfmt.toml or .rustfmt.toml nearest above the file inside the checkout, if any. */
   configPath: string | null;
   maxWidth: number;
+  /** No `blank_lines_*` setting: rustfmt keeps at most one blank line and adds none. */
+  defaultBlankLines: boolean;
 }
 
 /** The settings `cargo fmt` would use for `file` (repo-relative) in the checkout `tree`. */
@@ -30,7 +32,7 @@ export async function rustfmtSettings(tree: string, file: string): Promise<Rustf
   }
   const config = configPath ? await readFile(configPath, 'utf8') : '';
   const width = /^\s*max_width\s*=\s*(\d+)/m.exec(config);
-  return { edition: edition ?? '2015', configPath, maxWidth: width ? Number(width[1]) : 100 };
+  return { edition: edition ?? '2015', configPath, maxWidth: width ? Number(width[1]) : 100, defaultBlankLines: !/^\s*blank_lines_/m.test(config) };
 }
 
 /** rustfmt's output for `text` (stdin, no `mod` followed), or null when rustfmt refuses it. */
