@@ -43,6 +43,12 @@ export async function isBorrowingCheckout(repo: Repo, dir: string): Promise<bool
   return alternates !== null && alternates.trim() === userObjects(repo);
 }
 
+/** The commit a borrowing checkout's detached HEAD names, read from its file (a git process costs more than the call). */
+export async function detachedHead(dir: string): Promise<string | null> {
+  const head = await readFile(path.join(dir, '.git', 'HEAD'), 'utf8').catch(() => '');
+  return /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n?$/.test(head) ? head.trim() : null;
+}
+
 function alternatesFile(dir: string): string {
   return path.join(dir, '.git', 'objects', 'info', 'alternates');
 }

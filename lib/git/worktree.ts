@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sha256 } from '../core/hash.js';
 import { privateRoot, privateSubdir } from '../workspace/private-dir.js';
 import type { Repo } from './repo.js';
-import { createBorrowingCheckout, isBorrowingCheckout } from './checkout.js';
+import { createBorrowingCheckout, detachedHead, isBorrowingCheckout } from './checkout.js';
 import { git, gitText } from './run-git.js';
 
 export type SandboxMode = 'reuse' | 'fresh';
@@ -128,7 +128,7 @@ export interface AnalysisTree {
 export async function openAnalysisTree(repo: Repo, sessionDir: string, commit: string): Promise<AnalysisTree> {
   const dir = path.join(await ensureSandboxRoot(sessionDir), 'analysis');
   if (await isBorrowingCheckout(repo, dir)) {
-    const previous = (await gitText(['rev-parse', 'HEAD'], { cwd: dir })).trim();
+    const previous = (await detachedHead(dir)) ?? (await gitText(['rev-parse', 'HEAD'], { cwd: dir })).trim();
     if (previous !== commit) await git(['checkout', '-q', '-f', '--detach', commit], { cwd: dir });
     return { path: dir, previous };
   }

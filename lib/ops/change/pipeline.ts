@@ -14,11 +14,11 @@ import { buildRecord, recordText } from './record.js';
 import { createResultBranch, readRef } from '../../git/refs.js';
 import { assertRefMovable, staleFiles, writeWorkingTree } from '../../workspace/apply.js';
 import { assertCommittable, commitMessage, failedNames, touchedPaths } from './parts.js';
-import { dropNewRefs, refsAt, registerUndoPoint, verifyInSandbox, workingTreeWrites } from './steps.js';
+import { dropEarlySandbox, dropNewRefs, openSandboxEarly, refsAt, registerUndoPoint, verifyInSandbox, workingTreeWrites } from './steps.js';
 import { appendLog, loggedArguments } from './op-log.js';
 import { advanceOnto, resolveOnto, rewindOnto, type OntoBranch } from './onto.js';
 import { skipWorktreePaths } from '../../git/snapshot.js';
-import { assertSnapshot, snapshotCommit, takeSnapshot, type Snapshot } from '../workspace/snapshot.js';
+import { assertSnapshot, snapshotCommit, snapshotCommitObject, takeSnapshot, type Snapshot } from '../workspace/snapshot.js';
 import { orderWarnings, presentPatch, presentVerification } from './present.js';
 import { saveUndoRecord } from './undo-records.js';
 import { orderUnsure } from './unsure.js';
@@ -90,20 +90,32 @@ async function runOnSnapshot(
   const config = await configFor(ws.repo, options, ws.warnings);
   const onto: OntoBranch | null = options.onto ? await resolveOnto(ws, options.onto, snapshot.head) : null;
   throwIfCancelled(reporter.signal, 'during analysis');
-  const proposal = await plan(ws, snapshot, { tree: onto?.tipTree ?? snapshot.tree, onto: onto?.branch ?? null });
-  throwIfCancelled(reporter.signal, 'after analysis');
-  mark('change: planned');
-  if (proposal.patch.files.length === 0 && proposal.nothingToDoIsSuccess) {
-    // An idempotent operation with nothing to do succeeded: no sandbox, no commit, no branch, no undo point.
-    return RunResponse.parse({ ...okHead(ws, snapshot, kind, proposal, { status: 'skipped', mode: config.verify, checks: [] }), changed: false, applied: false });
-  }
-  if (proposal.patch.files.length === 0) {
-    throw new TugError('InvalidArgument', 'the change leaves every file as it was', { details: { argument: 'edits', reason: 'no-op patch' } });
-  }
-  if (options.commit) await assertCommittable(ws, snapshot);
-  const base = step ? step.base.commit : (onto?.tip ?? (await snapshotCommit(ws, snapshot)));
+  // The base is known before the plan, so the sandbox's checkout of it runs beside the analysis. The snapshot's commit
+  // gets its ref only once the change goes on: a failed plan leaves the refs as they were.
+  const baseObject = step ? step.base.commit : (onto?.tip ?? (await snapshotCommitObject(ws, snapshot)));
   const keep = options.keep_sandbox ?? false;
+  const early = openSandboxEarly(ws, baseObject, config, keep);
+  let proposal: Proposal;
+  try {
+    proposal = await plan(ws, snapshot, { tree: onto?.tipTree ?? snapshot.tree, onto: onto?.branch ?? null });
+    throwIfCancelled(reporter.signal, 'after analysis');
+    mark('change: planned');
+    if (proposal.patch.files.length === 0 && proposal.nothingToDoIsSuccess) {
+      // An idempotent operation with nothing to do succeeded: no sandbox, no commit, no branch, no undo point.
+      await dropEarlySandbox(early);
+      return RunResponse.parse({ ...okHead(ws, snapshot, kind, proposal, { status: 'skipped', mode: config.verify, checks: [] }), changed: false, applied: false });
+    }
+    if (proposal.patch.files.length === 0) {
+      throw new TugError('InvalidArgument', 'the change leaves every file as it was', { details: { argument: 'edits', reason: 'no-op patch' } });
+    }
+    if (options.commit) await assertCommittable(ws, snapshot);
+  } catch (error) {
+    await dropEarlySandbox(early);
+    throw error;
+  }
+  const base = step || onto?.tip ? baseObject : await snapshotCommit(ws, snapshot, baseObject);
   const { tree: resultTree, verification, sandboxPath } = await verifyInSandbox(ws, base, proposal.patch, config, {
+    early,
     keep,
     progress: reporter.progress,
     signal: reporter.signal,

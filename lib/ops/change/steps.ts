@@ -3,7 +3,7 @@ import type { PatchSet } from '../../core/patchset.js';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { deleteRef, listRefs, pointRef } from '../../git/refs.js';
-import { closeSandbox, openSandbox, writeSandboxFiles, type SandboxMode } from '../../git/worktree.js';
+import { closeSandbox, openSandbox, writeSandboxFiles, type Sandbox, type SandboxMode } from '../../git/worktree.js';
 import { writeBlobs } from '../../git/objects.js';
 import { treeWithEntries, type PathEntry } from '../../git/revert-tree.js';
 import type { FileWrite } from '../../workspace/apply.js';
@@ -36,6 +36,8 @@ export async function verifyInSandbox(
     alsoChanged?: readonly string[] | undefined;
     /** `base`'s tree, when the caller knows it (a result tree may then start from the snapshot's index). */
     baseTree?: string | undefined;
+    /** The sandbox's checkout of `base`, started while the change was planned (openSandboxEarly). */
+    early?: EarlySandbox | null | undefined;
   } = {},
 ): Promise<SandboxOutcome> {
   const keep = options.keep ?? false;
@@ -45,9 +47,9 @@ export async function verifyInSandbox(
     const tree = await treeWithEntries(ws.repo, ws.session.paths.scratch, base, await patchEntries(ws, patch), options.baseTree);
     return { tree, verification: { status: 'skipped', mode: 'none', checks: [] }, sandboxPath: '' };
   }
-  const mode: SandboxMode = keep ? 'fresh' : process.env['TUG_SANDBOX_MODE'] === 'fresh' ? 'fresh' : 'reuse';
   options.progress?.('preparing sandbox');
-  const sandbox = await openSandbox(ws.repo, ws.session.dir, base, mode);
+  const early = options.early?.base === base && options.early.keep === keep ? options.early.opened : null;
+  const sandbox = await (early ?? openSandbox(ws.repo, ws.session.dir, base, sandboxMode(keep)));
   let tree: string;
   let verification: Verification;
   try {
@@ -70,6 +72,35 @@ export async function verifyInSandbox(
   }
   await closeSandbox(sandbox, keep && verification.status === 'failed');
   return { tree, verification, sandboxPath: sandbox.path };
+}
+
+function sandboxMode(keep: boolean): SandboxMode {
+  return keep ? 'fresh' : process.env['TUG_SANDBOX_MODE'] === 'fresh' ? 'fresh' : 'reuse';
+}
+
+/** A sandbox checked out before the patch is known. */
+export interface EarlySandbox {
+  base: string;
+  keep: boolean;
+  opened: Promise<Sandbox>;
+}
+
+/**
+ * Starts checking `base` out in the sandbox while the change is still being planned (a Rust plan's `cargo check`, a
+ * TypeScript search): the checkout depends only on the base, and was otherwise waited for after the plan. Null when
+ * the verification needs no files on disk. A caller that does not pass it to verifyInSandbox drops it (dropEarlySandbox).
+ */
+export function openSandboxEarly(ws: Workspace, base: string, config: ResolvedConfig, keep: boolean): EarlySandbox | null {
+  if (config.verify === 'none' && !keep) return null;
+  const opened = openSandbox(ws.repo, ws.session.dir, base, sandboxMode(keep));
+  opened.catch(() => undefined); // a failed checkout is reported where the sandbox is used
+  return { base, keep, opened };
+}
+
+/** Waits for an early checkout nobody used (the plan failed, or had nothing to do) and removes a fresh one. */
+export async function dropEarlySandbox(early: EarlySandbox | null): Promise<void> {
+  const sandbox = early ? await early.opened.catch(() => null) : null;
+  if (sandbox) await closeSandbox(sandbox, false);
 }
 
 /** The files to check: the patch's, and those earlier steps changed that the patch leaves in place. */

@@ -46,15 +46,22 @@ export async function snapshotStats(ws: Workspace, tree: string): Promise<{ file
  * The commit a sandbox starts from: HEAD itself when the tree is clean, otherwise a commit of the
  * snapshot tree on top of HEAD. Dated like HEAD so the same state always gives the same id.
  */
-export async function snapshotCommit(ws: Workspace, snapshot: Snapshot): Promise<string> {
+export async function snapshotCommit(ws: Workspace, snapshot: Snapshot, made?: string): Promise<string> {
+  const commit = made ?? (await snapshotCommitObject(ws, snapshot));
+  if (commit !== snapshot.head.oid) await pointRef(ws.repo, `refs/tug/snapshots/${snapshot.tree}`, commit, 'tug: snapshot');
+  return commit;
+}
+
+/**
+ * The snapshot's commit as an object only, no ref yet (the same id every time: its time is HEAD's), for work that can
+ * start before the change is known to succeed; snapshotCommit with it keeps it under its ref.
+ */
+export async function snapshotCommitObject(ws: Workspace, snapshot: Snapshot): Promise<string> {
   if (!snapshot.dirty && snapshot.head.oid) return snapshot.head.oid;
-  const ref = `refs/tug/snapshots/${snapshot.tree}`;
-  const commit = await commitTree(ws.repo, {
+  return commitTree(ws.repo, {
     tree: snapshot.tree,
     parents: snapshot.head.oid ? [snapshot.head.oid] : [],
     message: `tug snapshot ${snapshot.tree}\n\nThe working tree as tug saw it, uncommitted changes included.\n`,
     time: snapshot.head.time ?? 0,
   });
-  await pointRef(ws.repo, ref, commit, 'tug: snapshot');
-  return commit;
 }
