@@ -6,8 +6,34 @@ export type ReferenceKind = 'definition' | 'call' | 'reference' | 'import' | 'at
 
 type Internal = { getTouchingPropertyName(file: TS.SourceFile, position: number): TS.Node };
 
+/**
+ * The token at `position`, as the compiler's getTouchingPropertyName finds it. That walk builds and scans every node's
+ * token list on its way down (~10 µs a place, a tenth of a warm 501-file rename's plan); a name starting at `position`
+ * is found by descending the syntax tree's own children instead, and is the token that walk returns (no other token
+ * can end where a name starts). Anything else (a place inside a name, in JSDoc, a string) asks the compiler.
+ */
 export function nodeAt(ts: TypeScriptModule, file: TS.SourceFile, position: number): TS.Node {
-  return (ts as unknown as Internal).getTouchingPropertyName(file, position);
+  return nameStartingAt(ts, file, position) ?? (ts as unknown as Internal).getTouchingPropertyName(file, position);
+}
+
+function nameStartingAt(ts: TypeScriptModule, file: TS.SourceFile, position: number): TS.Node | undefined {
+  const before = position > 0 ? file.text.charCodeAt(position - 1) : NaN;
+  // A token ending right where the name starts would be the compiler's answer: only punctuation or space may precede.
+  if (position > 0 && (ts.isIdentifierPart(before, file.languageVersion) || before === 0x22 || before === 0x27 || before === 0x60 || before === 0x23)) return undefined;
+  let current: TS.Node = file;
+  for (;;) {
+    let next: TS.Node | undefined;
+    ts.forEachChild(current, (child) => {
+      if (child.pos <= position && position < child.end) {
+        next = child;
+        return true;
+      }
+      return undefined;
+    });
+    if (next === undefined) break;
+    current = next;
+  }
+  return (ts.isIdentifier(current) || ts.isPrivateIdentifier(current)) && current.getStart(file) === position ? current : undefined;
 }
 
 export function referenceKind(ts: TypeScriptModule, file: TS.SourceFile | undefined, position: number): ReferenceKind {
