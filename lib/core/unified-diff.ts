@@ -1,6 +1,6 @@
 // Renders a PatchSet as a git-compatible unified diff (applies with `git apply`), in path order.
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
-import { editedHunks } from './line-diff.js';
+import { editedHunks, inPlaceHunks } from './line-diff.js';
 import type { FileChange } from './patchset.js';
 import { decodeText } from './text.js';
 
@@ -25,6 +25,8 @@ function fileDiff(change: FileChange): string {
   if (before.text === after.text) return header;
   const hunks = editedHunks(change);
   if (hunks !== null) return `${header}--- ${oldName}\n+++ ${newName}\n${hunks}`;
+  const inPlace = inPlaceHunks(before.text, after.text);
+  if (inPlace !== null) return `${header}--- ${oldName}\n+++ ${newName}\n${inPlace}`;
   const patch = structuredPatch(oldName, newName, before.text, after.text, undefined, undefined, { context: 3 });
   return `${header}${formatPatch(patch, FILE_HEADERS_ONLY)}`;
 }
