@@ -1,6 +1,6 @@
 // Computes the workspace snapshot as a git tree without touching the user's index, HEAD or refs.
 import { copyFile, mkdir, readFile, rm, stat, utimes } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Repo } from './repo.js';
 import { git, gitText } from './run-git.js';
@@ -16,9 +16,15 @@ export async function writeSnapshotTree(repo: Repo, scratchDir: string): Promise
     await copyIndex(path.join(repo.gitDir, 'index'), indexFile);
     const env = { GIT_INDEX_FILE: indexFile };
     await git(['add', '-A', '--ignore-errors', '--', '.'], { cwd: repo.root, env });
+    const added = await readFile(indexFile).then(
+      (bytes) => (bytes.length <= SEED_LIMIT ? createHash('sha256').update(bytes).digest('hex') : undefined),
+      () => undefined,
+    );
+    const same = lastIndex && added !== undefined && lastIndex.repo === repo.commonDir && lastIndex.added === added ? lastIndex : undefined;
+    if (same && (await looseObject(repo, same.tree))) return same.tree;
     const tree = await gitText(['write-tree'], { cwd: repo.root, env });
     const bytes = await readFile(indexFile).catch(() => undefined);
-    lastIndex = bytes && bytes.length <= SEED_LIMIT ? { repo: repo.commonDir, tree, bytes } : undefined;
+    lastIndex = bytes && bytes.length <= SEED_LIMIT ? { repo: repo.commonDir, tree, bytes, added } : undefined;
     return tree;
   } finally {
     await rm(indexFile, { force: true });
@@ -31,7 +37,17 @@ export async function writeSnapshotTree(repo: Repo, scratchDir: string): Promise
  * of a `read-tree` (one git process less per change). It never goes stale: write-tree made exactly that tree from these
  * entries, whatever changes on disk later, and it is only handed out for that tree id in that repository.
  */
-let lastIndex: { repo: string; tree: string; bytes: Buffer } | undefined;
+let lastIndex: { repo: string; tree: string; bytes: Buffer; added: string | undefined } | undefined;
+/**
+ * The same index after `add -A` (the same bytes: the user's index and every file's stat data as before) makes the same
+ * tree, so the last snapshot's tree answers without a `write-tree` (one git process less per operation of a long-lived
+ * process on an unchanged working tree). Only while that tree is still a loose object, as write-tree leaves it: one a
+ * `git gc` packed or pruned since is written again the usual way.
+ */
+async function looseObject(repo: Repo, oid: string): Promise<boolean> {
+  return (await stat(path.join(repo.commonDir, 'objects', oid.slice(0, 2), oid.slice(2))).catch(() => null))?.isFile() ?? false;
+}
+
 /** Large indexes are not kept (a long-lived process holds one). */
 const SEED_LIMIT = 8 * 1024 * 1024;
 
