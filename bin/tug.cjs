@@ -7,6 +7,9 @@
 // bin/tug's shell line caps the young generation at 4 MB a semi-space (V8's default grows to 16): a cold Python analysis
 // of a large repository parses tens of MB of facts, and the larger nursery added ~18 MB to the peak for no CPU saved
 // (docs/PERFORMANCE.md, issue 33 step 14).
+// It also starts the old generation at 64 MB: a cold Python analysis of a few files (the standard library's `mkstemp`,
+// pytest's `getfslineno`) crossed V8's first, much lower limit just before it ended and paid a full mark-compact
+// (~23 ms of CPU) to free memory the exit frees anyway; +6-10 MB of peak (docs/PERFORMANCE.md, issue 33 step 25).
 if (process.env.TUG_NODE_EXTRA_CA_CERTS !== undefined) {
   process.env.NODE_EXTRA_CA_CERTS = process.env.TUG_NODE_EXTRA_CA_CERTS;
   delete process.env.TUG_NODE_EXTRA_CA_CERTS;

@@ -168,15 +168,15 @@ test('run as a command, tug starts Node without NODE_EXTRA_CA_CERTS (read at eve
   await repo.cleanup();
 });
 
-test('run as a command, tug starts Node with a 4 MB young generation (a lower peak memory on large repositories)', async (t) => {
+test('run as a command, tug starts Node with a 4 MB young generation (a lower peak memory on large repositories) and a 64 MB first old generation (no full collection in a short analysis)', async (t) => {
   const repo = await makeRepo({ 'a.py': 'x = 1\n' });
   const bin = await mkdtemp(path.join(os.tmpdir(), 'tug-path-'));
   const log = path.join(bin, 'node.log');
-  await writeFile(path.join(bin, 'node'), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${log}'\nexec '${process.execPath}' "$@"\n`);
+  await writeFile(path.join(bin, 'node'), `#!/bin/sh\nprintf '%s %s\\n' "$1" "$2" >> '${log}'\nexec '${process.execPath}' "$@"\n`);
   await chmod(path.join(bin, 'node'), 0o755);
   const run = await execa(TUG_BIN, FULL_SNAPSHOT, { cwd: repo.root, env: { PATH: `${bin}${path.delimiter}${process.env['PATH']}`, TUG_NO_DAEMON: '1' }, extendEnv: false, reject: false });
   t.is(run.exitCode, 0, run.stderr);
-  t.is((await readFile(log, 'utf8')).split('\n')[0], '--max-semi-space-size=4');
+  t.is((await readFile(log, 'utf8')).split('\n')[0], '--max-semi-space-size=4 --initial-old-space-size=64');
   await rm(bin, { recursive: true, force: true });
   await repo.cleanup();
 });
