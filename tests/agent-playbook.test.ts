@@ -1,6 +1,6 @@
 // Runs every `sh` block of docs/AGENT_PLAYBOOK.md, in order, in a fresh copy of the demo project.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { cp, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_ROOT } from './helpers/golden.js';

@@ -1,6 +1,6 @@
 // apply_patch: several files, creations, deletions and renames in one verified commit; fuzz-free context; all or nothing.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { hunkEdits, parseUnifiedPatch } from '../lib/core/unified-patch.js';

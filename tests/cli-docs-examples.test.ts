@@ -3,7 +3,7 @@
 // in a fresh git repository of fixtures/demo/project (one per page), through sh with bin/ first on PATH; each tug
 // command must answer status ok, and a ```diff block right after it must equal the last command's unified diff.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { cp, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_ROOT } from './helpers/golden.js';

@@ -1,6 +1,6 @@
 // `tug doctor` reports every prerequisite with what it is for and how to fix it; a stock python3 without LibCST renames.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { existsSync } from 'node:fs';
 import { tug } from './helpers/cli.js';
 import { makeRepo } from './helpers/repo.js';

@@ -1,7 +1,7 @@
 // Help for people: -h, `help` and bare `tug` print it, a mistyped command or option names the closest real one, and
 // `git tug --help` finds the man page through PATH the way the README installs tug.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import path from 'node:path';
 import { PROJECT_ROOT } from './helpers/golden.js';
 import { tug } from './helpers/cli.js';

@@ -1,7 +1,7 @@
 // The next step a rename prints works in the state the user is in: `git merge` on a clean tree, and on a dirty tree
 // `tug apply BRANCH`, which brings just the refactor in beside the user's uncommitted and untracked files.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { TUG_BIN, tug } from './helpers/cli.js';
 import { FIXED_ENV, makeRepo, type TestRepo } from './helpers/repo.js';
 import { tugOnTerminal } from './helpers/pty.js';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { findOperation } from '../lib/index.js';
 import { readHead, discoverRepo } from '../lib/git/repo.js';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { tug, TUG_BIN } from './helpers/cli.js';
 import { makeRepo } from './helpers/repo.js';
 

@@ -1,6 +1,6 @@
 // `tug daemon`: a resident process the CLI forwards to, with output, exit codes and environment checks identical to a cold run.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import path from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';

@@ -1,6 +1,6 @@
 // The README's first quick-start command runs this demo; it must keep working at every commit.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { fileURLToPath } from 'node:url';
 
 test('the bundled demo renames across files with verification, applies, undoes, and applies a patchset', async (t) => {

@@ -1,7 +1,7 @@
 // A result tree built from the snapshot's own index instead of a `read-tree` of its commit: the same tree as the plain road, one git process less, and the remembered index used only for the tree (and repository) it was written from.
 import path from 'node:path';
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { discoverRepo } from '../lib/git/repo.js';
 import { treeWithEntries, type PathEntry } from '../lib/git/revert-tree.js';
 import { snapshotIndex, writeSnapshotTree } from '../lib/git/snapshot.js';

@@ -1,6 +1,6 @@
 // `git tug …` works once bin/ is on PATH, and the help and version flags answer without a repository.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import path from 'node:path';
 import { makeRepo } from './helpers/repo.js';
 import { TUG_BIN, tug } from './helpers/cli.js';

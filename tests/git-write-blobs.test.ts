@@ -1,6 +1,6 @@
 // writeBlobs, the one batch write of a change's new file contents: exact bytes and git's own ids, one git process, and a large batch stored as one pack instead of a loose object (and a scratch file) per blob.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { writeBlobs } from '../lib/git/objects.js';
 import { fastImportError } from '../lib/git/write-blobs.js';
 import { discoverRepo } from '../lib/git/repo.js';

@@ -1,6 +1,6 @@
 // Runs the tool-loop example of docs/LIBRARY.md as written, against a real repository, and the agentTools contract.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { agentTools, availableTools } from '../lib/index.js';

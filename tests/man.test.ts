@@ -1,6 +1,6 @@
 // The man page git opens for `git tug --help`: shipped, declared in package.json, and naming every command.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_ROOT } from './helpers/golden.js';

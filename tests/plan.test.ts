@@ -2,7 +2,7 @@
 // a failing step named by its index with nothing written, --squash, undo of the whole, replay on a moved base, and the
 // analyze-impact preview. Real git, the real Python worker, the package's own pytest suite.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { tug } from './helpers/cli.js';
 import { OLD_NAMES, PLAN_PROJECT, PLAN_STEPS } from './helpers/plan-project.js';
 import { makeRepo, repoState, type TestRepo } from './helpers/repo.js';

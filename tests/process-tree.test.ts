@@ -2,7 +2,7 @@
 // the run that left its group with setsid is found and killed; one with no environment to read (what a process in the
 // middle of exec shows) is reported as unsure, so killRun looks again instead of calling the run's processes gone.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { readFile } from 'node:fs/promises';
 import { killRun, newRunId, processesOfRun, RUN_MARKER } from '../lib/verify/process-tree.js';
 

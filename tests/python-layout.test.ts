@@ -1,7 +1,7 @@
 // End to end on a real package layout (src/, re-exporting __init__, tests through the package): each pattern is renamed with
 // `--verify tests`, the package's own pytest suite must pass on the result, and the old name must be gone from the code.
 import test, { type ExecutionContext } from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tug } from './helpers/cli.js';

@@ -3,7 +3,7 @@
 // caught it (the sweep). tug now refuses the move unless the old module keeps the name (keep_reexport), whether the
 // checked-in file is the extension's C source or the compiled extension itself. Real gcc, Python, worker and git.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 // A real package layout (src/, re-exporting __init__ with __all__ and a star import, a .pyi stub, doctests in docstrings,
 // README.md and docs/*.rst run by pytest's own config): each public rename leaves the package's own test suite green.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { tug } from './helpers/cli.js';
 import { fixtureRepo } from './helpers/rename-cases.js';
 

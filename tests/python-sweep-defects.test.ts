@@ -1,7 +1,7 @@
 // Defects the sweep over real projects (tests/sweep/, docs/QUALITY.md) found in the Python operations: each case is the
 // shape of the real code, run through the real CLI, worker and git, and the result's own tests run on its branch.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { tug } from './helpers/cli.js';
 import { makeRepo, type TestRepo } from './helpers/repo.js';
 

@@ -1,7 +1,7 @@
 // A Rust rename (rust-analyzer, cargo) made before the base gained a caller of the old name: check-merge names the new
 // uses, replay re-runs the rename on the new base, and the replayed branch merges with cargo test passing.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { tug } from './helpers/cli.js';
 import { makeRepo } from './helpers/repo.js';
 import { requireRustToolchain } from './helpers/toolchains.js';

@@ -1,6 +1,6 @@
 // The real `tug review` in a real terminal (tmux, 80×24): accept part of a rename, commit it, and check the commit with git.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TUG_BIN, tug } from './helpers/cli.js';

@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import path from 'node:path';
 import { applyAssist, changeSignature, organizeImports } from '../lib/index.js';
 import { createReviewKernel } from '../lib/review/kernel.js';

@@ -6,7 +6,7 @@
 // `#[cfg(test)]` module goes: only the test build compiles it, so the lib build's silence does not keep it. Found by tests/sweep/rust-imports.mjs on
 // Debian's crates; checked here on generated crates with the real cargo, rustc and rustfmt.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { organizeImports } from '../lib/index.js';
 import { testOnlyRanges } from '../lib/rust/unused-imports.js';
 import { staysFormatted } from '../lib/rust/organize-imports.js';

@@ -3,7 +3,7 @@
 // assist removed on percent-encoding; not `mem`, used only by the tests), then rustfmt formats the whole file when it
 // was rustfmt-clean, else only the changed `use` block; nothing unused is ok with changed false.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { tug, TUG_BIN } from './helpers/cli.js';

@@ -1,6 +1,6 @@
 // `tug toolchain python info|check|setup` with real interpreters and venvs.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 // A TypeScript rename through every front door — `git tug`, the MCP server's rename tool, the library and `tug tool` — gives the CLI's result; refactors the adapter does not offer answer UnsupportedByAdapter.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from './helpers/execa.js';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';

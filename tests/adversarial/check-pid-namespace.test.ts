@@ -2,7 +2,7 @@
 // dies with it (runCheck then skips the /proc walk), on the other roads (unshare, no confinement) because the walk
 // finds the daemon by its run marker and kills it. Real processes, real bwrap. Serial: the walk counter is per process.
 import test, { type ExecutionContext } from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';

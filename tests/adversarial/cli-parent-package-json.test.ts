@@ -2,7 +2,7 @@
 // the working directory listing every parent folder and reading the first package.json it met, so a package.json that
 // is a named pipe above the repository made every command wait forever. It now looks only beside tug itself.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

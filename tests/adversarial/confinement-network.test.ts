@@ -2,7 +2,7 @@
 // `verify_network = true` in their own config.toml; a repository's tug.toml or [tool.tug] saying so is ignored, trusted
 // or not, with a warning.
 import test, { type ExecutionContext } from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

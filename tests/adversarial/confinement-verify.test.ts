@@ -2,7 +2,7 @@
 // object alternate) stays read-only, tug's config and trust store cannot be planted, and nothing a check started
 // outlives it.
 import test, { type ExecutionContext } from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';

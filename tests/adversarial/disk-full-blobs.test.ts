@@ -1,7 +1,7 @@
 // The blob writer (one `git fast-import`) on a full disk: DiskFull, not InternalError, and nothing fast-import leaves when
 // it dies (its crash report `fast_import_crash_<pid>`, a half-written `tmp_pack_*`) stays in the user's .git.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { existsSync } from 'node:fs';
 import { TUG_BIN } from '../helpers/cli.js';
 

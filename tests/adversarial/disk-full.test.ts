@@ -1,7 +1,7 @@
 // A full disk is DiskFull (exit 4) naming what could not be written, never InternalError (git could not write an
 // object) or a misleading RefUpdateConflict (git could not append to a ref's log); nothing of the user's changes.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { existsSync } from 'node:fs';
 import { rm, symlink } from 'node:fs/promises';
 import path from 'node:path';

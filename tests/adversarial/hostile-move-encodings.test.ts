@@ -2,7 +2,7 @@
 // as for every other operation (it was an InternalError KeyError), and a UTF-8 file with a byte order mark moves like
 // any other (it was called a syntax error), the mark staying first in its file.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { tug } from '../helpers/cli.js';
 import { makeRepo } from '../helpers/repo.js';
 

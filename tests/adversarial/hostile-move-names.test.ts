@@ -2,7 +2,7 @@
 // package, a name no file system accepts, a keyword no import can spell. Each is a clean InvalidArgument and leaves no
 // branch; none is an InternalError, and none writes `from pkg.None import …`.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

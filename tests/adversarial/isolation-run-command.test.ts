@@ -1,6 +1,6 @@
 // run_command cannot reach the user's git dir, runs confined where bubblewrap works, and leaves no process behind (setsid included).
 import test, { type ExecutionContext } from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';

@@ -1,7 +1,7 @@
 // A --commit that fails after it started leaves the repository exactly as it was: locks held by other git processes,
 // a lock appearing mid-way, a full disk; and nothing half-done is "recovered" over the user's later edits.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

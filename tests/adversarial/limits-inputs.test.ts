@@ -1,6 +1,6 @@
 // Bad input gets a named error, never a hang, a stack trace or a silent correction; mixed line endings survive edits.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';

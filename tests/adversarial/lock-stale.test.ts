@@ -1,7 +1,7 @@
 // Locks left by a killed tug are known by owner pid + process start time and cleared with a warning; a live owner keeps
 // its lock; a git lock tug did not create is never deleted, and the error names it.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';

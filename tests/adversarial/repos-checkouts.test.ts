@@ -1,6 +1,6 @@
 // Repositories as users have them: autocrlf, eol attributes, sparse checkouts, linked worktrees and submodules.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

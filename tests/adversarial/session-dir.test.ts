@@ -1,7 +1,7 @@
 // An unusable session dir never dead-ends: bad or foreign metadata is moved aside and rebuilt with a warning; a
 // read-only or full one is SessionNotWritable (exit 2) naming the path; `tug clean` works in every case.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

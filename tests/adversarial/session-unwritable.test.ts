@@ -1,7 +1,7 @@
 // A session dir tug cannot write answers SessionNotWritable (exit 2) naming it, fast: a read-only session dir, a
 // read-only repository (its .git/tug), and a --session-dir inside /proc (where Node's recursive mkdir loops forever).
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';

@@ -1,6 +1,6 @@
 // The default verification: syntax everywhere; the project's tests (pytest with its doctests, else unittest) only in a trusted repository.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

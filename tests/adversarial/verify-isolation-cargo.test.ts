@@ -1,7 +1,7 @@
 // Rust verification must build the sandbox, never the user's checkout: a path dependency or a [patch] that names the
 // working tree by an absolute path is refused (VerificationNotIsolated), and nothing is built.
 import test, { type ExecutionContext } from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { patchset, tug } from '../helpers/cli.js';
 import { makeRepo, repoState } from '../helpers/repo.js';
 import { missing } from '../helpers/toolchains.js';

@@ -2,7 +2,7 @@
 // editable install, a finder hook, a stale copy, PYTHONPATH at the working tree, …) a change that breaks the package
 // fails verification or is refused as not isolated, and never passes.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

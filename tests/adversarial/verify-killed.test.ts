@@ -1,7 +1,7 @@
 // A tug stopped with SIGTERM or SIGINT while `--verify tests` runs takes the test suite with it: checks run in process
 // groups of their own, and without a handler the suite went on after tug was gone (issue: a newcomer's first hour, §6).
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

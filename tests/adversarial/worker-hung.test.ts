@@ -2,7 +2,7 @@
 // after 101 s: the shim probe and the start each waited, twice), names the variable that raises the deadline, and
 // leaves no process behind.
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -2,7 +2,7 @@
 // among them) is code tug never runs, whichever refactor asks the worker. (tests/python-worker.test.ts shows LibCST is
 // still found there.)
 import test from 'ava';
-import { execa } from 'execa';
+import { execa } from '../helpers/execa.js';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';

@@ -1,6 +1,6 @@
 // Runs the real `tug` command the way agents do (run as a program, as a shell finds it; stdout not a TTY, so JSON) and
 // parses what it prints.
-import { execa } from 'execa';
+import { execa } from './execa.js';
 import { fileURLToPath } from 'node:url';
 
 export const TUG_BIN = fileURLToPath(new URL('../../../bin/tug', import.meta.url));

@@ -1,5 +1,6 @@
 // Drives tug through its test-only fault points (TUG_FAULT_INJECT): start it paused at a step, act, then let it go on.
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
+import { execa } from './execa.js';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

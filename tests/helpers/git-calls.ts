@@ -2,7 +2,7 @@
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
+import { execa } from './execa.js';
 
 /**
  * `run`'s value and the git processes it started, counted by a wrapper named `git` put first on PATH that logs its

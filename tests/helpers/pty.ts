@@ -1,5 +1,5 @@
 // Runs the real `tug` on a pseudo-terminal (util-linux `script`), the way a person sees it: stdout is a TTY, so no JSON.
-import { execa } from 'execa';
+import { execa } from './execa.js';
 import { TUG_BIN } from './cli.js';
 
 export interface PtyRun {

@@ -1,5 +1,5 @@
 // A small src-layout Python package with pytest tests, and the moves of its base the replay tests make after a branch.
-import { execa } from 'execa';
+import { execa } from './execa.js';
 import { PYTEST_NO_PLUGINS } from './plan-project.js';
 import { makeRepo, type TestRepo } from './repo.js';
 

@@ -1,5 +1,5 @@
 // Temporary git repositories for tests: real git, fixed identities and dates so commit ids are reproducible.
-import { execa } from 'execa';
+import { execa } from './execa.js';
 import { mkdtemp, mkdir, readFile, writeFile, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 // Real-tier tests need real toolchains: under CI a missing one fails the test, elsewhere the test is skipped with a loud note.
 import type { ExecutionContext } from 'ava';
-import { execa } from 'execa';
+import { execa } from './execa.js';
 import { discoverRustAnalyzer } from '../../lib/rust/discovery.js';
 
 let cargo: Promise<boolean> | undefined;
