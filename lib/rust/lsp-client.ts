@@ -205,7 +205,10 @@ export class RustAnalyzer {
     // Settled after the race is decided (a crash noticed through the pipes first): not an unhandled rejection.
     timeout.catch(() => undefined);
     try {
-      return await Promise.race([this.connection.sendRequest(method, params) as Promise<R>, timeout]);
+      // No params at all when there are none: vscode-jsonrpc sends `undefined` as `[null]`, which rust-analyzer refuses
+      // for `shutdown` (it expects none), so the server was never shut down but killed after a 2 s wait for its exit.
+      const sent = params === undefined ? this.connection.sendRequest(method) : this.connection.sendRequest(method, params);
+      return await Promise.race([sent as Promise<R>, timeout]);
     } catch (error) {
       // A server that dies can close its pipes (or fail a write) before its exit is reported: that is a crash too.
       if (!(error instanceof TugError) && (await this.exited(2_000))) throw this.crashed();

@@ -1,0 +1,57 @@
+// tug ends a rust-analyzer it started with LSP's `shutdown` and `exit`, as the protocol asks: `shutdown` takes no params,
+// and rust-analyzer refuses one sent with `[null]` (what vscode-jsonrpc makes of an undefined param), after which tug
+// waited 2 s for an exit that never came and killed the server, 2 s of every cold Rust command and daemon stop. A
+// stand-in server that answers `shutdown` as rust-analyzer does, and records what it got, checks it without a toolchain.
+import test from 'ava';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { RustAnalyzer } from '../lib/rust/lsp-client.js';
+
+const JSONRPC = createRequire(import.meta.url).resolve('vscode-jsonrpc/node');
+
+/** A Node script speaking LSP on stdio: initialize, quiescent at once, and `shutdown` refused when it has params. */
+function standIn(log: string): string {
+  return `#!/usr/bin/env node
+const fs = require('node:fs');
+const rpc = require(${JSON.stringify(JSONRPC)});
+const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(process.stdin), new rpc.StreamMessageWriter(process.stdout));
+const note = (line) => fs.appendFileSync(${JSON.stringify(log)}, line + '\\n');
+connection.onRequest('initialize', () => ({ capabilities: {} }));
+connection.onNotification('initialized', () => connection.sendNotification('experimental/serverStatus', { health: 'ok', quiescent: true }));
+// vscode-jsonrpc passes the params (when the request has any) and then a cancellation token.
+connection.onRequest('shutdown', (...args) => {
+  if (args.length > 1) {
+    note('shutdown refused: ' + JSON.stringify(args[0]));
+    return new rpc.ResponseError(-32602, 'Failed to deserialize shutdown: invalid type: sequence, expected unit');
+  }
+  note('shutdown');
+  return null;
+});
+connection.onNotification('exit', () => {
+  note('exit');
+  process.exit(0);
+});
+connection.listen();
+`;
+}
+
+test('a rust-analyzer is shut down with a shutdown request without params, which it accepts', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-lsp-shutdown-'));
+  try {
+    const log = path.join(dir, 'log');
+    const binary = path.join(dir, 'rust-analyzer');
+    await writeFile(binary, standIn(log));
+    await chmod(binary, 0o755);
+    const server = await RustAnalyzer.start({ binary, root: dir, requestTimeoutMs: 60_000, indexTimeoutMs: 60_000 });
+    await server.shutdown();
+    t.false(server.alive);
+    // The exit notification may or may not be read before tug's SIGTERM ends the process; the shutdown was accepted.
+    const got = (await readFile(log, 'utf8')).trim().split('\n');
+    t.is(got[0], 'shutdown', got.join('\n'));
+    t.true(got.every((line) => line === 'shutdown' || line === 'exit'), got.join('\n'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
