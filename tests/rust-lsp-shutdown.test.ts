@@ -1,12 +1,14 @@
-// tug ends a rust-analyzer it started with LSP's `shutdown` and `exit`, as the protocol asks: `shutdown` takes no params,
-// and rust-analyzer refuses one sent with `[null]` (what vscode-jsonrpc makes of an undefined param), after which tug
-// waited 2 s for an exit that never came and killed the server, 2 s of every cold Rust command and daemon stop. A
-// stand-in server that answers `shutdown` as rust-analyzer does, and records what it got, checks it without a toolchain.
+// How tug's LSP client talks to rust-analyzer where it cost time for nothing: `shutdown` takes no params, and
+// rust-analyzer refuses one sent with `[null]` (what vscode-jsonrpc makes of an undefined param), after which tug waited
+// 2 s for an exit that never came and killed the server (2 s of every cold Rust command and daemon stop); and an error
+// answer was held up to 2 s to see whether the server was dying (2 s of every refusal rust-analyzer gives). A stand-in
+// server that answers as rust-analyzer does, and records what it got, checks both without a toolchain.
 import test from 'ava';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { ResponseError } from 'vscode-languageserver-protocol/node.js';
 import { RustAnalyzer } from '../lib/rust/lsp-client.js';
 
 const JSONRPC = createRequire(import.meta.url).resolve('vscode-jsonrpc/node');
@@ -28,6 +30,11 @@ connection.onRequest('shutdown', (...args) => {
   }
   note('shutdown');
   return null;
+});
+// Refused as rust-analyzer refuses a rename where there is nothing to rename; this server then dies soon after.
+connection.onRequest('textDocument/prepareRename', () => {
+  setTimeout(() => process.exit(3), 300);
+  return new rpc.ResponseError(-32602, 'No references found at position');
 });
 connection.onNotification('exit', () => {
   note('exit');
@@ -51,6 +58,26 @@ test('a rust-analyzer is shut down with a shutdown request without params, which
     const got = (await readFile(log, 'utf8')).trim().split('\n');
     t.is(got[0], 'shutdown', got.join('\n'));
     t.true(got.every((line) => line === 'shutdown' || line === 'exit'), got.join('\n'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("an error answer is the server's answer at once, not held to see whether the server dies", async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-lsp-shutdown-'));
+  try {
+    const binary = path.join(dir, 'rust-analyzer');
+    await writeFile(binary, standIn(path.join(dir, 'log')));
+    await chmod(binary, 0o755);
+    const server = await RustAnalyzer.start({ binary, root: dir, requestTimeoutMs: 60_000, indexTimeoutMs: 60_000 });
+    try {
+      // Held, the answer met the server's exit 0.3 s later and came out as RustAnalyzerCrashed.
+      const error = await t.throwsAsync(server.request('textDocument/prepareRename', { textDocument: { uri: 'file:///x.rs' }, position: { line: 0, character: 0 } }));
+      t.true(error instanceof ResponseError, String(error));
+      t.is(error?.message, 'No references found at position');
+    } finally {
+      await server.shutdown();
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -12,6 +12,7 @@ import {
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
+  ResponseError,
   ShutdownRequest,
   StreamMessageReader,
   StreamMessageWriter,
@@ -210,8 +211,9 @@ export class RustAnalyzer {
       const sent = params === undefined ? this.connection.sendRequest(method) : this.connection.sendRequest(method, params);
       return await Promise.race([sent as Promise<R>, timeout]);
     } catch (error) {
-      // A server that dies can close its pipes (or fail a write) before its exit is reported: that is a crash too.
-      if (!(error instanceof TugError) && (await this.exited(2_000))) throw this.crashed();
+      // A server that dies can close its pipes (or fail a write) before its exit is reported: that is a crash too. A
+      // server that answered with an error is alive, so its answer is not held back to wait for an exit.
+      if (!(error instanceof TugError) && !(error instanceof ResponseError) && (await this.exited(2_000))) throw this.crashed();
       throw error;
     } finally {
       clearTimeout(timer);
