@@ -1,8 +1,10 @@
 // How tug's LSP client talks to rust-analyzer where it cost time for nothing: `shutdown` takes no params, and
 // rust-analyzer refuses one sent with `[null]` (what vscode-jsonrpc makes of an undefined param), after which tug waited
 // 2 s for an exit that never came and killed the server (2 s of every cold Rust command and daemon stop); and an error
-// answer was held up to 2 s to see whether the server was dying (2 s of every refusal rust-analyzer gives). A stand-in
-// server that answers as rust-analyzer does, and records what it got, checks both without a toolchain.
+// answer was held up to 2 s to see whether the server was dying (2 s of every refusal rust-analyzer gives). Not an
+// answer: a write that fails because the server is dying, which vscode-jsonrpc reports as a ResponseError too (and
+// rethrew where nothing could catch it, ending tug with a stack trace). A stand-in server that answers as
+// rust-analyzer does, and records what it got, checks all three without a toolchain.
 import test from 'ava';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -35,6 +37,16 @@ connection.onRequest('shutdown', (...args) => {
 connection.onRequest('textDocument/prepareRename', () => {
   setTimeout(() => process.exit(3), 300);
   return new rpc.ResponseError(-32602, 'No references found at position');
+});
+// Stops reading (its end of the pipe closed, as a dying process's is) and exits 0.3 s later: the next request's
+// write fails before the exit is seen.
+connection.onRequest('tug/stopReading', () => {
+  setTimeout(() => {
+    process.stdin.pause();
+    fs.closeSync(0);
+    setTimeout(() => process.exit(4), 300);
+  }, 20);
+  return null;
 });
 connection.onNotification('exit', () => {
   note('exit');
@@ -75,6 +87,27 @@ test("an error answer is the server's answer at once, not held to see whether th
       const error = await t.throwsAsync(server.request('textDocument/prepareRename', { textDocument: { uri: 'file:///x.rs' }, position: { line: 0, character: 0 } }));
       t.true(error instanceof ResponseError, String(error));
       t.is(error?.message, 'No references found at position');
+    } finally {
+      await server.shutdown();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a request whose write fails because the server is dying is RustAnalyzerCrashed, not the write error', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-lsp-shutdown-'));
+  try {
+    const binary = path.join(dir, 'rust-analyzer');
+    await writeFile(binary, standIn(path.join(dir, 'log')));
+    await chmod(binary, 0o755);
+    const server = await RustAnalyzer.start({ binary, root: dir, requestTimeoutMs: 60_000, indexTimeoutMs: 60_000 });
+    try {
+      await server.request('tug/stopReading', {});
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      // vscode-jsonrpc reports the failed write as a ResponseError too (MessageWriteError): not an answer of the server.
+      const error = await t.throwsAsync(server.request('textDocument/hover', { textDocument: { uri: 'file:///x.rs' }, position: { line: 0, character: 0 } }));
+      t.is((error as { code?: string } | undefined)?.code, 'RustAnalyzerCrashed', String(error));
     } finally {
       await server.shutdown();
     }

@@ -9,6 +9,7 @@ import {
   DidChangeWatchedFilesNotification,
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
+  ErrorCodes,
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
@@ -77,7 +78,7 @@ export class RustAnalyzer {
     this.pidFile = options.pidFile;
     this.settings = settingsFor(options.sysrootSrc);
     this.requestTimeoutMs = options.requestTimeoutMs ?? Number(process.env['TUG_RA_TIMEOUT_MS'] ?? 60_000);
-    this.connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    this.connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new QuietWriter(child.stdin!));
     child.stderr!.on('data', (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       if (NO_STD.test(text)) this.stdMissing = true;
@@ -213,7 +214,7 @@ export class RustAnalyzer {
     } catch (error) {
       // A server that dies can close its pipes (or fail a write) before its exit is reported: that is a crash too. A
       // server that answered with an error is alive, so its answer is not held back to wait for an exit.
-      if (!(error instanceof TugError) && !(error instanceof ResponseError) && (await this.exited(2_000))) throw this.crashed();
+      if (!(error instanceof TugError) && !answered(error) && (await this.exited(2_000))) throw this.crashed();
       throw error;
     } finally {
       clearTimeout(timer);
@@ -318,5 +319,26 @@ export class RustAnalyzer {
     const waiters = this.waiters;
     this.waiters = [];
     for (const wake of waiters) wake();
+  }
+}
+
+/**
+ * Errors vscode-jsonrpc makes on tug's side of the pipe (a failed write, a closed or disposed connection) are
+ * ResponseErrors too, but no answer: the server may be dying. Any other ResponseError is the server's own answer.
+ */
+const CLIENT_SIDE = new Set<number>([ErrorCodes.MessageWriteError, ErrorCodes.MessageReadError, ErrorCodes.PendingResponseRejected, ErrorCodes.ConnectionInactive]);
+
+function answered(error: unknown): boolean {
+  return error instanceof ResponseError && !CLIENT_SIDE.has(error.code);
+}
+
+/**
+ * A failed write to the server (its end of the pipe closed: it is dying) is not thrown: vscode-jsonrpc would reject
+ * the request with it and rethrow it where nobody can catch it (an unhandled rejection ends tug with a stack trace).
+ * The request then waits for the server's exit, which answers it as RustAnalyzerCrashed, or for its timeout.
+ */
+class QuietWriter extends StreamMessageWriter {
+  override async write(message: Parameters<StreamMessageWriter['write']>[0]): Promise<void> {
+    await super.write(message).catch(() => undefined);
   }
 }
