@@ -133,6 +133,28 @@ test('extract-function from a @property uses self as a plain method; from a @cla
   await cls.repo.cleanup();
 });
 
+// python3-bs4 (`bs4/element.py`, NavigableString.__new__) and mock (`_Call.__new__`), re-sweep of 2026-11-27: from
+// `__new__` the new function was a plain method called as `cls.f(...)`, which does not get the class (TypeError). Python
+// binds `__new__`, `__init_subclass__` and `__class_getitem__` to the class without a decorator: the new method is a
+// classmethod.
+test('extract-function from __new__ or __init_subclass__ makes a classmethod, which gets the class when called through cls', async (t) => {
+  const code =
+    'class Tag(str):\n    registry = []\n\n    def __new__(cls, name, prefix):\n        full = prefix + ":" + name if prefix else name\n        made = str.__new__(cls, full)\n        return made\n\n    def __init_subclass__(cls, **kwargs):\n        super().__init_subclass__(**kwargs)\n        cls.registry.append(cls.__name__)\n';
+  const tests = 'from tags import Tag\n\n\nclass Bold(Tag):\n    pass\n\n\ndef test_tag():\n    assert Tag("b", "x") == "x:b"\n    assert Bold("i", "") == "i" and type(Bold("i", "")) is Bold\n    assert Tag.registry == ["Bold"]\n';
+  const files = { 'tags.py': code, 'test_tags.py': tests };
+  const made = await extractFunction(files, 'tags.py:5:9-6:38', 'build');
+  t.is(made.run.exitCode, 0, made.run.stdout);
+  t.is(made.run.json.verification.status, 'passed');
+  t.true(made.text.includes('    @classmethod\n    def build(cls, prefix, name):\n'), made.text);
+  t.true(made.text.includes('        made = cls.build(prefix, name)\n'), made.text);
+  await made.repo.cleanup();
+  const sub = await extractFunction(files, 'tags.py:11:9-11:42', 'register');
+  t.is(sub.run.exitCode, 0, sub.run.stdout);
+  t.is(sub.run.json.verification.status, 'passed');
+  t.true(sub.text.includes('    @classmethod\n    def register(cls):\n'), sub.text);
+  await sub.repo.cleanup();
+});
+
 // python3-toolz: `comp = compose` in toolz/__init__.py, whose `compose` comes from `from .functoolz import *`; the
 // moved constant's new module had no `compose` (NameError at import).
 test('move-symbol refuses code that reads a name its module gets from a star import', async (t) => {

@@ -309,9 +309,15 @@ def extract_function(content, start, end, name):
     if not uses_receiver and any(isinstance(n, ast.Name) and n.id in ("super", "__class__") for n in inside):
         _refuse("UnsafeRefactor", source, start, "the range uses super() or __class__ outside a method")
     binders = [d for d in scope.decorator_list if _decorator_name(d) in ("staticmethod", "classmethod")] if uses_receiver else []
+    # Methods Python binds to the class without a decorator: `__new__` (a static method that gets the class first),
+    # `__init_subclass__` and `__class_getitem__` (class methods). Called as `cls.new(...)`, a plain method would not
+    # get the class: the new method is a classmethod, which does.
+    implicit = uses_receiver and scope.name in ("__new__", "__init_subclass__", "__class_getitem__")
     # A classmethod's receiver is the class: the new method is one too. Any other decorator leaves `self` as it is.
-    as_classmethod = len(binders) == 1 and _decorator_name(binders[0]) == "classmethod" and len(scope.decorator_list) == 1
-    if binders and not as_classmethod:
+    as_classmethod = (len(binders) == 1 and _decorator_name(binders[0]) == "classmethod" and len(scope.decorator_list) == 1) or (
+        implicit and not scope.decorator_list
+    )
+    if (binders or implicit) and not as_classmethod:
         _refuse("UnsupportedOperation", source, start, "the enclosing method is decorated (a classmethod or staticmethod would not bind %s the same way)" % receiver)
     # A method keeps its new sibling in its class; any other function nested in a function gets it beside itself.
     beside = None if uses_receiver else _beside(source, scope)
