@@ -56,7 +56,8 @@ connection.listen();
 `;
 }
 
-test('a rust-analyzer is shut down with a shutdown request without params, which it accepts', async (t) => {
+/** Runs `body` on a RustAnalyzer client of a stand-in server in a scratch dir (its log file in `log`), shut down and removed after. */
+async function withStandIn(body: (server: RustAnalyzer, log: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-lsp-shutdown-'));
   try {
     const log = path.join(dir, 'log');
@@ -64,54 +65,42 @@ test('a rust-analyzer is shut down with a shutdown request without params, which
     await writeFile(binary, standIn(log));
     await chmod(binary, 0o755);
     const server = await RustAnalyzer.start({ binary, root: dir, requestTimeoutMs: 60_000, indexTimeoutMs: 60_000 });
+    try {
+      await body(server, log);
+    } finally {
+      await server.shutdown();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('a rust-analyzer is shut down with a shutdown request without params, which it accepts', async (t) => {
+  await withStandIn(async (server, log) => {
     await server.shutdown();
     t.false(server.alive);
     // The exit notification may or may not be read before tug's SIGTERM ends the process; the shutdown was accepted.
     const got = (await readFile(log, 'utf8')).trim().split('\n');
     t.is(got[0], 'shutdown', got.join('\n'));
     t.true(got.every((line) => line === 'shutdown' || line === 'exit'), got.join('\n'));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("an error answer is the server's answer at once, not held to see whether the server dies", async (t) => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-lsp-shutdown-'));
-  try {
-    const binary = path.join(dir, 'rust-analyzer');
-    await writeFile(binary, standIn(path.join(dir, 'log')));
-    await chmod(binary, 0o755);
-    const server = await RustAnalyzer.start({ binary, root: dir, requestTimeoutMs: 60_000, indexTimeoutMs: 60_000 });
-    try {
-      // Held, the answer met the server's exit 0.3 s later and came out as RustAnalyzerCrashed.
-      const error = await t.throwsAsync(server.request('textDocument/prepareRename', { textDocument: { uri: 'file:///x.rs' }, position: { line: 0, character: 0 } }));
-      t.true(error instanceof ResponseError, String(error));
-      t.is(error?.message, 'No references found at position');
-    } finally {
-      await server.shutdown();
-    }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  await withStandIn(async (server) => {
+    // Held, the answer met the server's exit 0.3 s later and came out as RustAnalyzerCrashed.
+    const error = await t.throwsAsync(server.request('textDocument/prepareRename', { textDocument: { uri: 'file:///x.rs' }, position: { line: 0, character: 0 } }));
+    t.true(error instanceof ResponseError, String(error));
+    t.is(error?.message, 'No references found at position');
+  });
 });
 
 test('a request whose write fails because the server is dying is RustAnalyzerCrashed, not the write error', async (t) => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-lsp-shutdown-'));
-  try {
-    const binary = path.join(dir, 'rust-analyzer');
-    await writeFile(binary, standIn(path.join(dir, 'log')));
-    await chmod(binary, 0o755);
-    const server = await RustAnalyzer.start({ binary, root: dir, requestTimeoutMs: 60_000, indexTimeoutMs: 60_000 });
-    try {
-      await server.request('tug/stopReading', {});
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      // vscode-jsonrpc reports the failed write as a ResponseError too (MessageWriteError): not an answer of the server.
-      const error = await t.throwsAsync(server.request('textDocument/hover', { textDocument: { uri: 'file:///x.rs' }, position: { line: 0, character: 0 } }));
-      t.is((error as { code?: string } | undefined)?.code, 'RustAnalyzerCrashed', String(error));
-    } finally {
-      await server.shutdown();
-    }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  await withStandIn(async (server) => {
+    await server.request('tug/stopReading', {});
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // vscode-jsonrpc reports the failed write as a ResponseError too (MessageWriteError): not an answer of the server.
+    const error = await t.throwsAsync(server.request('textDocument/hover', { textDocument: { uri: 'file:///x.rs' }, position: { line: 0, character: 0 } }));
+    t.is((error as { code?: string } | undefined)?.code, 'RustAnalyzerCrashed', String(error));
+  });
 });
