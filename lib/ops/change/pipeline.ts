@@ -95,6 +95,9 @@ async function runOnSnapshot(
   const baseObject = step ? step.base.commit : (onto?.tip ?? (await snapshotCommitObject(ws, snapshot)));
   const keep = options.keep_sandbox ?? false;
   const early = openSandboxEarly(ws, baseObject, config, keep);
+  // The commit's author is read (one `git config`, which never fails) while the change is planned, not after it.
+  const author = userIdentity(ws.repo);
+  author.catch(() => undefined); // awaited once the commit is made; a failed plan never gets there
   let proposal: Proposal;
   try {
     proposal = await plan(ws, snapshot, { tree: onto?.tipTree ?? snapshot.tree, onto: onto?.branch ?? null });
@@ -144,7 +147,7 @@ async function runOnSnapshot(
     parents: [base],
     message: commitMessage(kind, proposal, snapshot.tree, verification),
     time: snapshot.head.time ?? 0,
-    author: await userIdentity(ws.repo),
+    author: await author,
   });
   // The record travels as a note, not in the message: the commit (and its id) stays what it was without it.
   const record = buildRecord({
@@ -222,10 +225,18 @@ async function runOnSnapshot(
     }
     await saveUndoRecord(ws.session, { token, ...undoPoint, mode: 'commit', ref_move: refMove, created_at: new Date().toISOString() });
   }
-  const parsed = RunResponse.parse(response);
+  // Written once everything else held: a refused or failed apply/commit leaves refs/notes/tug as it was too. Its git
+  // process runs while the response is checked against its schema, which writes nothing.
+  const noted = writeNote(ws.repo, commit, recordText(record));
+  let parsed: RunResponseJSON;
+  try {
+    parsed = RunResponse.parse(response);
+  } catch (error) {
+    await noted.catch(() => undefined);
+    throw error;
+  }
   mark('change: response parsed');
-  // Written once everything else held: a refused or failed apply/commit leaves refs/notes/tug as it was too.
-  await writeNote(ws.repo, commit, recordText(record));
+  await noted;
   await writeJson(path.join(ws.session.dir, LAST_RESULT_FILE), parsed);
   await appendLog(ws.session, {
     operation: kind.operation,
