@@ -1,4 +1,5 @@
-// TypeScript/JavaScript refactors on a real project, the way docs/QUALITY.md counts them: each case of a cases file run with `--verify tests`, every ok result's commit tested again outside tug (a red run there is "broken"), a markdown row per case. Run: node tests/sweep/typescript.mjs PROJECT_DIR CASES.json [--no-recheck]
+// TypeScript/JavaScript refactors on a real project, the way docs/QUALITY.md counts them: each case of a cases file run with `--verify tests`, every ok result's commit tested again outside tug (its tests, then `tsc --noEmit` where it has a tsconfig.json; red there is "broken"), a markdown row per case. Run: node tests/sweep/typescript.mjs PROJECT_DIR CASES.json [--no-recheck] [--positions N --seed S]
+// With --positions N, the cases are N renames at seeded positions of the project's own identifiers (typescript-positions.mjs) and the cases file gives only its test_command.
 //
 // PROJECT_DIR is a clone with its packages installed (npm install). CASES.json:
 //   { "test_command": ["npx", "uvu", "-r", "esm", "test"],      (optional; default: the package's test script)
@@ -11,12 +12,13 @@
 // `word`/`text` with `nth` (1-based occurrence in the file; a word counts only whole) name positions, so a case list
 // reads like what a maintainer meant and survives small upstream edits. Each result branch is deleted after its case.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { renameCases } from './typescript-positions.mjs';
 
-const TUG = fileURLToPath(new URL('../../bin/tug', import.meta.url));
+const TUG = process.env.SWEEP_TUG ?? fileURLToPath(new URL('../../bin/tug', import.meta.url));
 const ENV = { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0' };
 
 /** 1-based line and column of the nth occurrence of `needle` (whole word when `word`), and where it ends. */
@@ -37,6 +39,7 @@ export function locate(text, needle, nth = 1, word = true) {
 function argsOf(dir, c) {
   const text = readFileSync(path.join(dir, c.file), 'utf8');
   const pos = () => {
+    if (c.line) return `${c.file}:${c.line}:${c.col}`;
     const { start } = locate(text, c.word, c.nth ?? 1, true);
     return `${c.file}:${start.line}:${start.col}`;
   };
@@ -72,7 +75,13 @@ function testsPass(dir, commit, command) {
     symlinkSync(path.join(dir, 'node_modules'), path.join(tree, 'node_modules'));
     const [program, ...args] = command ?? ['npm', 'test', '--silent'];
     const run = spawnSync(program, args, { cwd: tree, encoding: 'utf8', timeout: 600_000, env: { ...process.env, CI: 'true' } });
-    return { ok: run.status === 0, tail: `${run.stdout}${run.stderr}`.trim().split('\n').slice(-5).join(' / ') };
+    if (run.status !== 0) return { ok: false, tail: `${run.stdout}${run.stderr}`.trim().split('\n').slice(-5).join(' / ') };
+    // A project with a tsconfig.json and its own tsc is also type-checked: a result whose tests pass but whose types do not is broken too.
+    if (existsSync(path.join(tree, 'tsconfig.json')) && existsSync(path.join(dir, 'node_modules', '.bin', 'tsc'))) {
+      const tsc = spawnSync(path.join(dir, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', '.'], { cwd: tree, encoding: 'utf8', timeout: 600_000 });
+      if (tsc.status !== 0) return { ok: false, tail: `tsc: ${`${tsc.stdout}${tsc.stderr}`.trim().split('\n').slice(0, 3).join(' / ')}` };
+    }
+    return { ok: true, tail: '' };
   } finally {
     execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: dir, stdio: 'ignore' });
   }
@@ -84,7 +93,7 @@ export function sweep(dir, spec, recheck = true) {
   const push = rows.push.bind(rows);
   rows.push = (row) => (process.stderr.write(`${row.outcome}\t${row.label}\t${row.note ?? ''}\n`), push(row));
   for (const c of spec.cases) {
-    const label = c.op === 'rename' ? `rename ${c.word}#${c.nth ?? 1} -> ${c.to}` : `${c.op} ${c.file}${c.text ? ` "${c.text.slice(0, 40)}"` : c.word ? ` ${c.word}` : ''}`;
+    const label = c.op === 'rename' ? `rename ${c.word}${c.line ? ` at ${c.file}:${c.line}:${c.col} (${c.kind})` : `#${c.nth ?? 1}`} -> ${c.to}` : `${c.op} ${c.file}${c.text ? ` "${c.text.slice(0, 40)}"` : c.word ? ` ${c.word}` : ''}`;
     let args;
     try {
       args = argsOf(dir, c);
@@ -114,7 +123,7 @@ export function sweep(dir, spec, recheck = true) {
     let note = `${edits} edits, ${new Set((json.patch?.edits ?? []).map((e) => e.file)).size} files${json.unsure?.length ? `, ${json.unsure.length} unsure` : ''}`;
     if (recheck && branch && edits > 0) {
       const again = testsPass(dir, json.git.commit, spec.test_command);
-      if (!again.ok) (outcome = 'broken'), (note += `; tests red outside tug: ${again.tail.slice(0, 200)}`);
+      if (!again.ok) (outcome = 'broken'), (note += `; tests or tsc red outside tug: ${again.tail.slice(0, 200)}`);
     }
     if (branch) spawnSync('git', ['branch', '-D', branch], { cwd: dir, stdio: 'ignore' });
     rows.push({ label, outcome, note, seconds });
@@ -135,11 +144,14 @@ export function report(name, rows) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const [dir, casesFile] = process.argv.slice(2);
+  const option = (name) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : null);
   if (!dir || !casesFile) {
-    process.stderr.write('usage: node tests/sweep/typescript.mjs PROJECT_DIR CASES.json [--no-recheck]\n');
+    process.stderr.write('usage: node tests/sweep/typescript.mjs PROJECT_DIR CASES.json [--no-recheck] [--positions N --seed S]\n');
     process.exit(2);
   }
   const spec = JSON.parse(readFileSync(casesFile, 'utf8'));
+  // --positions N: N renames at seeded identifier positions of the project's own names instead of the file's cases.
+  if (option('--positions')) spec.cases = renameCases(path.resolve(dir), option('--seed') ?? 1, option('--positions'));
   const rows = sweep(path.resolve(dir), spec, !process.argv.includes('--no-recheck'));
   process.stdout.write(`${report(path.basename(path.resolve(dir)), rows)}\n`);
 }
