@@ -66,6 +66,21 @@ function argsOf(dir, c) {
   }
 }
 
+/** Whether the result's unified diff, applied to its base commit, gives exactly the commit's tree (the diff an agent reads is the change made). */
+function diffFaithful(dir, base, commit, diff) {
+  const tree = mkdtempSync(path.join(os.tmpdir(), 'tug-ts-diff-'));
+  rmSync(tree, { recursive: true });
+  execFileSync('git', ['worktree', 'add', '-q', '--detach', tree, base], { cwd: dir, stdio: 'ignore' });
+  try {
+    const apply = spawnSync('git', ['apply', '--index', '--whitespace=nowarn', '-'], { cwd: tree, input: diff, encoding: 'utf8' });
+    if (apply.status !== 0) return `git apply: ${apply.stderr.trim().slice(0, 160)}`;
+    const same = spawnSync('git', ['diff', '--cached', '--quiet', commit], { cwd: tree });
+    return same.status === 0 ? null : `the diff applied differs from the commit: ${spawnSync('git', ['diff', '--cached', '--stat', commit], { cwd: tree, encoding: 'utf8' }).stdout.trim().split('\n').pop()}`;
+  } finally {
+    execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: dir, stdio: 'ignore' });
+  }
+}
+
 /** The project's tests on a commit, in a throwaway worktree that sees the project's installed packages. */
 function testsPass(dir, commit, command) {
   const tree = mkdtempSync(path.join(os.tmpdir(), 'tug-ts-recheck-'));
@@ -121,7 +136,11 @@ export function sweep(dir, spec, recheck = true) {
     const branch = json.git?.branch;
     let outcome = json.summary?.changed === false || edits === 0 ? 'ok (no change)' : 'ok';
     let note = `${edits} edits, ${new Set((json.patch?.edits ?? []).map((e) => e.file)).size} files${json.unsure?.length ? `, ${json.unsure.length} unsure` : ''}`;
-    if (recheck && branch && edits > 0) {
+    if (branch && edits > 0 && json.patch?.unified_diff !== undefined && json.git?.snapshot_commit) {
+      const wrong = diffFaithful(dir, json.git.snapshot_commit, json.git.commit, json.patch.unified_diff);
+      if (wrong) (outcome = 'broken'), (note += `; unified_diff: ${wrong}`);
+    }
+    if (recheck && branch && edits > 0 && outcome === 'ok') {
       const again = testsPass(dir, json.git.commit, spec.test_command);
       if (!again.ok) (outcome = 'broken'), (note += `; tests or tsc red outside tug: ${again.tail.slice(0, 200)}`);
     }
