@@ -1,6 +1,6 @@
 // Temporary git repositories for tests: real git, fixed identities and dates so commit ids are reproducible.
 import { execa } from './execa.js';
-import { mkdtemp, mkdir, readFile, writeFile, realpath, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, mkdir, readFile, writeFile, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sandboxRoot } from '../../lib/git/worktree.js';
@@ -21,6 +21,9 @@ export const FIXED_ENV = {
  */
 export const PYTEST_INI = { 'pytest.ini': '[pytest]\naddopts = -p no:hypothesispytest -p no:benchmark\n' };
 
+/** The identity and line-ending settings every test repository has (`git config` would write the same). */
+const REPO_CONFIG = '[user]\n\tname = Test Author\n\temail = author@example.com\n[core]\n\tautocrlf = false\n';
+
 export interface TestRepo {
   root: string;
   git(...args: string[]): Promise<string>;
@@ -38,14 +41,13 @@ export async function makeRepo(files: Record<string, string | Uint8Array>, optio
     await mkdir(path.dirname(path.join(root, file)), { recursive: true });
     await writeFile(path.join(root, file), content);
   };
+  // Two processes, not six: each one forked from a test worker costs it a few ms of CPU, and ~1,500 repositories are
+  // made in a run. The settings are what `git config` would write, appended as git's own config syntax.
   await git('init', '-q', '-b', 'main', '.');
-  await git('config', 'user.name', 'Test Author');
-  await git('config', 'user.email', 'author@example.com');
-  await git('config', 'core.autocrlf', 'false');
+  await appendFile(path.join(root, '.git', 'config'), REPO_CONFIG);
   for (const [file, content] of Object.entries(files)) await write(file, content);
   if (options.commit !== false && Object.keys(files).length > 0) {
-    await git('add', '-A');
-    await git('commit', '-q', '-m', 'initial');
+    await execa('sh', ['-c', 'git add -A && git commit -q -m initial'], { cwd: root, env: FIXED_ENV });
   }
   return {
     root,
