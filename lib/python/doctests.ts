@@ -1,7 +1,7 @@
 // Doctests are code: the renamed symbol's uses in docstring examples and in the docs files pytest runs as doctests.
 import type { WarningJSON } from '../core/schemas.js';
 import { blobOid } from '../core/hash.js';
-import { readBlobs } from '../git/objects.js';
+import { readTreeBlobs } from '../git/objects.js';
 import type { Repo } from '../git/repo.js';
 import { listTreePaths } from '../git/snapshot.js';
 import { codeBlockText, doctestCollector, doctestGlobs, doctestText, realOffset, type DoctestText } from './doctest-text.js';
@@ -36,14 +36,14 @@ async function docsFiles(repo: Repo, tree: string, allPaths: ReadonlySet<string>
   // The repository's docs and pytest settings, wherever tug was started (the scope never shrinks to a subdirectory).
   const configPaths = CONFIGS.filter((p) => allPaths.has(p));
   const configEntries = configPaths.length > 0 ? await listTreePaths(repo, tree, configPaths) : [];
-  const configBlobs = await readBlobs(repo, configEntries.map((e) => e.oid));
+  const configBlobs = await readTreeBlobs(repo, configEntries);
   const globs = doctestGlobs(configEntries.map((e) => Buffer.from(configBlobs.get(e.oid)!).toString('utf8')));
   const collected = doctestCollector(globs);
   // Markdown and reStructuredText for their code blocks; plain text only when pytest collects it.
   const wanted = [...allPaths].filter((p) => (/\.(md|rst)$/.test(p) || (p.endsWith('.txt') && collected(p))));
   if (wanted.length === 0) return { bytes: new Map(), doctests: new Set() };
   const entries = await listTreePaths(repo, tree, wanted);
-  const blobs = await readBlobs(repo, entries.map((e) => e.oid));
+  const blobs = await readTreeBlobs(repo, entries);
   return {
     bytes: new Map(entries.map((e) => [e.path, blobs.get(e.oid)!])),
     doctests: new Set(wanted.filter(collected)),

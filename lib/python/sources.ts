@@ -2,7 +2,7 @@
 // mention its names (found by `git grep`, which reads the rest without handing them to this process).
 import type { WarningJSON } from '../core/schemas.js';
 import { decodeText } from '../core/text.js';
-import { readBlobs } from '../git/objects.js';
+import { readTreeBlobs } from '../git/objects.js';
 import type { Repo } from '../git/repo.js';
 import type { TreePath } from '../git/snapshot.js';
 import { buildModuleMap, sourceRoots, type ModuleMap } from './modules.js';
@@ -65,7 +65,7 @@ export class Sources {
     const wanted = new Set([...paths].filter((p) => this.byPath.has(p)));
     const fresh = [...wanted].filter((p) => !this.reading.has(p));
     if (fresh.length > 0) {
-      const batch = readBlobs(this.repo, fresh.map((p) => this.byPath.get(p)!.oid)).then((blobs) => {
+      const batch = readTreeBlobs(this.repo, fresh.map((p) => this.byPath.get(p)!)).then((blobs) => {
         for (const path of fresh) this.take(path, blobs.get(this.byPath.get(path)!.oid)!);
       });
       for (const path of fresh) this.reading.set(path, batch);
