@@ -1,6 +1,7 @@
 // How a cold `tug` process starts: the lean `tug snapshot`, the code-cached CLI bundle and its cache, and HEAD read without git where it can be.
 import test from 'ava';
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { findOperation } from '../lib/index.js';
@@ -179,6 +180,35 @@ test('run as a command, tug starts Node with a 4 MB young generation (a lower pe
   t.is((await readFile(log, 'utf8')).split('\n')[0], '--max-semi-space-size=4 --initial-old-space-size=64');
   await rm(bin, { recursive: true, force: true });
   await repo.cleanup();
+});
+
+test('with a daemon socket in XDG_RUNTIME_DIR, tug starts Node without those flags (any V8 flag makes Node compile its own modules without their code cache, ~15 ms more for a client); TUG_NO_DAEMON=1 keeps them', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n' });
+  const bin = await mkdtemp(path.join(os.tmpdir(), 'tug-path-'));
+  const log = path.join(bin, 'node.log');
+  await writeFile(path.join(bin, 'node'), `#!/bin/sh\nprintf '%s %s\\n' "$1" "$2" >> '${log}'\nexec '${process.execPath}' "$@"\n`);
+  await chmod(path.join(bin, 'node'), 0o755);
+  const runtime = await mkdtemp(path.join(os.tmpdir(), 'tug-rt-'));
+  await mkdir(path.join(runtime, 'tug'), { mode: 0o700 });
+  // A listening socket where the daemon's would be; `-C .` is never handed to a daemon, so nothing connects to it.
+  const server = net.createServer((connection) => connection.end());
+  await new Promise<void>((resolve) => server.listen(path.join(runtime, 'tug', 'daemon.sock'), resolve));
+  try {
+    const env = { PATH: `${bin}${path.delimiter}${process.env['PATH']}`, XDG_RUNTIME_DIR: runtime, TUG_DAEMON_AUTOSTART: '0' };
+    const run = await execa(TUG_BIN, FULL_SNAPSHOT, { cwd: repo.root, env, extendEnv: false, reject: false });
+    t.is(run.exitCode, 0, run.stderr);
+    const forced = await execa(TUG_BIN, FULL_SNAPSHOT, { cwd: repo.root, env: { ...env, TUG_NO_DAEMON: '1' }, extendEnv: false, reject: false });
+    t.is(forced.exitCode, 0, forced.stderr);
+    t.is(forced.stdout, run.stdout);
+    const [plain, flagged] = (await readFile(log, 'utf8')).split('\n');
+    t.is(plain, `${path.join(path.dirname(TUG_BIN), 'tug.cjs')} snapshot`);
+    t.is(flagged, '--max-semi-space-size=4 --initial-old-space-size=64');
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+    await rm(runtime, { recursive: true, force: true });
+    await rm(bin, { recursive: true, force: true });
+    await repo.cleanup();
+  }
 });
 
 test('HEAD is read the same way git reads it: attached, detached, unborn, and in a linked worktree', async (t) => {
