@@ -68,6 +68,11 @@ const BATCH = 25;
  */
 const BATCH_CHARS = 128 * 1024;
 /**
+ * With a spare core the worker shares each request with a forked copy of itself (python-worker/tugworker/protocol.py,
+ * issue 33 step 27), so a request carries twice as much: the halves of a few large files then go to two cores.
+ */
+const SHARED_BATCH_CHARS = 2 * BATCH_CHARS;
+/**
  * A second worker pays for its start-up (~0.1 s of a core, more through a version manager's shim) only with
  * this many files to parse: measured on 2 cores, it did not pay for itself at 200 small files.
  */
@@ -200,6 +205,7 @@ export async function parseFacts(request: ParseRequest, onFacts: (file: SourceTe
   // Whichever worker is ready first starts on the queue; a later one takes what is left.
   const slots = ensureWorkers(python, count, request);
   const queue = [...request.files];
+  const batchChars = os.availableParallelism() > 1 ? SHARED_BATCH_CHARS : BATCH_CHARS;
   const work = async (slot: Slot, first: boolean) => {
     let worker: PythonWorker;
     try {
@@ -212,7 +218,7 @@ export async function parseFacts(request: ParseRequest, onFacts: (file: SourceTe
     mark('python: worker ready');
     // Two requests in flight, so the worker starts on the next batch while this process reads the last reply.
     const lane = async () => {
-      for (let batch = nextBatch(queue); batch.length > 0; batch = nextBatch(queue)) {
+      for (let batch = nextBatch(queue, batchChars); batch.length > 0; batch = nextBatch(queue, batchChars)) {
         const { result: reply, text } = await worker.requestWithText<BatchResult>('facts_batch', { files: batch.map((f) => ({ path: f.path, content: f.text })) }, 120_000);
         for (const [i, result] of reply.results.entries()) {
           const source = batch[i]!;
@@ -242,9 +248,9 @@ export async function parseFacts(request: ParseRequest, onFacts: (file: SourceTe
   mark('python: parsed');
 }
 
-/** The next request's files from the front of `queue`: up to BATCH files and BATCH_CHARS of source, at least one. */
-export function nextBatch(queue: SourceText[]): SourceText[] {
+/** The next request's files from the front of `queue`: up to BATCH files and `maxChars` of source, at least one. */
+export function nextBatch(queue: SourceText[], maxChars = BATCH_CHARS): SourceText[] {
   let count = 0;
-  for (let chars = 0; count < Math.min(BATCH, queue.length) && (count === 0 || chars + queue[count]!.text.length <= BATCH_CHARS); count++) chars += queue[count]!.text.length;
+  for (let chars = 0; count < Math.min(BATCH, queue.length) && (count === 0 || chars + queue[count]!.text.length <= maxChars); count++) chars += queue[count]!.text.length;
   return queue.splice(0, count);
 }

@@ -193,22 +193,158 @@ def _facts_batch_reply(request_id, files):
     parts = ['{"id":%s,"ok":true,"result":{"results":[' % _encode(request_id)]
     at = len(parts[0])
     spans = []
-    for index, f in enumerate(files):
-        result = _facts(f.get("path", "<string>"), f["content"])
-        pieces = [","] if index else []
-        if result["ok"]:
-            facts = _encode_facts(result["facts"])
-            pieces.append('{"path":%s,"ok":true,"facts":' % _encode(result["path"]))
-            start = at + sum(len(p) for p in pieces)
-            spans.append([start, start + len(facts)])
-            pieces += [facts, "}"]
-        else:
-            pieces.append(_encode(result))
+    for index, (head, facts) in enumerate(_entries(files)):
+        if index:
+            parts.append(",")
+            at += 1
+        parts.append(head)
+        at += len(head)
+        if facts is None:
             spans.append(None)
-        parts += pieces
-        at += sum(len(p) for p in pieces)
+            continue
+        spans.append([at, at + len(facts)])
+        parts += [facts, "}"]
+        at += len(facts) + 1
     parts.append('],"facts_spans":%s}}' % _encode(spans))
     return "".join(parts)
+
+
+def _entry(f):
+    """One file's part of the reply: its JSON up to its facts and the facts' JSON, or its whole JSON and None when
+    it does not parse."""
+    result = _facts(f.get("path", "<string>"), f["content"])
+    if result["ok"]:
+        return '{"path":%s,"ok":true,"facts":' % _encode(result["path"]), _encode_facts(result["facts"])
+    return _encode(result), None
+
+
+# A batch is shared with a forked copy of the worker when both halves hold at least this much source: a fork costs a
+# few ms of CPU (no interpreter start, no imports), the facts of 32 KB of source ~15 ms.
+SHARE_CHARS = 32 * 1024
+
+
+def _entries(files):
+    """Every file's entry, in order. With a spare core, a forked copy of this process builds about half of them
+    while this one builds the rest (docs/PERFORMANCE.md, issue 33 step 27): the facts are the worker's CPU-bound part
+    and Python runs them on one core. Whatever goes wrong in the copy (or here, while it runs) makes the batch run
+    again here alone, in order, so a reply or an error is always the one a single process gives."""
+    halves = _halves(files)
+    if halves is None:
+        return [_entry(f) for f in files]
+    mine, theirs = halves
+    child = _Copy.start([files[i] for i in theirs])
+    if child is None:
+        return [_entry(f) for f in files]
+    try:
+        entries = {i: _entry(files[i]) for i in mine}
+    except BaseException:
+        child.discard()
+        return [_entry(f) for f in files]
+    shared = child.result()
+    if shared is None or len(shared) != len(theirs):
+        return [_entry(f) for f in files]
+    entries.update(zip(theirs, shared))
+    return [entries[i] for i in range(len(files))]
+
+
+def _halves(files):
+    """Two sets of file indexes with about the same source each (largest first, each to the lighter side), or None
+    when the batch is too small to share or there is no core to share it with."""
+    if len(files) < 2 or not _spare_core():
+        return None
+    sizes = [len(f["content"]) for f in files]
+    if sum(sizes) < 2 * SHARE_CHARS:
+        return None
+    sides, loads = ([], []), [0, 0]
+    for i in sorted(range(len(files)), key=lambda i: -sizes[i]):
+        side = 0 if loads[0] <= loads[1] else 1
+        sides[side].append(i)
+        loads[side] += sizes[i]
+    if min(loads) < SHARE_CHARS:
+        return None
+    return sorted(sides[0]), sorted(sides[1])
+
+
+_cores = None
+
+
+def _spare_core():
+    global _cores
+    if _cores is None:
+        try:
+            _cores = len(os.sched_getaffinity(0)) if hasattr(os, "fork") and sys.platform.startswith("linux") else 1
+        except OSError:
+            _cores = 1
+    return _cores > 1
+
+
+class _Copy:
+    """A forked copy of the worker building some files' entries, sent back through a pipe (marshal: both sides are
+    this same interpreter)."""
+
+    def __init__(self, pid, fd):
+        self.pid, self.fd = pid, fd
+
+    @staticmethod
+    def start(files):
+        import marshal
+
+        try:
+            read_fd, write_fd = os.pipe()
+        except OSError:
+            return None
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read_fd)
+            os.close(write_fd)
+            return None
+        if pid == 0:  # the copy: build, send, and leave without running any of the parent's exit handlers
+            status = 1
+            try:
+                os.close(read_fd)
+                data = marshal.dumps([_entry(f) for f in files])
+                status = 0
+            except BaseException:
+                data = marshal.dumps(None)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(write_fd, view):]
+            finally:
+                os._exit(status)
+        os.close(write_fd)
+        return _Copy(pid, read_fd)
+
+    def result(self):
+        import marshal
+
+        chunks = []
+        try:
+            while True:
+                chunk = os.read(self.fd, 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        finally:
+            os.close(self.fd)
+            _, status = os.waitpid(self.pid, 0)
+        if status != 0:
+            return None
+        try:
+            return marshal.loads(b"".join(chunks))
+        except (EOFError, ValueError, TypeError):
+            return None
+
+    def discard(self):
+        import signal
+
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        os.close(self.fd)
+        os.waitpid(self.pid, 0)
 
 
 def serve(stdin, stdout):
