@@ -18,7 +18,7 @@ export function sourceFiles(dir) {
     .filter((f) => SOURCE.test(f) && !/\.d\.[mc]?ts$/.test(f) && !/\.min\.js$/.test(f) && !f.split('/').includes('node_modules'));
 }
 
-/** Every identifier position of the project's own names: { file, line, col (1-based, UTF-16 units), name, kind }. */
+/** Every identifier position of the project's own names: { file, line, col (1-based, UTF-8 bytes as tug counts), name, kind }. */
 export function identifierPositions(dir) {
   const ts = require('typescript');
   const files = sourceFiles(dir).map((f) => path.join(dir, f));
@@ -61,7 +61,9 @@ export function identifierPositions(dir) {
           symbol = undefined;
         }
         if (declaredHere(symbol)) {
-          const { line, character } = source.getLineAndCharacterOfPosition(node.getStart(source));
+          const start = node.getStart(source);
+          const { line } = source.getLineAndCharacterOfPosition(start);
+          const character = Buffer.byteLength(source.text.slice(source.getLineStarts()[line], start)); // tug's columns count UTF-8 bytes
           const isDeclaration = node.parent && node.parent.name === node;
           out.push({ file: rel, line: line + 1, col: character + 1, name: node.text, kind: `${isDeclaration ? 'declaration' : 'use'} in ${ts.SyntaxKind[node.parent.kind]}` });
         }

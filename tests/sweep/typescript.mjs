@@ -21,7 +21,7 @@ import { renameCases } from './typescript-positions.mjs';
 const TUG = process.env.SWEEP_TUG ?? fileURLToPath(new URL('../../bin/tug', import.meta.url));
 const ENV = { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0' };
 
-/** 1-based line and column of the nth occurrence of `needle` (whole word when `word`), and where it ends. */
+/** 1-based line and column (UTF-8 bytes, as tug counts) of the nth occurrence of `needle` (whole word when `word`), and where it ends. */
 export function locate(text, needle, nth = 1, word = true) {
   const escaped = needle.replace(/[$.*+?^()|[\]{}\\]/g, '\\$&');
   const pattern = new RegExp(word ? `(?<![\\w$])${escaped}(?![\\w$])` : escaped, 'g');
@@ -31,7 +31,7 @@ export function locate(text, needle, nth = 1, word = true) {
   const at = (offset) => {
     const before = text.slice(0, offset);
     const line = before.split('\n').length;
-    return { line, col: offset - before.lastIndexOf('\n') };
+    return { line, col: Buffer.byteLength(before.slice(before.lastIndexOf('\n') + 1)) + 1 }; // tug's columns count UTF-8 bytes
   };
   return { start: at(match.index), end: at(match.index + needle.length) };
 }
