@@ -64,7 +64,7 @@ export function identifierPositions(dir) {
           const start = node.getStart(source);
           const { line } = source.getLineAndCharacterOfPosition(start);
           const character = Buffer.byteLength(source.text.slice(source.getLineStarts()[line], start)); // tug's columns count UTF-8 bytes
-          const isDeclaration = node.parent && node.parent.name === node;
+          const isDeclaration = ts.isDeclaration(node.parent) && node.parent.name === node;
           out.push({ file: rel, line: line + 1, col: character + 1, name: node.text, kind: `${isDeclaration ? 'declaration' : 'use'} in ${ts.SyntaxKind[node.parent.kind]}` });
         }
       }

@@ -1,4 +1,4 @@
-// TypeScript/JavaScript refactors on a real project, the way docs/QUALITY.md counts them: each case of a cases file run with `--verify tests`, every ok result's commit tested again outside tug (its tests, then `tsc --noEmit` where it has a tsconfig.json; red there is "broken"), a markdown row per case. Run: node tests/sweep/typescript.mjs PROJECT_DIR CASES.json [--no-recheck] [--positions N --seed S]
+// TypeScript/JavaScript refactors on a real project, the way docs/QUALITY.md counts them: each case of a cases file run with `--verify tests`, every ok result's commit tested again outside tug (its tests, then `tsc --noEmit` where it has a tsconfig.json, else a checkJs count of unresolved or doubled names in the changed files; red there is "broken"), a markdown row per case. Run: node tests/sweep/typescript.mjs PROJECT_DIR CASES.json [--no-recheck] [--positions N --seed S]
 // With --positions N, the cases are N renames at seeded positions of the project's own identifiers (typescript-positions.mjs) and the cases file gives only its test_command.
 //
 // PROJECT_DIR is a clone with its packages installed (npm install). CASES.json:
@@ -16,7 +16,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renameCases } from './typescript-positions.mjs';
+import { grown, nameDiagnostics } from './typescript-checkjs.mjs';
+import { renameCases, sourceFiles } from './typescript-positions.mjs';
 
 const TUG = process.env.SWEEP_TUG ?? fileURLToPath(new URL('../../bin/tug', import.meta.url));
 const ENV = { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0' };
@@ -81,6 +82,8 @@ function diffFaithful(dir, base, commit, diff) {
   }
 }
 
+const baselines = {};
+
 /** The project's tests on a commit, in a throwaway worktree that sees the project's installed packages. */
 function testsPass(dir, commit, command) {
   const tree = mkdtempSync(path.join(os.tmpdir(), 'tug-ts-recheck-'));
@@ -95,6 +98,12 @@ function testsPass(dir, commit, command) {
     if (existsSync(path.join(tree, 'tsconfig.json')) && existsSync(path.join(dir, 'node_modules', '.bin', 'tsc'))) {
       const tsc = spawnSync(path.join(dir, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', '.'], { cwd: tree, encoding: 'utf8', timeout: 600_000 });
       if (tsc.status !== 0) return { ok: false, tail: `tsc: ${`${tsc.stdout}${tsc.stderr}`.trim().split('\n').slice(0, 3).join(' / ')}` };
+    } else if (!existsSync(path.join(tree, 'tsconfig.json'))) {
+      // Plain JavaScript: the changed files checked as JavaScript, against the project as it was (typescript-checkjs.mjs).
+      const changed = execFileSync('git', ['diff', '--name-only', 'HEAD', commit], { cwd: dir, encoding: 'utf8' }).split('\n').filter(Boolean);
+      baselines[dir] ??= nameDiagnostics(dir, sourceFiles(dir));
+      const grew = grown(baselines[dir], nameDiagnostics(tree, changed));
+      if (grew.length) return { ok: false, tail: `checkJs: new name errors ${grew.join(', ')}` };
     }
     return { ok: true, tail: '' };
   } finally {
@@ -142,7 +151,7 @@ export function sweep(dir, spec, recheck = true) {
     }
     if (recheck && branch && edits > 0 && outcome === 'ok') {
       const again = testsPass(dir, json.git.commit, spec.test_command);
-      if (!again.ok) (outcome = 'broken'), (note += `; tests or tsc red outside tug: ${again.tail.slice(0, 200)}`);
+      if (!again.ok) (outcome = 'broken'), (note += `; red outside tug: ${again.tail.slice(0, 200)}`);
     }
     if (branch) spawnSync('git', ['branch', '-D', branch], { cwd: dir, stdio: 'ignore' });
     rows.push({ label, outcome, note, seconds });
