@@ -31,6 +31,16 @@ test('a range that is no expression is InvalidSelection; a name the file uses is
   t.is(wordOnly.exitCode, 0, wordOnly.stdout);
   t.regex(await repo.git('show', `${wordOnly.json.git.commit}:src/units.ts`), /const years = n \* 2;\n {2}return years \+ unit;/);
   await repo.git('branch', '-D', wordOnly.json.git.branch);
+  await repo.write('src/batch.ts', 'export const limits = { all: 3 };\nexport function every(list: Promise<number>[]) {\n  return Promise.all(list).then((xs) => xs.length <= limits.all);\n}\n');
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'batch');
+  // A member's name binds nothing in scope either (found on supermacro/neverthrow: `Promise.all(list)` extracted as `all`).
+  const member = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/batch.ts:3:10-3:27', '--name', 'all', '--verify', 'none'], { env: ENV });
+  t.is(member.exitCode, 0, member.stdout);
+  t.regex(await repo.git('show', `${member.json.git.commit}:src/batch.ts`), /const all = Promise\.all\(list\);\n {2}return all\.then\(\(xs\) => xs\.length <= limits\.all\);/);
+  await repo.git('branch', '-D', member.json.git.branch);
+  const bound = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/batch.ts:3:10-3:27', '--name', 'limits', '--verify', 'none'], { env: ENV });
+  t.is(bound.json.error.code, 'NameConflict', bound.stdout);
   await repo.write('src/guard.ts', 'export function when(d: Date | null) {\n  if (d) return d.getTime() > 0;\n  return false;\n}\n');
   await repo.git('add', '-A');
   await repo.git('commit', '-qm', 'guard');

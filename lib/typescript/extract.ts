@@ -40,8 +40,9 @@ export async function planTsExtract(input: TsExtractInput): Promise<{ edits: Edi
   assertTsName(ts, input.newName, 'x');
   const source = project.service.getProgram()!.getSourceFile(absolute)!;
   // A name is taken when the file has an identifier of that name; the same word in a string or a comment ('years' in
-  // ms's unit table) binds nothing.
-  const named = (node: import('typescript').Node): boolean => ((ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) && node.text === input.newName) || ts.forEachChild(node, named) === true;
+  // ms's unit table) binds nothing, nor does a member's name (`Promise.all`, `{ all: 1 }`, a method: neverthrow's
+  // `Promise.all(list)` extracted as `all`).
+  const named = (node: import('typescript').Node): boolean => (ts.isIdentifier(node) && node.text === input.newName && !isMemberName(ts, node)) || ts.forEachChild(node, named) === true;
   if (named(source)) {
     throw new TugError('NameConflict', `${input.newName} is already used in ${file}; pick a name the file does not use`, { details: { conflicts: [{ file, reason: 'already used' }] } });
   }
@@ -67,6 +68,14 @@ export async function planTsExtract(input: TsExtractInput): Promise<{ edits: Edi
   if (!generated) throw new TugError('InternalError', `the language service's extract at ${where} named nothing`, { details: { location: where } });
   after = after.replace(new RegExp(`(?<![\\p{ID_Continue}$])${generated}(?![\\p{ID_Continue}$])`, 'gu'), input.newName);
   return { edits: rewriteEdits(file, text, after), action: action.description };
+}
+
+/** A name that is a member's, never a binding in scope: after a dot, a property's or method's key, an import's original name. */
+function isMemberName(ts: typeof import('typescript'), node: import('typescript').Identifier): boolean {
+  const p = node.parent;
+  if (ts.isPropertyAccessExpression(p) || ts.isQualifiedName(p)) return (ts.isPropertyAccessExpression(p) ? p.name : p.right) === node;
+  if (ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p) || ts.isPropertySignature(p) || ts.isMethodDeclaration(p) || ts.isMethodSignature(p) || ts.isGetAccessorDeclaration(p) || ts.isSetAccessorDeclaration(p) || ts.isJsxAttribute(p)) return p.name === node;
+  return (ts.isBindingElement(p) || ts.isImportSpecifier(p) || ts.isExportSpecifier(p)) && p.propertyName === node;
 }
 
 /**
