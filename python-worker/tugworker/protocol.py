@@ -218,8 +218,9 @@ def _entry(f):
     return _encode(result), None
 
 
-# A batch is shared with a forked copy of the worker when both halves hold at least this much source: a fork costs a
-# few ms of CPU (no interpreter start, no imports), the facts of 32 KB of source ~15 ms.
+# A batch is shared with a forked copy of the worker when both halves hold at least this much source (its facts take
+# ~15 ms). The copy starts no interpreter and imports nothing, but builds its own working set: page faults that cost it
+# ~10-25 ms of CPU for a half of 100 KB, which a wall-time gain pays for only on a core that would otherwise idle.
 SHARE_CHARS = 32 * 1024
 
 
