@@ -27,6 +27,49 @@ const loadLaunch = () => {
     return import('../dist/lib/cli/launch.js');
   }
 };
-loadLaunch().then(async ({ launch }) => {
-  process.exitCode = await launch(process.argv.slice(2));
-}, missing);
+/**
+ * Where a running daemon's socket would be (lib/workspace/private-dir.ts's privateRoot, lib/daemon/address.ts), when
+ * the user wants the daemon at all; null otherwise. Only a hint: the client checks the socket itself before using it.
+ */
+const daemonSocket = () => {
+  if (process.env.TUG_NO_DAEMON === '1' || typeof process.getuid !== 'function') return null;
+  const path = require('node:path');
+  const fs = require('node:fs');
+  try {
+    const runtime = process.env.XDG_RUNTIME_DIR;
+    const root =
+      runtime && path.isAbsolute(runtime) && fs.statSync(runtime, { throwIfNoEntry: false })?.isDirectory()
+        ? path.join(runtime, 'tug')
+        : path.join(process.env.TMPDIR || require('node:os').tmpdir(), `tug-${process.getuid()}`);
+    const socket = path.join(root, 'daemon.sock');
+    return fs.lstatSync(socket, { throwIfNoEntry: false })?.isSocket() ? socket : null;
+  } catch {
+    return null;
+  }
+};
+// With a daemon there, its client alone is loaded first (dist/lib/cli-bundle/client.cjs, ~26 kB): a command the daemon
+// takes never loads launch.cjs. Without one, or when it hands the command back, launch runs it here.
+const viaDaemon = (argv) => {
+  if (daemonSocket() === null) return Promise.resolve({ tried: false, code: null });
+  let client;
+  try {
+    client = require('../dist/lib/cli-bundle/client.cjs');
+  } catch (error) {
+    if (error.code !== 'MODULE_NOT_FOUND') throw error;
+    return Promise.resolve({ tried: false, code: null });
+  }
+  return client.tryDaemon(argv).then(
+    (code) => ({ tried: true, code }),
+    () => ({ tried: false, code: null }),
+  );
+};
+const argv = process.argv.slice(2);
+viaDaemon(argv).then(({ tried, code }) => {
+  if (code !== null) {
+    process.exitCode = code;
+    return undefined;
+  }
+  return loadLaunch().then(async ({ launch }) => {
+    process.exitCode = await launch(argv, { daemonTried: tried });
+  }, missing);
+});

@@ -211,6 +211,48 @@ test('with a daemon socket in XDG_RUNTIME_DIR, tug starts Node without those fla
   }
 });
 
+test('a command a daemon takes loads only the daemon client (client.cjs), not launch.cjs; one it hands back runs here, asked once', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n' });
+  const runtime = await mkdtemp(path.join(os.tmpdir(), 'tug-rt-'));
+  await mkdir(path.join(runtime, 'tug'), { mode: 0o700 });
+  const log = path.join(runtime, 'modules.log');
+  const probe = path.join(runtime, 'probe.cjs');
+  await writeFile(probe, `process.on('exit', () => require('node:fs').appendFileSync(${JSON.stringify(log)}, Object.keys(require.cache).map((f) => require('node:path').basename(f)).sort().join(' ') + '\\n'));\n`);
+  // A stand-in daemon: takes `status` with a fixed answer, hands anything else back; counts the requests.
+  let requests = 0;
+  const server = net.createServer((connection) => {
+    let buffer = '';
+    connection.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      if (!buffer.includes('\n')) return;
+      requests += 1;
+      const request = JSON.parse(buffer.slice(0, buffer.indexOf('\n'))) as { argv: string[] };
+      const answer = request.argv[0] === 'status' ? [{ accepted: true }, { out: 'from the daemon\n' }, { exit: 0 }] : [{ fallback: true }];
+      connection.end(answer.map((m) => `${JSON.stringify(m)}\n`).join(''));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(path.join(runtime, 'tug', 'daemon.sock'), resolve));
+  try {
+    const env = { XDG_RUNTIME_DIR: runtime, TUG_DAEMON_AUTOSTART: '0', NODE_OPTIONS: `--require ${probe}` };
+    const taken = await execa(TUG_BIN, ['status'], { cwd: repo.root, env, reject: false });
+    t.is(taken.exitCode, 0, taken.stderr);
+    t.is(taken.stdout, 'from the daemon');
+    t.is(requests, 1);
+    const handedBack = await execa(TUG_BIN, ['snapshot', '--json'], { cwd: repo.root, env, reject: false });
+    t.is(handedBack.exitCode, 0, handedBack.stderr);
+    t.truthy(JSON.parse(handedBack.stdout).snapshot_id);
+    t.is(requests, 2, 'the daemon is asked once per command');
+    const [first, second] = (await readFile(log, 'utf8')).trim().split('\n');
+    t.true(first!.split(' ').includes('client.cjs'), first);
+    t.false(first!.split(' ').includes('launch.cjs'), first);
+    t.true(second!.split(' ').includes('launch.cjs'), second);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+    await rm(runtime, { recursive: true, force: true });
+    await repo.cleanup();
+  }
+});
+
 test('HEAD is read the same way git reads it: attached, detached, unborn, and in a linked worktree', async (t) => {
   const repo = await makeRepo({ 'a.py': 'x = 1\n' });
   const head = async (dir: string) => readHead(await discoverRepo(dir));

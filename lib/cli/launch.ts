@@ -9,10 +9,11 @@ import { discardEarlyWorker, startEarlyWorker } from '../python/early-worker.js'
 import { WORKER_SCRIPT } from '../python/worker.js';
 import { setWasmFlags } from '../python/ruff-wasm.js';
 
-export async function launch(argv: readonly string[]): Promise<number> {
+/** `daemonTried`: bin/tug.cjs has already asked the daemon (its client bundle), which did not take the command. */
+export async function launch(argv: readonly string[], options: { daemonTried?: boolean } = {}): Promise<number> {
   mark('launched');
   setWasmFlags();
-  const forwarded = await tryDaemon(argv);
+  const forwarded = options.daemonTried ? null : await tryDaemon(argv);
   if (forwarded !== null) return forwarded;
   let target: AnalysisTarget | undefined;
   const io: CliIO = { ...processIO(), analysing: (t) => (target = t) };
