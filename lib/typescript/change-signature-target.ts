@@ -3,6 +3,7 @@ import type * as TS from 'typescript';
 import { TugError } from '../core/errors.js';
 import { editable } from './projects.js';
 import type { TsWorkspace } from './workspace.js';
+import { isJsDocLink, isSatisfies } from './compat.js';
 
 export interface Target {
   kind: 'function' | 'constructor';
@@ -26,7 +27,7 @@ type Use = { kind: 'call'; call: TS.CallExpression | TS.NewExpression } | { kind
 
 function unwrap(ts: typeof TS, node: TS.Expression): TS.Expression {
   let at = node;
-  while (ts.isParenthesizedExpression(at) || ts.isAsExpression(at) || ts.isSatisfiesExpression(at)) at = at.expression;
+  while (ts.isParenthesizedExpression(at) || ts.isAsExpression(at) || isSatisfies(ts, at)) at = at.expression;
   return at;
 }
 
@@ -86,7 +87,7 @@ function constructorTarget(ts: typeof TS, ws: TsWorkspace, cls: TS.ClassLikeDecl
 
 /** What a place that names the function (or, for a constructor, its class) is. */
 export function classifyUse(ts: typeof TS, node: TS.Node, kind: Target['kind']): Use {
-  if (ts.findAncestor(node, (n) => ts.isJSDoc(n) || ts.isJSDocLink(n) || (n.kind >= ts.SyntaxKind.FirstJSDocNode && n.kind <= ts.SyntaxKind.LastJSDocNode))) return { kind: 'skip' };
+  if (ts.findAncestor(node, (n) => ts.isJSDoc(n) || isJsDocLink(ts, n) || (n.kind >= ts.SyntaxKind.FirstJSDocNode && n.kind <= ts.SyntaxKind.LastJSDocNode))) return { kind: 'skip' };
   const parent = node.parent;
   if (!parent) return { kind: 'skip' };
   if (ts.isImportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent) || ts.isExportSpecifier(parent) || ts.isImportEqualsDeclaration(parent) || ts.isExportAssignment(parent) || ts.isBindingElement(parent)) return { kind: 'skip' };

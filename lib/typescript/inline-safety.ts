@@ -1,6 +1,7 @@
 // Whether a TypeScript/JavaScript variable's value means and does the same at each use: the language service's "Inline variable" copies the value without asking, so tug refuses what its Python inline refuses (a value that calls, builds or reads state where that would differ, a name that means something else at a use).
 import type * as TS from 'typescript';
 import { TugError } from '../core/errors.js';
+import { isStaticBlock } from './compat.js';
 
 export function refuseInline(ts: typeof TS, source: TS.SourceFile, node: TS.Node, message: string, reason: string): never {
   const at = source.getLineAndCharacterOfPosition(node.getStart(source));
@@ -72,7 +73,7 @@ function isReadName(ts: typeof TS, node: TS.Identifier): boolean {
 /** The function (or the file) whose run evaluates `node`. */
 function runner(ts: typeof TS, node: TS.Node): TS.Node {
   let at = node.parent;
-  while (at && !ts.isFunctionLike(at) && !ts.isSourceFile(at) && !ts.isClassStaticBlockDeclaration(at) && !ts.isPropertyDeclaration(at)) at = at.parent;
+  while (at && !ts.isFunctionLike(at) && !ts.isSourceFile(at) && !isStaticBlock(ts, at) && !ts.isPropertyDeclaration(at)) at = at.parent;
   return at ?? node.getSourceFile();
 }
 

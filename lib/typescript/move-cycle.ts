@@ -5,6 +5,7 @@ import { TugError } from '../core/errors.js';
 import type { TypeScriptModule } from './load.js';
 import { resolveSpecifier } from './move-specifiers.js';
 import type { TsWorkspace } from './workspace.js';
+import { isStaticBlock, modifiersOf } from './compat.js';
 
 const stem = (file: string) => file.replace(/\.(d\.)?[mc]?[jt]sx?$/, '').replace(/\/index$/, '');
 
@@ -31,8 +32,8 @@ function importTimeUse(ws: TsWorkspace, ts: TypeScriptModule, file: string, text
   const visit = (node: TS.Node): void => {
     if (used || ts.isImportDeclaration(node) || ts.isExportDeclaration(node) || ts.isTypeNode(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return;
     // Function bodies run when called, after every module has loaded; class bodies other than static parts run on `new`.
-    if (ts.isFunctionLike(node) && !ts.isClassStaticBlockDeclaration(node)) return;
-    if (ts.isPropertyDeclaration(node) && !(ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.StaticKeyword)) return;
+    if (ts.isFunctionLike(node) && !isStaticBlock(ts, node)) return;
+    if (ts.isPropertyDeclaration(node) && !modifiersOf(ts, node).some((m) => m.kind === ts.SyntaxKind.StaticKeyword)) return;
     if (ts.isIdentifier(node) && names.includes(node.text) && !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node)) {
       used = node.text;
       return;

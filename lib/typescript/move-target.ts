@@ -2,6 +2,7 @@
 import type * as TS from 'typescript';
 import { TugError } from '../core/errors.js';
 import type { TypeScriptModule } from './load.js';
+import { decoratorsOf, isStaticBlock, modifiersOf } from './compat.js';
 
 export interface MoveTarget {
   statement: TS.Statement;
@@ -52,7 +53,7 @@ export function moveTarget(ts: TypeScriptModule, file: string, source: TS.Source
   refuseDefaultExport(ts, file, source, statement, name);
   refuseSideEffects(ts, file, source, statement, name);
   refuseCommonJs(ts, file, source, name);
-  const exported = (ts.canHaveModifiers(statement) ? ts.getModifiers(statement) ?? [] : []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  const exported = modifiersOf(ts, statement).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
   return { statement, names: declared.names, name, kind: declared.kind, exported };
 }
 
@@ -72,7 +73,7 @@ function unsafe(reason: string, message: string, at: { line: number; col: number
  * `export { name as default }`.
  */
 function refuseDefaultExport(ts: TypeScriptModule, file: string, source: TS.SourceFile, statement: TS.Statement, name: string): void {
-  const modifiers = ts.canHaveModifiers(statement) ? ts.getModifiers(statement) ?? [] : [];
+  const modifiers = modifiersOf(ts, statement);
   let found: TS.Node | null = modifiers.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword) ? statement : null;
   for (const s of source.statements) {
     if (found) break;
@@ -88,7 +89,7 @@ function refuseDefaultExport(ts: TypeScriptModule, file: string, source: TS.Sour
 
 /** Expressions that run code when the module is evaluated: calls, `new`, tagged templates, `await`, `delete`, assignments. */
 function runsCode(ts: TypeScriptModule, node: TS.Node): TS.Node | null {
-  if (ts.isFunctionLike(node) || ts.isClassStaticBlockDeclaration(node)) return null; // a body runs when called, not at import
+  if (ts.isFunctionLike(node) || isStaticBlock(ts, node)) return null; // a body runs when called, not at import
   if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node) || ts.isAwaitExpression(node) || ts.isDeleteExpression(node)) return node;
   if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) return node;
   if (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) {
@@ -106,14 +107,14 @@ function refuseSideEffects(ts: TypeScriptModule, file: string, source: TS.Source
   if (ts.isVariableStatement(statement)) {
     for (const d of statement.declarationList.declarations) effect ??= d.initializer ? runsCode(ts, d.initializer) : null;
   } else if (ts.isClassDeclaration(statement)) {
-    const decorators = ts.canHaveDecorators(statement) ? ts.getDecorators(statement) ?? [] : [];
+    const decorators = decoratorsOf(ts, statement);
     effect = decorators[0] ?? null;
     for (const member of statement.members) {
       if (effect) break;
-      const isStatic = (ts.canHaveModifiers(member) ? ts.getModifiers(member) ?? [] : []).some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
-      if (ts.isClassStaticBlockDeclaration(member)) effect = member;
+      const isStatic = modifiersOf(ts, member).some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
+      if (isStaticBlock(ts, member)) effect = member;
       else if (isStatic && ts.isPropertyDeclaration(member) && member.initializer) effect = runsCode(ts, member.initializer);
-      const memberDecorators = ts.canHaveDecorators(member) ? ts.getDecorators(member) ?? [] : [];
+      const memberDecorators = decoratorsOf(ts, member);
       effect ??= memberDecorators[0] ?? null;
     }
     if (!effect && statement.heritageClauses) {

@@ -2,6 +2,7 @@
 import type * as TS from 'typescript';
 import type { TypeScriptModule } from './load.js';
 import { declaredNames, type MoveTarget } from './move-target.js';
+import { modifiersOf } from './compat.js';
 
 /** Where a statement's text starts when its leading comments (a doc comment, `//` lines) go with it. */
 function startWithComments(ts: TypeScriptModule, text: string, statement: TS.Statement, source: TS.SourceFile): number {
@@ -29,7 +30,7 @@ export function keepMovedText(ts: TypeScriptModule, destination: string, after: 
   });
   if (!reprint) return after;
   const original = source.text.slice(startWithComments(ts, source.text, target.statement, source), target.statement.end);
-  const exported = (ts.canHaveModifiers(reprint) ? ts.getModifiers(reprint) ?? [] : []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  const exported = modifiersOf(ts, reprint).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
   const declStart = target.statement.getStart(source) - startWithComments(ts, source.text, target.statement, source);
   const text = exported && !target.exported ? `${original.slice(0, declStart)}export ${original.slice(declStart)}` : original;
   let before = after.slice(0, reprintStart(ts, after, reprint, moved, original.slice(0, declStart)));

@@ -1,0 +1,36 @@
+// Compiler API that newer TypeScript versions added, asked in a way every compiler tug drives (4.0 and later, load.ts)
+// answers: a project's own older `typescript` (supermacro/neverthrow pins 4.7) has no getModifiers (4.8),
+// isSatisfiesExpression (4.9) or isClassStaticBlockDeclaration (4.4), and calling them crashed move-symbol and
+// change-signature there.
+import type * as TS from 'typescript';
+import type { TypeScriptModule } from './load.js';
+
+/** Before 4.8 a node's modifiers and decorators were two fields; since, `modifiers` holds both and getters split them. */
+type Before48 = { modifiers?: readonly TS.Node[]; decorators?: readonly TS.Decorator[] };
+
+/** The node's modifiers (`export`, `default`, `static`, …), decorators left out. */
+export function modifiersOf(ts: TypeScriptModule, node: TS.Node): readonly TS.Modifier[] {
+  if (typeof ts.getModifiers === 'function') return ts.canHaveModifiers(node) ? (ts.getModifiers(node) ?? []) : [];
+  return ((node as unknown as Before48).modifiers ?? []).filter((m) => m.kind !== ts.SyntaxKind.Decorator) as TS.Modifier[];
+}
+
+/** The node's decorators. */
+export function decoratorsOf(ts: TypeScriptModule, node: TS.Node): readonly TS.Decorator[] {
+  if (typeof ts.getDecorators === 'function') return ts.canHaveDecorators(node) ? (ts.getDecorators(node) ?? []) : [];
+  return (node as unknown as Before48).decorators ?? [];
+}
+
+/** `expr satisfies T` (4.9): no compiler before it parses one. */
+export function isSatisfies(ts: TypeScriptModule, node: TS.Node): node is TS.SatisfiesExpression {
+  return typeof ts.isSatisfiesExpression === 'function' && ts.isSatisfiesExpression(node);
+}
+
+/** `static { … }` in a class (4.4). */
+export function isStaticBlock(ts: TypeScriptModule, node: TS.Node): node is TS.ClassStaticBlockDeclaration {
+  return typeof ts.isClassStaticBlockDeclaration === 'function' && ts.isClassStaticBlockDeclaration(node);
+}
+
+/** `{@link name}` in JSDoc (4.1). */
+export function isJsDocLink(ts: TypeScriptModule, node: TS.Node): boolean {
+  return typeof ts.isJSDocLink === 'function' && ts.isJSDocLink(node);
+}

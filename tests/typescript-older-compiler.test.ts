@@ -1,0 +1,35 @@
+// A project whose own `typescript` is older than the API tug calls (supermacro/neverthrow pins 4.7, which has no
+// getModifiers nor isSatisfiesExpression: move-symbol and change-signature crashed there). The project's compiler is
+// tug's own with those functions taken out, standing in for an old one (the registry is not needed).
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import test from 'ava';
+import { tug } from './helpers/cli.js';
+import { PROJECT_ROOT } from './helpers/golden.js';
+import { TS_ENV as ENV, tsFixture } from './helpers/typescript.js';
+
+const NEWER = ['getModifiers', 'getDecorators', 'canHaveDecorators', 'isSatisfiesExpression', 'isClassStaticBlockDeclaration', 'isJSDocLink'];
+
+async function withOldCompiler(name: string) {
+  const repo = await tsFixture(name);
+  const dir = path.join(repo.root, 'node_modules', 'typescript');
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'typescript', version: '4.7.2', main: 'index.js' }));
+  const real = path.join(PROJECT_ROOT, 'node_modules', 'typescript');
+  await writeFile(path.join(dir, 'index.js'), `const ts = { ...require(${JSON.stringify(real)}) };\nfor (const name of ${JSON.stringify(NEWER)}) delete ts[name];\nmodule.exports = ts;\n`);
+  return repo;
+}
+
+test('move-symbol and change-signature run on a project whose own compiler predates getModifiers and satisfies', async (t) => {
+  const repo = await withOldCompiler('shapes');
+  const moved = await tug(repo.root, ['run', 'move-symbol', '--at', 'src/labels.ts:3:17', '--destination', 'src/describe.ts', '--verify', 'none'], { env: ENV });
+  t.is(moved.exitCode, 0, moved.stdout);
+  t.regex(await repo.git('show', `${moved.json.git.commit}:src/describe.ts`), /export function describe\(point: Point\)/);
+  const doctor = await tug(repo.root, ['doctor'], { env: ENV });
+  t.regex(JSON.stringify(doctor.json), /typescript 4\.7\.2 of the project/);
+  const params = JSON.stringify([{ name: 'b' }, { name: 'a' }]);
+  const swapped = await tug(repo.root, ['run', 'change-signature', '--at', 'src/geometry.ts:8:17', '--params', params, '--verify', 'none'], { env: ENV });
+  t.is(swapped.exitCode, 0, swapped.stdout);
+  t.regex(await repo.git('show', `${swapped.json.git.commit}:src/geometry.ts`), /export function distance\(b: Point, a: Point\)[^]*distance\(point, this\.center\)/);
+  await repo.cleanup();
+});
