@@ -12,7 +12,7 @@
 // `word`/`text` with `nth` (1-based occurrence in the file; a word counts only whole) name positions, so a case list
 // reads like what a maintainer meant and survives small upstream edits. Each result branch is deleted after its case.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,13 +84,29 @@ function diffFaithful(dir, base, commit, diff) {
 
 const baselines = {};
 
+/**
+ * The project's installed packages seen from a checkout of a result: each entry linked to the clone's, except npm
+ * workspace links (relative links into the repository, `node_modules/rehype -> ../packages/rehype`), made again
+ * relative so that they reach the result's own packages, not the clone's.
+ */
+function linkPackages(from, to) {
+  if (existsSync(to)) return; // a clone whose node_modules is itself a link has it in its snapshots, so in the result
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    if (entry.isSymbolicLink() && !path.isAbsolute(readlinkSync(source))) symlinkSync(readlinkSync(source), path.join(to, entry.name));
+    else if (entry.isDirectory() && entry.name.startsWith('@')) linkPackages(source, path.join(to, entry.name));
+    else symlinkSync(source, path.join(to, entry.name));
+  }
+}
+
 /** The project's tests on a commit, in a throwaway worktree that sees the project's installed packages. */
 function testsPass(dir, commit, command) {
   const tree = mkdtempSync(path.join(os.tmpdir(), 'tug-ts-recheck-'));
   rmSync(tree, { recursive: true });
   execFileSync('git', ['worktree', 'add', '-q', '--detach', tree, commit], { cwd: dir, stdio: 'ignore' });
   try {
-    symlinkSync(path.join(dir, 'node_modules'), path.join(tree, 'node_modules'));
+    linkPackages(path.join(dir, 'node_modules'), path.join(tree, 'node_modules'));
     const [program, ...args] = command ?? ['npm', 'test', '--silent'];
     const run = spawnSync(program, args, { cwd: tree, encoding: 'utf8', timeout: 600_000, env: { ...process.env, CI: 'true' } });
     if (run.status !== 0) return { ok: false, tail: `${run.stdout}${run.stderr}`.trim().split('\n').slice(-5).join(' / ') };
