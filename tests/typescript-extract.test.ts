@@ -41,6 +41,12 @@ test('a range that is no expression is InvalidSelection; a name the file uses is
   await repo.git('branch', '-D', member.json.git.branch);
   const bound = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/batch.ts:3:10-3:27', '--name', 'limits', '--verify', 'none'], { env: ENV });
   t.is(bound.json.error.code, 'NameConflict', bound.stdout);
+  await repo.write('src/arrow.ts', 'export const count = (list: Promise<number>[]): Promise<number> =>\n  Promise.all(list).then((xs) => xs.length);\n');
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'arrow');
+  // The service's "enclosing scope" of an arrow's expression body is the module, where `list` does not exist (neverthrow).
+  const outside = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/arrow.ts:2:3-2:20', '--name', 'pending', '--verify', 'none'], { env: ENV });
+  t.is(outside.json.error?.code, 'UnsafeRefactor', outside.stdout);
   await repo.write('src/guard.ts', 'export function when(d: Date | null) {\n  if (d) return d.getTime() > 0;\n  return false;\n}\n');
   await repo.git('add', '-A');
   await repo.git('commit', '-qm', 'guard');

@@ -60,6 +60,7 @@ export async function planTsExtract(input: TsExtractInput): Promise<{ edits: Edi
   const result = project.service.getEditsForRefactor(absolute, format, range, 'Extract Symbol', action.name, {});
   const own = (result?.edits ?? []).filter((e) => e.fileName === absolute).flatMap((e) => e.textChanges);
   if (!result || own.length === 0) throw new TugError('UnsupportedByAdapter', `the language service offered no edit for ${where}`, { details: { offered: actions.map((a) => a.name) } });
+  if (input.kind === 'constant') assertInScope(ts, project.service.getProgram()!.getTypeChecker(), source, range, own, where);
   let after = text;
   for (const c of [...own].sort((a, b) => b.span.start - a.span.start)) after = after.slice(0, c.span.start) + c.newText + after.slice(c.span.start + c.span.length);
   // The service names the new symbol itself (newLocal, newFunction, with a suffix to stay unique in the file): every
@@ -68,6 +69,34 @@ export async function planTsExtract(input: TsExtractInput): Promise<{ edits: Edi
   if (!generated) throw new TugError('InternalError', `the language service's extract at ${where} named nothing`, { details: { location: where } });
   after = after.replace(new RegExp(`(?<![\\p{ID_Continue}$])${generated}(?![\\p{ID_Continue}$])`, 'gu'), input.newName);
   return { edits: rewriteEdits(file, text, after), action: action.description };
+}
+
+/**
+ * The service can put the const where a name the expression reads does not exist: for an arrow with an expression body
+ * its "enclosing scope" is the module (neverthrow's `(asyncResultList) => …Promise.all(asyncResultList)…` became a
+ * module-level `const all = Promise.all(asyncResultList)`). Refused when a declaration the expression reads lies in a
+ * function or block the inserted const is outside of.
+ */
+function assertInScope(ts: typeof import('typescript'), checker: import('typescript').TypeChecker, source: import('typescript').SourceFile, range: { pos: number; end: number }, changes: readonly import('typescript').TextChange[], where: string): void {
+  const declaration = changes.find((c) => /\bconst\s+[\p{ID_Start}$_][\p{ID_Continue}$]*\s*(:[^=]*)?=/u.test(c.newText));
+  if (!declaration) return;
+  const at = declaration.span.start;
+  const visit = (node: import('typescript').Node): void => {
+    if (node.end <= range.pos || node.pos >= range.end) return;
+    if (ts.isIdentifier(node) && node.getStart(source) >= range.pos && node.end <= range.end && !isMemberName(ts, node)) {
+      for (const d of checker.getSymbolAtLocation(node)?.declarations ?? []) {
+        if (d.getSourceFile() !== source || (d.pos >= range.pos && d.end <= range.end)) continue;
+        let scope: import('typescript').Node | undefined = d.parent;
+        while (scope && !ts.isFunctionLike(scope) && !ts.isBlock(scope) && !ts.isSourceFile(scope) && !ts.isCatchClause(scope) && !ts.isForStatement(scope) && !ts.isForInStatement(scope) && !ts.isForOfStatement(scope)) scope = scope.parent;
+        if (scope && !ts.isSourceFile(scope) && (at < scope.getStart(source) || at > scope.end)) {
+          const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+          throw new TugError('UnsafeRefactor', `cannot extract ${where} to a constant: the language service would declare it where ${node.text} (line ${line}) is not in scope`, { details: { reason: 'out of scope', name: node.text, location: where } });
+        }
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(source, visit);
 }
 
 /** A name that is a member's, never a binding in scope: after a dot, a property's or method's key, an import's original name. */
