@@ -14,6 +14,7 @@ import { editable, type TsProject } from './projects.js';
 import { findTsUnsure, type TsUnsure } from './unsure.js';
 import { openTsWorkspace, requireScript, type TsWorkspace } from './workspace.js';
 import { assertRenamedSame } from './rename-check.js';
+import { assertNotHandDeclared } from './hand-declared.js';
 import { searchEverywhere, type Place } from './search.js';
 
 type LocationJSON = { file: string; line: number; col: number; byte_start: number; byte_end: number };
@@ -88,6 +89,9 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
   }
   const definition = definitionOf(ws, primary, absolute, position) ?? references.find((r) => r.kind === 'definition')?.location ?? locationOf(ws, target.file, offset, offset + oldName.length);
   for (const ref of references) if (ref.location.file === definition.file && ref.location.byte_start === definition.byte_start) ref.kind = 'definition';
+  const declared = places.find((_, i) => references[i]!.kind === 'definition');
+  const declaredIn = declared ? sourceOf(declared.file) : undefined;
+  if (declared && declaredIn) assertNotHandDeclared(ts, ws.scripts, declared.file, declaredIn.source, declaredIn.checker, declared.start, definition);
 
   const member = ['property', 'method', 'getter', 'setter', 'JSX attribute', 'enum member'].includes(info.kind) || (info.kind === 'alias' ? false : /member|property|method/.test(info.kindModifiers ?? ''));
   const renamedSet = new Set(places.map((p) => `${p.file}\0${p.start}`));
