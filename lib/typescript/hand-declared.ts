@@ -4,6 +4,7 @@
 import path from 'node:path';
 import type * as TS from 'typescript';
 import { TugError } from '../core/errors.js';
+import { nodeAt } from './occurrences.js';
 /** Where the symbol is declared (rename-plan.ts's location). */
 type Where = { file: string; line: number; col: number };
 
@@ -22,8 +23,8 @@ export function assertNotHandDeclared(ts: typeof TS, scripts: readonly string[],
   const declarationFile = `${file.slice(0, -ext.length)}${declarations}`;
   if (!scripts.includes(declarationFile)) return;
   const module = checker.getSymbolAtLocation(source);
-  const node = identifierAt(ts, source, start);
-  const symbol = node ? checker.getSymbolAtLocation(node) : undefined;
+  const node = nodeAt(ts, source, start);
+  const symbol = ts.isIdentifier(node) ? checker.getSymbolAtLocation(node) : undefined;
   if (!module || !symbol) return;
   const exported = checker.getExportsOfModule(module).some((e) => e === symbol || ((e.flags & ts.SymbolFlags.Alias) !== 0 && checker.getAliasedSymbol(e) === symbol));
   if (!exported) return;
@@ -32,13 +33,4 @@ export function assertNotHandDeclared(ts: typeof TS, scripts: readonly string[],
     `${symbol.name} is exported by ${file}, whose types are declared by hand in ${declarationFile}: importers follow ${declarationFile}, which the rename would not reach; rename it in both files and their importers by hand`,
     { details: { reason: 'hand-written declaration file', declaration_file: declarationFile, line: definition.line, col: definition.col }, location: { file, line: definition.line, col: definition.col } },
   );
-}
-
-function identifierAt(ts: typeof TS, source: TS.SourceFile, start: number): TS.Identifier | undefined {
-  const visit = (node: TS.Node): TS.Identifier | undefined => {
-    if (start < node.pos || start >= node.end) return undefined;
-    if (ts.isIdentifier(node) && node.getStart(source) === start) return node;
-    return ts.forEachChild(node, visit);
-  };
-  return visit(source);
 }
