@@ -7,17 +7,16 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { patchset, tug } from '../helpers/cli.js';
-import { makeRepo, repoState, type TestRepo } from '../helpers/repo.js';
+import { makeRepo, NO_PYTEST_PLUGINS, repoState, type TestRepo } from '../helpers/repo.js';
 
 const configHome = await mkdtemp(path.join(os.tmpdir(), 'tug-verify-isolation-config-'));
 
 const CORE = 'def area(w, h):\n    return w * h\n';
 const TEST = 'from pkg import area\n\n\ndef test_area():\n    assert area(2, 3) == 6\n';
-// The pytest settings block two plugins a Python install often auto-loads (hypothesis, pytest-benchmark; see
-// helpers/repo.ts's PYTEST_INI), which cost every pytest start here about a CPU second and matter to no set-up below.
-const NO_PLUGINS = '-p no:hypothesispytest -p no:benchmark';
+// The pytest settings block two plugins a Python install often auto-loads (helpers/repo.ts's NO_PYTEST_PLUGINS), which
+// cost every pytest start here about a CPU second and matter to no set-up below.
 const SRC_LAYOUT = {
-  'pyproject.toml': `[project]\nname = "pkg"\nversion = "0"\n\n[tool.pytest.ini_options]\naddopts = "${NO_PLUGINS}"\n`,
+  'pyproject.toml': `[project]\nname = "pkg"\nversion = "0"\n\n[tool.pytest.ini_options]\naddopts = "${NO_PYTEST_PLUGINS}"\n`,
   'src/pkg/__init__.py': 'from .core import area\n',
   'src/pkg/core.py': CORE,
 };
@@ -101,7 +100,7 @@ const CASES: Record<string, Case> = {
   'tests inside the package': { files: { ...SRC_LAYOUT, 'src/pkg/tests/test_area.py': TEST }, setUp: pth },
   'a conftest.py at the root': { files: { ...SRC_LAYOUT, 'conftest.py': '', 'tests/test_area.py': TEST }, setUp: pth },
   'a pytest.ini with pythonpath = (helpers, not the package)': {
-    files: { ...SRC_LAYOUT, 'pytest.ini': `[pytest]\npythonpath = tests/helpers\naddopts = ${NO_PLUGINS}\n`, 'tests/helpers/shapes.py': 'SIDES = (2, 3)\n', 'tests/test_area.py': `from shapes import SIDES\n${TEST}` },
+    files: { ...SRC_LAYOUT, 'pytest.ini': `[pytest]\npythonpath = tests/helpers\naddopts = ${NO_PYTEST_PLUGINS}\n`, 'tests/helpers/shapes.py': 'SIDES = (2, 3)\n', 'tests/test_area.py': `from shapes import SIDES\n${TEST}` },
     setUp: pth,
   },
 };

@@ -19,7 +19,8 @@ export const FIXED_ENV = {
  * two plugins a Python install often auto-loads (hypothesis, pytest-benchmark), which these packages never use and which
  * cost about 0.8 CPU s of every sandboxed run's start; blocking an absent one does nothing.
  */
-export const PYTEST_INI = { 'pytest.ini': '[pytest]\naddopts = -p no:hypothesispytest -p no:benchmark\n' };
+export const NO_PYTEST_PLUGINS = '-p no:hypothesispytest -p no:benchmark';
+export const PYTEST_INI = { 'pytest.ini': `[pytest]\naddopts = ${NO_PYTEST_PLUGINS}\n` };
 
 /** The identity and line-ending settings every test repository has (`git config` would write the same). */
 const REPO_CONFIG = '[user]\n\tname = Test Author\n\temail = author@example.com\n[core]\n\tautocrlf = false\n';
