@@ -134,6 +134,31 @@ test('organize-imports, which sets V8 flags for ruff, leaves a code cache the ot
   await repo.cleanup();
 });
 
+test('Node started three ways (bin/tug\'s heap flags, none beside a daemon, the daemon\'s --expose-gc) keeps a code cache for each, and none rewrites another\'s', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n' });
+  const cacheHome = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
+  const env = { ...process.env, XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0' };
+  const entry = path.join(path.dirname(TUG_BIN), 'tug.cjs');
+  const starts = [
+    (args: string[]) => execa(TUG_BIN, args, { cwd: repo.root, env, reject: false }),
+    (args: string[]) => execa(process.execPath, [entry, ...args], { cwd: repo.root, env, reject: false }),
+    (args: string[]) => execa(process.execPath, ['--expose-gc', entry, ...args], { cwd: repo.root, env, reject: false }),
+  ];
+  for (const start of starts) t.is((await start(FULL_SNAPSHOT)).exitCode, 0);
+  const files = await cacheFiles(cacheHome);
+  t.is(files.length, 3, `one cache per way of starting: ${files.join(', ')}`);
+  const before = await Promise.all(files.map((file) => readFile(path.join(cacheHome, 'tug', file))));
+  for (const start of [...starts, ...starts]) {
+    const run = await start(FULL_SNAPSHOT);
+    t.is(run.exitCode, 0, run.stderr);
+  }
+  t.deepEqual(await cacheFiles(cacheHome), files);
+  const after = await Promise.all(files.map((file) => readFile(path.join(cacheHome, 'tug', file))));
+  files.forEach((file, i) => t.true(after[i]!.equals(before[i]!), `${file} was rewritten by a start with other flags`));
+  await rm(cacheHome, { recursive: true, force: true });
+  await repo.cleanup();
+});
+
 /** A stand-in for `program` on PATH that appends the two certificate variables it was started with to `log`, then runs it. */
 async function recording(dir: string, name: string, program: string, log: string): Promise<void> {
   const file = path.join(dir, name);

@@ -65,14 +65,17 @@ export function loadBundledCli(argv: readonly string[], env: NodeJS.ProcessEnv =
 }
 
 /**
- * One file per installed bundle (named by its path) under the user's cache dir, so a rebuild replaces it instead of
- * piling up; `TUG_CODE_CACHE=0` turns the cache off.
+ * One file per installed bundle (named by its path) and per set of Node flags under the user's cache dir, so a rebuild
+ * replaces it instead of piling up; `TUG_CODE_CACHE=0` turns the cache off. V8 rejects a cache made under other flags,
+ * and tug starts Node three ways (bin/tug's heap flags; none beside a daemon; the daemon's `--expose-gc`): with one
+ * file for all three, each start threw away and rewrote the cache the last one left (~0.1-0.2 s of CPU each time).
  */
 function codeCacheFile(env: NodeJS.ProcessEnv): string | null {
   if (env['TUG_CODE_CACHE'] === '0') return null;
   const base = env['XDG_CACHE_HOME'] || (os.homedir() ? path.join(os.homedir(), '.cache') : '');
   if (!base || !path.isAbsolute(base)) return null;
-  const id = createHash('sha256').update(BUNDLE).digest('hex').slice(0, 16);
+  const flags = JSON.stringify([process.execArgv, env['NODE_OPTIONS'] ?? '']);
+  const id = createHash('sha256').update(`${BUNDLE}\0${flags}`).digest('hex').slice(0, 16);
   return path.join(base, 'tug', `cli-${id}.v8cache`);
 }
 

@@ -39,14 +39,14 @@ interface Cache {
   key: string;
 }
 
-/** One file per compiler file and Node flags (the daemon runs with --expose-gc), so a new install replaces it. */
+/** One file per compiler file and Node flags (the daemon runs with --expose-gc; NODE_OPTIONS too), so a new install replaces it. */
 function cacheOf(file: string, env: NodeJS.ProcessEnv): Cache | null {
   if (env['TUG_CODE_CACHE'] === '0') return null;
   const base = env['XDG_CACHE_HOME'] || (os.homedir() ? path.join(os.homedir(), '.cache') : '');
   if (!base || !path.isAbsolute(base)) return null;
   const info = statSync(file, { throwIfNoEntry: false });
   if (!info) return null;
-  const id = createHash('sha256').update(JSON.stringify([file, process.execArgv])).digest('hex').slice(0, 16);
+  const id = createHash('sha256').update(JSON.stringify([file, process.execArgv, env['NODE_OPTIONS'] ?? ''])).digest('hex').slice(0, 16);
   const key = createHash('sha256').update(JSON.stringify([info.size, info.mtimeMs, process.version, process.arch])).digest('hex');
   return { file: path.join(base, 'tug', `typescript-${id}.v8cache`), key };
 }
