@@ -70,6 +70,12 @@ export async function startEarlyWorker(argv: readonly string[], script: string):
   }
 }
 
+/** Whether bin/tug started an early worker for `python` that a takeover could use (started, not timed out). */
+export function hasEarlyWorker(python: string): boolean {
+  const early = slot[SLOT];
+  return early !== undefined && early.python === python && early.started !== undefined && early.timedOut === undefined;
+}
+
 /** The early worker if it runs `python`, handed over once; otherwise undefined (and it stays for discardEarlyWorker). */
 export function takeEarlyWorker(python: string): Omit<Early, 'python'> | undefined {
   const early = slot[SLOT];

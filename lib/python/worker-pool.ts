@@ -7,7 +7,7 @@ import { FactsCache } from './facts-cache.js';
 import { countWarm, onRelease, trackHelper } from '../ops/resources.js';
 import { launchMemoFile, resolveShim } from './launcher.js';
 import { PythonWorker, WORKER_SCRIPT } from './worker.js';
-import { takeEarlyWorker } from './early-worker.js';
+import { hasEarlyWorker, takeEarlyWorker } from './early-worker.js';
 import { mark } from '../core/timing.js';
 import { startTimeoutError, withinStartDeadline, workerStartMs } from './start-deadline.js';
 
@@ -184,6 +184,16 @@ export function prestartWorkers(python: Promise<string>, places: WorkerPlaces, c
 export async function askWorker<T>(python: string, places: WorkerPlaces, op: string, params: Record<string, unknown>): Promise<T> {
   const worker = await ensureWorkers(python, 1, places)[0]!.started;
   return worker.request<T>(op, params);
+}
+
+/**
+ * A worker of `python` this process already runs or is starting (its own, or the one bin/tug started early), else
+ * undefined: for a question a fresh interpreter would answer as cheaply as a new worker's start.
+ */
+export function runningWorker(python: string, places: WorkerPlaces): Promise<PythonWorker> | undefined {
+  const running = (pool.get(python) ?? []).some((s) => !s.failed && (s.worker === undefined || s.worker.alive));
+  if (!running && !hasEarlyWorker(python)) return undefined;
+  return ensureWorkers(python, 1, places)[0]!.started;
 }
 
 export async function shutdownWorkers(): Promise<void> {

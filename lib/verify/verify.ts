@@ -28,6 +28,8 @@ export interface VerifyRequest {
   python?: string;
   /** Session dir, for the sticky interpreter and the managed venv. */
   sessionDir?: string;
+  /** The session's workers dir: a Python worker this process runs there may compile the changed files (python.ts). */
+  workersDir?: string;
   /** argv with {python} and {workspace} placeholders. */
   testCommand?: string[];
   typecheckCommand?: string[];
@@ -84,7 +86,8 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
   throwIfCancelled(signal, 'before verification');
   if (pythonFiles.length > 0) {
     const present = await existing(cwd, pythonFiles);
-    if (present.length > 0) checks.push(await checkPythonSyntax(await needPython(), cwd, present, timeoutMs, baseEnv));
+    const workers = request.workersDir === undefined ? undefined : { workersDir: request.workersDir };
+    if (present.length > 0) checks.push(await checkPythonSyntax(await needPython(), cwd, present, timeoutMs, baseEnv, workers));
   }
   // TypeScript/JavaScript: loaded only when the change touches a script (the compiler is big).
   const scriptFiles = request.changedFiles.filter(isScriptFile);

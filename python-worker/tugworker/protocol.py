@@ -84,6 +84,23 @@ def _rewrite_check(path, content):
     return {"ok": module.code == content}
 
 
+def _compile_check(files):
+    """Whether every file compiles, exactly as the syntax verification's own script compiles it (lib/verify/python.ts):
+    a running worker answers a passing check without a new interpreter. Any failure is reported by that script, so its
+    report stays the one wording of syntax errors; warnings the compiler gives (SyntaxWarning) change nothing there."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in files:
+            try:
+                with open(name, "rb") as handle:
+                    compile(handle.read(), name, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError):
+                return {"ok": False}
+    return {"ok": True}
+
+
 LOCAL_REFACTORS = ("extract_variable", "extract_function", "inline_local")
 
 
@@ -134,6 +151,8 @@ def handle(request):
         if not result["ok"]:
             raise WorkerError(result["error"]["code"], result["error"]["message"], result["error"]["details"])
         return result["facts"]
+    if op == "compile_check":
+        return _compile_check(request["files"])
     if op == "rewrite_check":
         return _rewrite_check(request.get("path", "<string>"), request["content"])
     if op == "signature_sites":

@@ -62,6 +62,7 @@ export async function verifyInSandbox(
       cwd: sandbox.path,
       changedFiles: changedFiles(patch, options.alsoChanged ?? []),
       sessionDir: ws.session.dir,
+      workersDir: ws.session.paths.workers,
       signal: options.signal,
       onProgress: options.heartbeat,
       tree,

@@ -35,6 +35,7 @@ export async function runVerifyOnly(input: z.infer<typeof verifyInput>, context:
       cwd: sandbox.path,
       changedFiles: files,
       sessionDir: ws.session.dir,
+      workersDir: ws.session.paths.workers,
       signal: context.signal,
       onProgress: context.heartbeat,
     }).finally(() => closeSandbox(sandbox, false));
