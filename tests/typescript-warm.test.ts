@@ -314,3 +314,43 @@ test.serial("the completeness check runs on services of its own: the kept progra
   t.is(tsWarmCounts().cold, cold, 'all of it from the kept workspace, brought up to each snapshot');
   await repo.cleanup();
 });
+
+test.serial('a rename after its analysis on the same programs searches once, answers the same, and searches again after an edit', async (t) => {
+  const repo = await tsFixture('shapes');
+  const gitRepo = await discoverRepo(repo.root);
+  const tree = await repo.git('rev-parse', 'HEAD^{tree}');
+  const ws = await openTsWorkspace(gitRepo, tree, AT.file);
+  const projects = ws.projects.all(ws.scripts, ws.configs);
+  let searches = 0;
+  const originals = projects.map((p) => p.service.findRenameLocations.bind(p.service));
+  projects.forEach((p, i) => {
+    p.service.findRenameLocations = ((...args: never[]) => {
+      searches += 1;
+      return (originals[i] as (...a: unknown[]) => ReturnType<typeof p.service.findRenameLocations>)(...args);
+    }) as typeof p.service.findRenameLocations;
+  });
+  const target = { file: AT.file, line: AT.line, col: AT.column };
+  try {
+    const analysis = await planTsRename({ repo: gitRepo, tree, target, newName: 'span' });
+    t.true(searches > 0);
+    t.true(analysis.unsure.length > 0, 'the fixture has a place only a string names');
+    const counted = searches;
+    const committed = await planTsRename({ repo: gitRepo, tree, target, newName: 'span', check: true });
+    t.is(searches, counted, 'the rename took the analysis it had on the same programs');
+    t.deepEqual(committed, analysis);
+    // What a caller does with its answer does not reach the next one.
+    committed.unsure[0]!.text = 'changed';
+    committed.edits.length = 0;
+    t.deepEqual(await planTsRename({ repo: gitRepo, tree, target, newName: 'span', check: true }), analysis);
+
+    await repo.write('src/labels.ts', `import { distance } from './geometry.js';\n${await repo.readText('src/labels.ts')}\nexport const far = distance({ x: 1, y: 1 }, { x: 2, y: 2 });\n`);
+    await repo.git('add', '-A');
+    const edited = await repo.git('write-tree');
+    const after = await planTsRename({ repo: gitRepo, tree: edited, target, newName: 'span', check: true });
+    t.true(searches > counted, 'a new snapshot is searched');
+    t.is(after.references.length, analysis.references.length + 2);
+  } finally {
+    projects.forEach((p, i) => (p.service.findRenameLocations = originals[i]!));
+    await repo.cleanup();
+  }
+});

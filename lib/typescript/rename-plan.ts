@@ -16,6 +16,7 @@ import { openTsWorkspace, requireScript, type TsWorkspace } from './workspace.js
 import { assertRenamedSame } from './rename-check.js';
 import { assertNotHandDeclared } from './hand-declared.js';
 import { searchEverywhere, type Place } from './search.js';
+import { currentPrograms, remembered } from './plan-memory.js';
 
 type LocationJSON = { file: string; line: number; col: number; byte_start: number; byte_end: number };
 
@@ -75,7 +76,10 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
   if (oldName === input.newName) throw new TugError('InvalidArgument', `the symbol at ${where} is already called ${oldName}`, { details: { argument: 'to', reason: 'same name' } });
 
   const warnings: WarningJSON[] = ws.projects.problems.map((p) => ({ code: 'ConfigNotRead', message: `${p.config} could not be read: ${p.message}; its files were analysed with default options` }));
-  const places = placesOf(ws, projects, target.file, position, oldName, warnings);
+  // What the analysis finds is a function of the programs and the question: asked again on the same programs (a rename
+  // after its analyze-impact), it is not searched again. The completeness check below always runs on the renamed text.
+  const programs = currentPrograms(ws);
+  const places = placesOf(ws, programs, projects, target.file, position, oldName, warnings);
   mark(`typescript: ${places.length} places found`);
   const edits: EditRequest[] = [];
   const references: TsRenamePlan['references'] = [];
@@ -95,11 +99,14 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
 
   const member = ['property', 'method', 'getter', 'setter', 'JSX attribute', 'enum member'].includes(info.kind) || (info.kind === 'alias' ? false : /member|property|method/.test(info.kindModifiers ?? ''));
   const renamedSet = new Set(places.map((p) => `${p.file}\0${p.start}`));
-  const files = ws.scripts.flatMap((file) => {
-    const found = sourceOf(file);
-    return found ? [{ file, source: found.source, checker: found.checker, bytes: ws.bytes.get(file)! }] : [];
+  const includeUnsure = input.includeUnsure ?? false;
+  const check = remembered(ws, 'unsure', programs, JSON.stringify([target.file, position, oldName, input.newName, member, includeUnsure]), () => {
+    const files = ws.scripts.flatMap((file) => {
+      const found = sourceOf(file);
+      return found ? [{ file, source: found.source, checker: found.checker, bytes: ws.bytes.get(file)! }] : [];
+    });
+    return findTsUnsure({ ts, files, oldName, newName: input.newName, member, renamed: renamedSet, includeUnsure });
   });
-  const check = findTsUnsure({ ts, files, oldName, newName: input.newName, member, renamed: renamedSet, includeUnsure: input.includeUnsure ?? false });
   mark('typescript: unsure places scanned');
   if (input.check) {
     assertRenamedSame(ws, projects, places, oldName, input.newName, definition);
@@ -108,10 +115,11 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
   return {
     symbol: { id: `sym_${sha256(`typescript\0${definition.file}\0${definition.byte_start}\0${oldName}`).slice(0, 12)}`, name: oldName, kind: symbolKind(info.kind), location: definition },
     references,
-    edits: [...edits, ...check.edits],
+    // Copies: the remembered lists stay as they were whatever the caller does with its answer.
+    edits: [...edits, ...structuredClone(check.edits)],
     moves: [],
     warnings,
-    unsure: check.unsure,
+    unsure: structuredClone(check.unsure),
     oldName,
   };
 }
@@ -121,7 +129,11 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
  * at the symbol's declaration, every program that holds it answers for all its users. So the search starts at the
  * declaration when it is in the workspace under the same name (not an alias), and at the position otherwise.
  */
-function placesOf(ws: TsWorkspace, projects: readonly TsProject[], file: string, position: number, oldName: string, warnings: WarningJSON[]): Place[] {
+function placesOf(ws: TsWorkspace, programs: ReadonlyArray<TS.Program | undefined>, projects: readonly TsProject[], file: string, position: number, oldName: string, warnings: WarningJSON[]): Place[] {
+  return withOutside(remembered(ws, 'places', programs, `${file}\0${position}\0${oldName}`, () => searchFrom(ws, projects, file, position, oldName)), warnings);
+}
+
+function searchFrom(ws: TsWorkspace, projects: readonly TsProject[], file: string, position: number, oldName: string): ReturnType<typeof searchEverywhere> {
   const absolute = ws.fs.absolute(file);
   for (const def of projects[0]!.service.getDefinitionAtPosition(absolute, position) ?? []) {
     const defFile = editable(ws.fs, def.fileName, ws.paths);
@@ -129,10 +141,10 @@ function placesOf(ws: TsWorkspace, projects: readonly TsProject[], file: string,
     if (ws.fs.readFile(def.fileName)?.slice(def.textSpan.start, def.textSpan.start + def.textSpan.length) !== oldName) break;
     // Searched once: the places from the declaration are the answer when they hold the position asked at.
     const found = searchEverywhere(ws, ws.containing(defFile), def.fileName, def.textSpan.start);
-    if (found.places.some((p) => p.file === file && p.start <= position && position <= p.start + p.length)) return withOutside(found, warnings);
+    if (found.places.some((p) => p.file === file && p.start <= position && position <= p.start + p.length)) return found;
     break;
   }
-  return withOutside(searchEverywhere(ws, projects, absolute, position), warnings);
+  return searchEverywhere(ws, projects, absolute, position);
 }
 
 function withOutside({ places, outside }: ReturnType<typeof searchEverywhere>, warnings: WarningJSON[]): Place[] {
