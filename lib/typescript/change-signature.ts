@@ -11,6 +11,7 @@ import { assertNoLooseComments, FileRewrites, insideEnd, isPlainArgument, layout
 import { findAllReferences, sourceOf, type Ref } from './change-signature-search.js';
 import { bodyOf, classifyUse, functionOfName, targetAt, type Target } from './change-signature-target.js';
 import { OffsetMap } from './files.js';
+import { assertNotHandDeclared } from './hand-declared.js';
 import { nodeAt } from './occurrences.js';
 import { planTsRename, syntaxError } from './rename-plan.js';
 import { findTsUnsure } from './unsure.js';
@@ -58,6 +59,7 @@ export async function planTsSignature(input: TsSignatureInput): Promise<TsSignat
   if (parseErrors.length > 0) throw syntaxError(ts, file, bytes, parseErrors[0]!);
   const program = project.service.getProgram()!;
   const target = targetAt(ts, ws, program.getSourceFile(absolute)!, program.getTypeChecker(), new OffsetMap(ws.fs.readFile(absolute)!).utf16Of(offset), where, input.target);
+  assertNotHandDeclared(ws.paths, target.file, target.name, (f) => ws.fs.readFile(ws.fs.absolute(f)) ?? '', 'change-signature', input.target);
   const old = oldParams(ts, target.fn).params;
   const resolved = resolveParams(ts, input.params, old, /\.[cm]?jsx?$/.test(target.file));
 

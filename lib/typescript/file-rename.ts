@@ -10,6 +10,7 @@ import { rewriteEdits } from '../core/text-edits.js';
 import type { Repo } from '../git/repo.js';
 import { inNodeModules, isScriptFile, OffsetMap } from './files.js';
 import { fileRenameUnsure, type UnsureEntry } from './file-rename-unsure.js';
+import { declarationPathOf, handDeclaredPair } from './hand-declared.js';
 import { loadTypeScript } from './load.js';
 import { moduleSpecifiers, resolveSpecifier, specifierLike } from './move-specifiers.js';
 import { locationOf, syntaxError } from './rename-plan.js';
@@ -70,14 +71,23 @@ export async function planTsFileRename(input: TsFileRenameInput): Promise<TsFile
   }
   // `./util` naming util/index.ts renames the directory; `./util/index.js` or a plain file renames the file.
   const viaIndex = /(^|\/)index\.[mc]?[jt]sx?$/.test(resolved) && !/(^|\/)index(\.[mc]?[jt]sx?)?$/.test(spec.text);
-  const from = viaIndex ? path.posix.dirname(resolved) : resolved;
+  // A module with a hand-written declaration file beside it (lib.js and lib.d.ts) moves as the pair: importers resolve
+  // to the declaration file, the runtime loads the JavaScript, and the specifier names both.
+  const pair = viaIndex ? null : handDeclaredPair(resolved, ws.paths);
+  const from = viaIndex ? path.posix.dirname(resolved) : (pair?.js ?? resolved);
   const to = destinationOf(from, input.newName, viaIndex);
   const moved = viaIndex ? [...ws.paths].filter((p) => p.startsWith(`${from}/`)).sort() : [from];
   const moves = moved.map((p) => ({ from: p, to: `${to}${p.slice(from.length)}` }));
   refuseTaken(ws, from, to);
+  if (pair) {
+    const declarationTo = declarationPathOf(to)!;
+    refuseTaken(ws, pair.dts, declarationTo);
+    moves.push({ from: pair.dts, to: declarationTo });
+  }
 
-  const after = serviceEdits(ws, from, to, text);
-  const references = completeSpecifiers(ws, ts, after, moves);
+  const after = serviceEdits(ws, pair ? moves : [{ from, to }], text);
+  // A specifier naming the declaration file names the module: it is written for the JavaScript file's new path.
+  const references = completeSpecifiers(ws, ts, after, pair ? moves.map((m) => (m.from === pair.dts ? { from: m.from, to } : m)) : moves);
   const edits: EditRequest[] = [];
   for (const [rel, next] of [...after].sort(([a], [b]) => (a < b ? -1 : 1))) edits.push(...rewriteEdits(rel, ws.fs.readFile(ws.fs.absolute(rel))!, next));
   const unsure = fileRenameUnsure(ws, ts, moves);
@@ -124,14 +134,20 @@ function refuseTaken(ws: TsWorkspace, from: string, to: string): void {
   }
 }
 
-/** The service's edits from every project, the first project to answer for a file winning (files are keyed by their old path). */
-function serviceEdits(ws: TsWorkspace, from: string, to: string, sample: string): Map<string, string> {
+/**
+ * The service's edits for each rename (a file, a directory, or the two files of a hand-declared module) from every
+ * project, the first project to answer for a file winning (files are keyed by their old path).
+ */
+function serviceEdits(ws: TsWorkspace, renames: readonly FileMove[], sample: string): Map<string, string> {
   const { ts } = ws.compiler;
   const after = new Map<string, string>();
   const format = ts.getDefaultFormatCodeSettings(sample.includes('\r\n') ? '\r\n' : '\n');
   for (const project of ws.projects.all(ws.scripts, ws.configs)) {
     const byFile = new Map<string, TS.TextChange[]>();
-    for (const change of project.service.getEditsForFileRename(ws.fs.absolute(from), ws.fs.absolute(to), format, {})) byFile.set(change.fileName, [...(byFile.get(change.fileName) ?? []), ...change.textChanges]);
+    // A pair moving together (hand-declared.ts): each specifier resolves to one of the two, so their edits do not meet.
+    for (const move of renames) {
+      for (const change of project.service.getEditsForFileRename(ws.fs.absolute(move.from), ws.fs.absolute(move.to), format, {})) byFile.set(change.fileName, [...(byFile.get(change.fileName) ?? []), ...change.textChanges]);
+    }
     for (const [fileName, changes] of byFile) {
       const rel = ws.fs.relative(fileName);
       if (rel === null || inNodeModules(rel) || after.has(rel) || !ws.bytes.has(rel)) continue;
@@ -139,8 +155,9 @@ function serviceEdits(ws: TsWorkspace, from: string, to: string, sample: string)
       let at = 0;
       const base = ws.fs.readFile(fileName)!;
       for (const c of [...changes].sort((a, b) => a.span.start - b.span.start || a.span.length - b.span.length)) {
+        if (c.span.start < at) continue; // the same specifier's edit from the other file of a pair
         out += base.slice(at, c.span.start) + c.newText;
-        at = Math.max(at, c.span.start + c.span.length);
+        at = c.span.start + c.span.length;
       }
       after.set(rel, out + base.slice(at));
     }

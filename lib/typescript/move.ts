@@ -10,6 +10,7 @@ import { lineStarts, offsetOf } from '../core/text.js';
 import { rewriteEdits } from '../core/text-edits.js';
 import type { Repo } from '../git/repo.js';
 import { inNodeModules, isScriptFile, OffsetMap } from './files.js';
+import { assertNotHandDeclared, handDeclaredPair } from './hand-declared.js';
 import { moveTarget } from './move-target.js';
 import { keepMovedText } from './move-text.js';
 import { exportLine, followReexports, newSpecifier } from './move-reexports.js';
@@ -62,6 +63,16 @@ export async function planTsMove(input: TsMoveInput): Promise<TsMovePlan> {
   if (parseErrors.length > 0) throw syntaxError(ts, file, bytes, parseErrors[0]!);
   const source = primary.service.getProgram()!.getSourceFile(absolute)!;
   const target = moveTarget(ts, file, source, new OffsetMap(text).utf16Of(offset), label);
+  const textOf = (f: string) => ws.fs.readFile(ws.fs.absolute(f)) ?? '';
+  const at = { file, line: input.line, col: input.col };
+  for (const name of target.names) assertNotHandDeclared(ws.paths, file, name, textOf, 'move-symbol', at);
+  const into = handDeclaredPair(destination, ws.paths);
+  if (into) {
+    throw new TugError('UnsafeRefactor', `${destination}'s types are declared by hand in ${into.dts}, which importers follow: what the move puts in ${destination} would be missing from them; move it by hand and declare it there`, {
+      details: { reason: 'hand-written declaration file', why: 'destination', declaration_file: into.dts, line: input.line, col: input.col },
+      location: at,
+    });
+  }
   const exists = ws.paths.has(destination);
   if (exists) refuseTaken(ws, ts, destination, target.names);
 

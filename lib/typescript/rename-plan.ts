@@ -14,7 +14,7 @@ import { editable, type TsProject } from './projects.js';
 import { findTsUnsure, type TsUnsure } from './unsure.js';
 import { openTsWorkspace, requireScript, type TsWorkspace } from './workspace.js';
 import { assertRenamedSame } from './rename-check.js';
-import { assertNotHandDeclared } from './hand-declared.js';
+import { handDeclaredPartner } from './hand-declared.js';
 import { searchEverywhere, type Place } from './search.js';
 import { currentPrograms, remembered } from './plan-memory.js';
 
@@ -79,25 +79,51 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
   // What the analysis finds is a function of the programs and the question: asked again on the same programs (a rename
   // after its analyze-impact), it is not searched again. The completeness check below always runs on the renamed text.
   const programs = currentPrograms(ws);
-  const places = placesOf(ws, programs, projects, target.file, position, oldName, warnings);
+  // A copy: the places of a hand-declared module's other file are added to it below, and the remembered list stays as it was.
+  const places = [...placesOf(ws, programs, projects, target.file, position, oldName, warnings)];
   mark(`typescript: ${places.length} places found`);
+  const sourceOf = sourceFinder(ws, projects);
+  const member = ['property', 'method', 'getter', 'setter', 'JSX attribute', 'enum member'].includes(info.kind) || (info.kind === 'alias' ? false : /member|property|method/.test(info.kindModifiers ?? ''));
+  let definition = definitionOf(ws, primary, absolute, position);
+  const kindOf = (place: Place) => referenceKind(ts, sourceOf(place.file)?.source, place.start);
+  const atDefinition = (place: Place) => {
+    if (definition) return place.file === definition.file && offsetMapOf(ws, place.file).byteOf(place.start) === definition.byte_start;
+    return kindOf(place) === 'definition';
+  };
+  const declared = places.find(atDefinition) ?? places.find((p) => kindOf(p) === 'definition');
+  // A module whose types are declared by hand beside it: the same export of the other file is renamed too, with its users.
+  const partner = declared
+    ? handDeclaredPartner({
+        ts, paths: ws.paths, file: declared.file, start: declared.start, oldName, member, sourceOf,
+        own: places.filter((p) => p.file === declared.file),
+        textOf: (f) => ws.fs.readFile(ws.fs.absolute(f)) ?? '',
+        definition: definition ?? locationOf(ws, declared.file, offsetMapOf(ws, declared.file).byteOf(declared.start), offsetMapOf(ws, declared.file).byteOf(declared.start + declared.length)),
+      })
+    : null;
+  let partnerPlace: Place | undefined;
+  if (partner) {
+    const known = new Set(places.map((p) => `${p.file}\0${p.start}`));
+    for (const place of withOutside(searchEverywhere(ws, ws.containing(partner.file), ws.fs.absolute(partner.file), partner.start), warnings)) {
+      if (!known.has(`${place.file}\0${place.start}`)) places.push(place);
+      known.add(`${place.file}\0${place.start}`);
+    }
+    places.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.start - b.start));
+    partnerPlace = places.find((p) => p.file === partner.file && p.start === partner.start);
+    if (!partnerPlace) throw new TugError('InternalError', `the rename of ${oldName} found no place at its declaration in ${partner.file}`, { details: { path: partner.file } });
+    mark(`typescript: ${places.length} places with ${partner.file}`);
+  }
   const edits: EditRequest[] = [];
   const references: TsRenamePlan['references'] = [];
-  const sourceOf = sourceFinder(ws, projects);
   for (const place of places) {
     const map = offsetMapOf(ws, place.file);
     const start = map.byteOf(place.start);
     const end = map.byteOf(place.start + place.length);
     edits.push({ file: place.file, span: { start, end }, old_text: decoded(ws, place.file, start, end), new_text: `${place.prefix}${input.newName}${place.suffix}` });
-    references.push({ location: locationOf(ws, place.file, start, end), kind: referenceKind(ts, sourceOf(place.file)?.source, place.start) });
+    references.push({ location: locationOf(ws, place.file, start, end), kind: kindOf(place) });
   }
-  const definition = definitionOf(ws, primary, absolute, position) ?? references.find((r) => r.kind === 'definition')?.location ?? locationOf(ws, target.file, offset, offset + oldName.length);
+  definition ??= references.find((r) => r.kind === 'definition')?.location ?? locationOf(ws, target.file, offset, offset + oldName.length);
   for (const ref of references) if (ref.location.file === definition.file && ref.location.byte_start === definition.byte_start) ref.kind = 'definition';
-  const declared = places.find((_, i) => references[i]!.kind === 'definition');
-  const declaredIn = declared ? sourceOf(declared.file) : undefined;
-  if (declared && declaredIn) assertNotHandDeclared(ts, ws.scripts, declared.file, declaredIn.source, declaredIn.checker, declared.start, definition);
 
-  const member = ['property', 'method', 'getter', 'setter', 'JSX attribute', 'enum member'].includes(info.kind) || (info.kind === 'alias' ? false : /member|property|method/.test(info.kindModifiers ?? ''));
   const renamedSet = new Set(places.map((p) => `${p.file}\0${p.start}`));
   const includeUnsure = input.includeUnsure ?? false;
   const check = remembered(ws, 'unsure', programs, JSON.stringify([target.file, position, oldName, input.newName, member, includeUnsure]), () => {
@@ -109,7 +135,7 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
   });
   mark('typescript: unsure places scanned');
   if (input.check) {
-    assertRenamedSame(ws, projects, places, oldName, input.newName, definition);
+    assertRenamedSame(ws, projects, places, oldName, input.newName, definition, partnerPlace ? [partnerPlace] : []);
     mark('typescript: renamed text checked');
   }
   return {
