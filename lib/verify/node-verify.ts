@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { auditNodeIsolation, mirrorNodeModules, nodePathEnv } from './node-modules.js';
 import { checkScriptSyntax, coveringConfigs, nodeTestScripts, parseTscOutput, readConfigs, scriptEnv, tscArgv } from './node-checks.js';
+import { judgeAgainstBase, onBase, removeNewFiles, untrackedFiles } from './node-baseline.js';
 import type { CheckResult } from './run-check.js';
 import type { UserRepository } from './user-checkout.js';
 import { isScriptFile } from '../typescript/files.js';
@@ -13,6 +14,11 @@ export interface NodeVerifyInput {
   present: readonly string[];
   user: UserRepository | null;
   baseEnv: Record<string, string>;
+  /**
+   * The sandbox's HEAD is the change's base (a change being verified, not a snapshot): a failing `tsc` is run on the
+   * base too, and a failure the base has as well is not blamed on the change (node-baseline.ts).
+   */
+  baseIsHead?: boolean;
   /** Runs a project command confined, in `cwd` with extra variables. */
   run: (name: string, argv: string[], cwd: string, env: Record<string, string>) => Promise<CheckResult>;
 }
@@ -61,15 +67,30 @@ export function nodeVerifier(input: NodeVerifyInput): NodeVerifier {
       if (list.length === 0 && options?.tsconfigOnly) return [];
       await this.prepare();
       if (list.length === 0) return [{ name: 'typecheck', status: 'skipped', reason: 'no tsconfig.json or jsconfig.json covers the changed files', duration_ms: 0 }];
-      const json = await readConfigs(cwd, list);
       const extra = await env();
-      const results: CheckResult[] = [];
-      for (const config of list) {
-        const argv = tscArgv(cwd, config, json.get(config));
+      let untracked: Promise<Set<string>> | undefined;
+      const tsc = async (config: string) => {
+        const argv = tscArgv(cwd, config, (await readConfigs(cwd, [config])).get(config));
+        const build = argv.includes('-b');
+        const before = build ? await (untracked ??= untrackedFiles(cwd)) : null;
         const result = await input.run('typecheck', argv, cwd, pick(extra, 'NODE_PATH'));
+        // Build mode writes its outputs (declarations, .tsbuildinfo) beside the sources: left there, they would be the
+        // next check's inputs (another config's, or the same one's on the base), which then fails for what tsc wrote.
+        if (before) await removeNewFiles(cwd, before);
         const errors = parseTscOutput(result.output ?? '', cwd);
         const command = ['tsc', ...argv.slice(2).map((a) => (a.startsWith(cwd) ? path.relative(cwd, a) || '.' : a))];
-        results.push({ ...result, command, ...(errors.length > 0 ? { errors } : {}) });
+        return { ...result, command, ...(errors.length > 0 ? { errors } : {}) };
+      };
+      // Each config's run on the change and on the base, once: a workspace's root config may be asked for several.
+      const runs = new Map<string, Promise<CheckResult>>();
+      const baseRuns = new Map<string, Promise<CheckResult | null>>();
+      const once = <T>(memo: Map<string, Promise<T>>, config: string, run: () => Promise<T>) => memo.get(config) ?? memo.set(config, run()).get(config)!;
+      const onChange = (config: string) => once(runs, config, () => tsc(config));
+      const onTheBase = (config: string) => once(baseRuns, config, () => onBase(cwd, () => tsc(config)));
+      const results: CheckResult[] = [];
+      for (const config of list) {
+        const result = await onChange(config);
+        results.push(result.status === 'failed' && input.baseIsHead ? await judgeAgainstBase(cwd, config, result, onChange, onTheBase) : result);
       }
       return results;
     },

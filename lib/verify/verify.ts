@@ -45,6 +45,8 @@ export interface VerifyRequest {
   signal?: AbortSignal;
   /** A running check's heartbeat (every few seconds), for front doors that must show the caller the work goes on. */
   onProgress?: (progress: CheckProgress) => void;
+  /** `cwd`'s HEAD is the change's base (a sandbox of verifyInSandbox): a type check failing there too is not the change's. */
+  baseIsHead?: boolean;
   /** The git tree `cwd` holds, when the caller knows it: what a passing check says of it may be kept (cargo-lints.ts). */
   tree?: string;
 }
@@ -93,7 +95,7 @@ export async function verify(request: VerifyRequest): Promise<Verification> {
   const scriptFiles = request.changedFiles.filter(isScriptFile);
   const node = scriptFiles.length > 0
     ? (await import('./node-verify.js')).nodeVerifier({
-        cwd, changedFiles: request.changedFiles, present: await existing(cwd, scriptFiles), user, baseEnv: projectEnv,
+        cwd, changedFiles: request.changedFiles, present: await existing(cwd, scriptFiles), user, baseEnv: projectEnv, baseIsHead: request.baseIsHead ?? false,
         run: async (name, argv, at, env) => runCheck({ name, argv, cwd: at, timeoutMs, baseEnv: projectEnv, env, signal, onProgress, confine: await confined() }),
       })
     : null;

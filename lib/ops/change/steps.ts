@@ -66,6 +66,7 @@ export async function verifyInSandbox(
       signal: options.signal,
       onProgress: options.heartbeat,
       tree,
+      baseIsHead: true,
     });
   } catch (error) {
     await closeSandbox(sandbox, keep);
