@@ -159,6 +159,22 @@ test('Node started three ways (bin/tug\'s heap flags, none beside a daemon, the 
   await repo.cleanup();
 });
 
+test('a cache home that is a file (or otherwise unwritable) costs the code cache, never the command: no stack trace, same output', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n' });
+  const home = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
+  const file = path.join(home, 'a-file');
+  await writeFile(file, '');
+  const good = await tug(repo.root, FULL_SNAPSHOT, { env: { XDG_CACHE_HOME: home, TUG_NO_DAEMON: '1' } });
+  for (const cacheHome of [file, path.join(file, 'below')]) {
+    const run = await tug(repo.root, FULL_SNAPSHOT, { env: { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1' } });
+    t.is(run.exitCode, 0, run.stderr);
+    t.is(run.stderr, '');
+    t.is(run.stdout, good.stdout);
+  }
+  await rm(home, { recursive: true, force: true });
+  await repo.cleanup();
+});
+
 /** A stand-in for `program` on PATH that appends the two certificate variables it was started with to `log`, then runs it. */
 async function recording(dir: string, name: string, program: string, log: string): Promise<void> {
   const file = path.join(dir, name);

@@ -1,13 +1,13 @@
 // Starts the CLI from its one-file CommonJS bundle through V8's code cache: Node 20 caches no compiled code for ES modules, and compiling tug's code was most of a cold start.
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import type { CliIO } from './io.js';
+import { codeCacheDir, writeCodeCacheFile } from '../workspace/user-cache.js';
 
 /** Built by `npm run build` next to dist/lib/cli/, so paths relative to `import.meta.url` resolve as they do in the plain modules. */
 const BUNDLE = fileURLToPath(new URL('../cli-bundle/main.cjs', import.meta.url));
@@ -59,24 +59,24 @@ export function loadBundledCli(argv: readonly string[], env: NodeJS.ProcessEnv =
   return {
     main,
     saveCodeCache: () => {
-      if (stale) writeCodeCache(cacheFile, key, [...seen, command].sort(), script.createCachedData());
+      if (stale) writeCodeCacheFile(cacheFile, `${key} ${[...seen, command].sort().join(',')}`, script.createCachedData());
     },
   };
 }
 
 /**
  * One file per installed bundle (named by its path) and per set of Node flags under the user's cache dir, so a rebuild
- * replaces it instead of piling up; `TUG_CODE_CACHE=0` turns the cache off. V8 rejects a cache made under other flags,
- * and tug starts Node three ways (bin/tug's heap flags; none beside a daemon; the daemon's `--expose-gc`): with one
- * file for all three, each start threw away and rewrote the cache the last one left (~0.1-0.2 s of CPU each time).
+ * replaces it instead of piling up (other installs' are pruned: workspace/user-cache.ts); `TUG_CODE_CACHE=0` turns the
+ * cache off. V8 rejects a cache made under other flags, and tug starts Node three ways (bin/tug's heap flags; none
+ * beside a daemon; the daemon's `--expose-gc`): with one file for all three, each start threw away and rewrote the
+ * cache the last one left (~0.1-0.2 s of CPU each time).
  */
 function codeCacheFile(env: NodeJS.ProcessEnv): string | null {
-  if (env['TUG_CODE_CACHE'] === '0') return null;
-  const base = env['XDG_CACHE_HOME'] || (os.homedir() ? path.join(os.homedir(), '.cache') : '');
-  if (!base || !path.isAbsolute(base)) return null;
+  const dir = codeCacheDir(env);
+  if (dir === null) return null;
   const flags = JSON.stringify([process.execArgv, env['NODE_OPTIONS'] ?? '']);
   const id = createHash('sha256').update(`${BUNDLE}\0${flags}`).digest('hex').slice(0, 16);
-  return path.join(base, 'tug', `cli-${id}.v8cache`);
+  return path.join(dir, `cli-${id}.v8cache`);
 }
 
 /** More distinct first words than tug has commands means they are typos; those do not earn a rewrite. */
@@ -100,14 +100,3 @@ function readCodeCache(file: string, key: string): { data: Buffer; commands: str
   return { data: data.subarray(newline + 1), commands: commands.split(',') };
 }
 
-/** Best effort and atomic: a reader sees the old file or the whole new one, and a cache that cannot be written is simply not used. */
-function writeCodeCache(file: string, key: string, commands: string[], data: Buffer): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(temp, Buffer.concat([Buffer.from(`${key} ${commands.join(',')}\n`, 'latin1'), data]));
-    renameSync(temp, file);
-  } catch {
-    rmSync(temp, { force: true });
-  }
-}

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeJson } from '../session/files.js';
 import { runIsolated } from './isolated.js';
+import { userCacheDir } from '../workspace/user-cache.js';
 
 /** Files by which version managers pick an interpreter, looked for in the working directory and its parents. */
 const LOCAL_FILES = ['.python-version', '.tool-versions', '.mise.toml', 'mise.toml', '.mise.local.toml', '.rtx.toml'];
@@ -78,10 +79,10 @@ export interface Launch {
  * One file per shim and directory, so repositories pinned to different versions do not overwrite each other.
  */
 export function launchMemoFile(python: string, env: NodeJS.ProcessEnv = process.env, from = process.cwd()): string | undefined {
-  const base = env['XDG_CACHE_HOME'] || (os.homedir() ? path.join(os.homedir(), '.cache') : '');
-  if (!base || !path.isAbsolute(base)) return undefined;
+  const dir = userCacheDir(env);
+  if (dir === null) return undefined;
   const key = createHash('sha256').update(`${python}\0${from}`).digest('hex').slice(0, 16);
-  return path.join(base, 'tug', 'python-launch', `${key}.json`);
+  return path.join(dir, 'python-launch', `${key}.json`);
 }
 
 /**

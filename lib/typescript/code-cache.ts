@@ -2,12 +2,12 @@
 // compiling typescript.js (9 MB) and the functions a rename calls cost each cold process ~0.2 s of CPU, which the cache
 // spares the next one. (Node 22's module.enableCompileCache does this for tsc and tsserver; Node 20 has only cachedData.)
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { mark } from '../core/timing.js';
+import { codeCacheDir, writeCodeCacheFile } from '../workspace/user-cache.js';
 
 /**
  * `file`'s exports, run as Node runs a CommonJS module (its `require` resolves from it). The cache sits beside the
@@ -29,7 +29,7 @@ export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv = proc
   const used = cachedData !== undefined && !script.cachedDataRejected;
   mark(`typescript: compiler loaded (code cache ${used ? 'used' : 'made at exit'})`);
   // Made at exit, so the functions this process compiled while it worked are in it too.
-  if (!used) process.once('exit', () => writeCache(cache, script));
+  if (!used) process.once('exit', () => writeCodeCacheFile(cache.file, cache.key, script.createCachedData()));
   return module.exports;
 }
 
@@ -41,14 +41,13 @@ interface Cache {
 
 /** One file per compiler file and Node flags (the daemon runs with --expose-gc; NODE_OPTIONS too), so a new install replaces it. */
 function cacheOf(file: string, env: NodeJS.ProcessEnv): Cache | null {
-  if (env['TUG_CODE_CACHE'] === '0') return null;
-  const base = env['XDG_CACHE_HOME'] || (os.homedir() ? path.join(os.homedir(), '.cache') : '');
-  if (!base || !path.isAbsolute(base)) return null;
+  const dir = codeCacheDir(env);
+  if (dir === null) return null;
   const info = statSync(file, { throwIfNoEntry: false });
   if (!info) return null;
   const id = createHash('sha256').update(JSON.stringify([file, process.execArgv, env['NODE_OPTIONS'] ?? ''])).digest('hex').slice(0, 16);
   const key = createHash('sha256').update(JSON.stringify([info.size, info.mtimeMs, process.version, process.arch])).digest('hex');
-  return { file: path.join(base, 'tug', `typescript-${id}.v8cache`), key };
+  return { file: path.join(dir, `typescript-${id}.v8cache`), key };
 }
 
 /** The first line is the key; V8's bytes follow. Another key (another install, another Node) means no cache. */
@@ -64,14 +63,3 @@ function readCache(cache: Cache): Buffer | undefined {
   return data.subarray(newline + 1);
 }
 
-/** Best effort and atomic, like the CLI's: a reader sees the old file or the whole new one. */
-function writeCache(cache: Cache, script: vm.Script): void {
-  const temp = `${cache.file}.${process.pid}.tmp`;
-  try {
-    mkdirSync(path.dirname(cache.file), { recursive: true });
-    writeFileSync(temp, Buffer.concat([Buffer.from(`${cache.key}\n`, 'latin1'), script.createCachedData()]));
-    renameSync(temp, cache.file);
-  } catch {
-    rmSync(temp, { force: true });
-  }
-}
