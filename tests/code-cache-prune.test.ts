@@ -4,11 +4,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { codeCacheDir, writeCodeCacheFile } from '../lib/workspace/user-cache.js';
+import { codeCacheDir, touchCodeCache, writeCodeCacheFile } from '../lib/workspace/user-cache.js';
 
 const DAY = 24 * 3600;
 
-test('writing a cache keeps the 23 newest others, drops those older than 30 days and stale temporary files', async (t) => {
+test('writing a cache keeps the 23 most recently used others, drops those unused for 30 days and stale temporary files', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-prune-'));
   const now = Date.now() / 1000;
   const age = async (name: string, days: number) => {
@@ -20,14 +20,17 @@ test('writing a cache keeps the 23 newest others, drops those older than 30 days
   await age('cli-aa.v8cache.1234.tmp', 2);
   await age('cli-bb.v8cache.5678.tmp', 0);
   await age('notes.txt', 90);
+  await age('typescript-in-use.v8cache', 40);
+  touchCodeCache(path.join(dir, 'typescript-in-use.v8cache'));
   const file = path.join(dir, 'cli-new.v8cache');
   writeCodeCacheFile(file, 'key cmd', Buffer.from('V8 bytes'));
 
   t.is(await readFile(file, 'latin1'), 'key cmd\nV8 bytes');
   const left = (await readdir(dir)).sort();
   const caches = left.filter((name) => name.endsWith('.v8cache'));
-  t.is(caches.length, 24, 'the new cache and the 23 newest others');
-  t.deepEqual(caches.filter((n) => n !== 'cli-new.v8cache'), Array.from({ length: 23 }, (_, i) => `cli-${String(i).padStart(2, '0')}.v8cache`));
+  t.is(caches.length, 24, 'the new cache and the 23 most recently used others');
+  t.deepEqual(caches.filter((n) => n !== 'cli-new.v8cache' && n !== 'typescript-in-use.v8cache'), Array.from({ length: 22 }, (_, i) => `cli-${String(i).padStart(2, '0')}.v8cache`));
+  t.true(left.includes('typescript-in-use.v8cache'), 'a cache written long ago but used now is kept');
   t.false(left.includes('typescript-old.v8cache'));
   t.false(left.includes('cli-aa.v8cache.1234.tmp'), 'a killed writer\'s day-old temporary file');
   t.true(left.includes('cli-bb.v8cache.5678.tmp'), 'a temporary file another writer may still be writing');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import type { CliIO } from './io.js';
-import { codeCacheDir, writeCodeCacheFile } from '../workspace/user-cache.js';
+import { codeCacheDir, touchCodeCache, writeCodeCacheFile } from '../workspace/user-cache.js';
 
 /** Built by `npm run build` next to dist/lib/cli/, so paths relative to `import.meta.url` resolve as they do in the plain modules. */
 const BUNDLE = fileURLToPath(new URL('../cli-bundle/main.cjs', import.meta.url));
@@ -54,6 +54,7 @@ export function loadBundledCli(argv: readonly string[], env: NodeJS.ProcessEnv =
   const word = argv.find((a) => !a.startsWith('-')) ?? '';
   const command = /^[a-z][a-z0-9_-]*$/i.test(word) ? word : '?';
   const valid = cached !== undefined && script.cachedDataRejected !== true;
+  if (valid && cacheFile !== null) touchCodeCache(cacheFile);
   const seen = valid ? cached.commands : [];
   const stale = cacheFile !== null && (!valid || (!seen.includes(command) && seen.length < MAX_COMMANDS));
   return {

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import { mark } from '../core/timing.js';
-import { codeCacheDir, writeCodeCacheFile } from '../workspace/user-cache.js';
+import { codeCacheDir, touchCodeCache, writeCodeCacheFile } from '../workspace/user-cache.js';
 
 /**
  * `file`'s exports, run as Node runs a CommonJS module (its `require` resolves from it). The cache sits beside the
@@ -29,7 +29,8 @@ export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv = proc
   const used = cachedData !== undefined && !script.cachedDataRejected;
   mark(`typescript: compiler loaded (code cache ${used ? 'used' : 'made at exit'})`);
   // Made at exit, so the functions this process compiled while it worked are in it too.
-  if (!used) process.once('exit', () => writeCodeCacheFile(cache.file, cache.key, script.createCachedData()));
+  if (used) touchCodeCache(cache.file);
+  else process.once('exit', () => writeCodeCacheFile(cache.file, cache.key, script.createCachedData()));
   return module.exports;
 }
 

@@ -2,7 +2,7 @@
 // (the CLI bundle's, the TypeScript compiler's) are written: replaced atomically, and old ones pruned, since every
 // install path, Node flag set and compiler file names its own file and nothing else would ever remove those a moved
 // or upgraded install left behind.
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -18,7 +18,7 @@ export function codeCacheDir(env: NodeJS.ProcessEnv): string | null {
   return env['TUG_CODE_CACHE'] === '0' ? null : userCacheDir(env);
 }
 
-/** Caches kept beside a newly written one: the newest this many, none older than MAX_AGE_MS. */
+/** Caches kept beside a newly written one: the most recently used this many (touchCodeCache), none unused for MAX_AGE_MS. */
 const KEEP = 24;
 const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 
@@ -44,9 +44,22 @@ export function writeCodeCacheFile(file: string, header: string, data: Buffer): 
 }
 
 /**
- * Removes the `.v8cache` files of `dir` beyond the newest KEEP or older than MAX_AGE_MS, and temporary files a killed
- * writer left (older than a day), never `kept`. Runs only after a write, which is rare (a new build, Node or command);
- * a cache still in use that it removes is made again by its next run.
+ * Marks `file` as used now (its modification time), so that pruning, which keeps the newest, keeps the caches in use
+ * however long ago they were written. Best effort.
+ */
+export function touchCodeCache(file: string): void {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    // A cache that cannot be touched may be pruned sooner: it is made again then.
+  }
+}
+
+/**
+ * Removes the `.v8cache` files of `dir` beyond the KEEP most recently used or unused for MAX_AGE_MS, and temporary
+ * files a killed writer left (older than a day), never `kept`. Runs only after a write, which is rare (a new build,
+ * Node or command); a cache still in use that it removes is made again by its next run.
  */
 export function pruneCodeCaches(dir: string, kept: string, now = Date.now()): void {
   try {
