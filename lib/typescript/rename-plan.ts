@@ -17,6 +17,7 @@ import { assertRenamedSame } from './rename-check.js';
 import { handDeclaredPartner } from './hand-declared.js';
 import { searchEverywhere, type Place } from './search.js';
 import { currentPrograms, remembered } from './plan-memory.js';
+import { practiseCheck } from './practice.js';
 
 type LocationJSON = { file: string; line: number; col: number; byte_start: number; byte_end: number };
 
@@ -137,6 +138,8 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
   if (input.check) {
     assertRenamedSame(ws, projects, places, oldName, input.newName, definition, partnerPlace ? [partnerPlace] : []);
     mark('typescript: renamed text checked');
+  } else {
+    practiseCheck(ws, projects, places, oldName, input.newName, definition);
   }
   return {
     symbol: { id: `sym_${sha256(`typescript\0${definition.file}\0${definition.byte_start}\0${oldName}`).slice(0, 12)}`, name: oldName, kind: symbolKind(info.kind), location: definition },
