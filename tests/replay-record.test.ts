@@ -77,3 +77,33 @@ test('show of a branch tug did not make is InvalidArgument', async (t) => {
   t.is(shown.exitCode, 2);
   t.is(shown.json.error.code, 'InvalidArgument');
 });
+
+test('session status calls stale exactly the tug/ branches HEAD has moved away from: not those ahead of HEAD, at it, or merged into it', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'x = 1\n' });
+  t.teardown(() => repo.cleanup());
+  const commit = async (file: string, text: string) => {
+    await repo.write(file, text);
+    await repo.git('add', file);
+    await repo.git('commit', '-q', '-m', file);
+    return (await repo.git('rev-parse', 'HEAD')).trim();
+  };
+  const first = (await repo.git('rev-parse', 'HEAD')).trim();
+  await repo.git('branch', 'tug/merged', first);
+  const second = await commit('b.py', 'y = 2\n');
+  await repo.git('checkout', '-q', '-b', 'side', first);
+  await commit('c.py', 'z = 3\n');
+  await repo.git('branch', 'tug/diverged', 'HEAD');
+  await repo.git('checkout', '-q', 'main');
+  await repo.git('branch', 'tug/at-head', second);
+  await commit('d.py', 'w = 4\n');
+  await repo.git('branch', 'tug/ahead', 'HEAD');
+  await repo.git('reset', '-q', '--hard', second);
+  await repo.git('branch', 'tug/also/diverged', first);
+  await repo.git('checkout', '-q', '-b', 'other', first);
+  await commit('e.py', 'v = 5\n');
+  await repo.git('branch', '-f', 'tug/also/diverged', 'HEAD');
+  await repo.git('checkout', '-q', 'main');
+  const status = await tug(repo.root, ['session', 'status', '--json'], { env: ENV });
+  t.is(status.exitCode, 0, status.stdout + status.stderr);
+  t.deepEqual(status.json.stale_branches, ['tug/also/diverged', 'tug/diverged']);
+});

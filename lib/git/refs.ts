@@ -54,8 +54,13 @@ async function looseRefOid(repo: Repo, ref: string): Promise<string | null> {
   return /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/.exec(text)?.[1] ?? null;
 }
 
-export async function listRefs(repo: Repo, prefix: string): Promise<Array<{ ref: string; oid: string }>> {
-  const out = await git(['for-each-ref', '--format=%(refname) %(objectname)', prefix], { cwd: repo.root });
+/**
+ * The refs under `prefix` with their commits; `related`: only those whose commit is in `commit`'s history (`merged`)
+ * or has it in its own (`contains`), all in one git process however many refs there are.
+ */
+export async function listRefs(repo: Repo, prefix: string, related?: { merged?: string; contains?: string }): Promise<Array<{ ref: string; oid: string }>> {
+  const filters = [...(related?.merged ? [`--merged=${related.merged}`] : []), ...(related?.contains ? [`--contains=${related.contains}`] : [])];
+  const out = await git(['for-each-ref', '--format=%(refname) %(objectname)', ...filters, prefix], { cwd: repo.root });
   return out.stdout
     .split('\n')
     .filter(Boolean)

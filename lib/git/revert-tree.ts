@@ -47,12 +47,6 @@ export async function treeWithEntries(repo: Repo, scratchDir: string, commit: st
   }
 }
 
-/** Whether `ancestor` is in the history of `descendant`. */
-export async function isAncestor(repo: Repo, ancestor: string, descendant: string): Promise<boolean> {
-  const result = await git(['merge-base', '--is-ancestor', ancestor, descendant], { cwd: repo.root, allowFailure: true });
-  return result.exitCode === 0;
-}
-
 /** The first line of a commit's message. */
 export async function commitSubject(repo: Repo, commit: string): Promise<string> {
   return (await gitText(['log', '-1', '--format=%s', commit], { cwd: repo.root })).trim();

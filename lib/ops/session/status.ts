@@ -1,5 +1,5 @@
 // What `session status` reports and `clean` removes, read from the session dir, git's worktree list and refs.
-import { isAncestor, resolveCommit } from '../../git/history.js';
+import { resolveCommit } from '../../git/history.js';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { TugError } from '../../core/errors.js';
@@ -147,9 +147,12 @@ async function settleInterruptedApply(ws: Workspace): Promise<string | null> {
 async function staleBranches(ws: Workspace): Promise<string[]> {
   const head = await resolveCommit(ws.repo, 'HEAD');
   if (!head) return [];
-  const stale: string[] = [];
-  for (const { ref, oid } of await listRefs(ws.repo, 'refs/heads/tug/')) {
-    if (!(await isAncestor(ws.repo, head, oid)) && !(await isAncestor(ws.repo, oid, head))) stale.push(ref.slice('refs/heads/'.length));
-  }
-  return stale.sort();
+  // Three git processes whatever the number of branches (an agent may leave hundreds), not two per branch.
+  const [all, ahead, merged] = await Promise.all([
+    listRefs(ws.repo, 'refs/heads/tug/'),
+    listRefs(ws.repo, 'refs/heads/tug/', { contains: head }),
+    listRefs(ws.repo, 'refs/heads/tug/', { merged: head }),
+  ]);
+  const related = new Set([...ahead, ...merged].map((r) => r.ref));
+  return all.filter((r) => !related.has(r.ref)).map((r) => r.ref.slice('refs/heads/'.length)).sort();
 }

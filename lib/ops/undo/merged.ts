@@ -4,7 +4,8 @@ import type { WarningJSON } from '../../core/schemas.js';
 import { commitTree, userIdentity } from '../../git/objects.js';
 import { readHead } from '../../git/repo.js';
 import { treeOf } from '../../git/refs.js';
-import { commitSubject, isAncestor, treeWithEntries } from '../../git/revert-tree.js';
+import { commitSubject, treeWithEntries } from '../../git/revert-tree.js';
+import { isAncestor } from '../../git/history.js';
 import { entriesAt } from '../../git/snapshot.js';
 import type { Workspace } from '../workspace/workspace.js';
 
