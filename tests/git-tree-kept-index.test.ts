@@ -1,10 +1,11 @@
-// A result tree built from the snapshot's own index instead of a `read-tree` of its commit: the same tree as the plain road, one git process less, and the remembered index used only for the tree (and repository) it was written from.
+// A result tree built from the snapshot's own index instead of a `read-tree` of its commit: the same tree as the plain road, one git process less (and its two started as one process), and the remembered index used only for the tree (and repository) it was written from.
 import path from 'node:path';
 import test from 'ava';
 import { execa } from './helpers/execa.js';
 import { discoverRepo } from '../lib/git/repo.js';
 import { treeWithEntries, type PathEntry } from '../lib/git/revert-tree.js';
 import { snapshotIndex, writeSnapshotTree } from '../lib/git/snapshot.js';
+import { gitThenText } from '../lib/git/run-git.js';
 import { gitCalls } from './helpers/git-calls.js';
 import { makeRepo, type TestRepo } from './helpers/repo.js';
 
@@ -79,5 +80,31 @@ test.serial('the remembered index answers only for its own tree and repository, 
   } finally {
     await repo.cleanup();
     await twin.cleanup();
+  }
+});
+
+test.serial("two git commands as one process started from tug: stdin to the first, the second's output, either one's failure thrown", async (t) => {
+  const repo = await makeRepo({ 'a.txt': 'a\n' });
+  try {
+    const oid = await blob(repo, "it's quoted\n");
+    const index = path.join(repo.root, '.git', 'tug-test-index');
+    const env = { GIT_INDEX_FILE: index };
+    // A path with a quote and a space goes through the shell untouched.
+    const tree = await gitThenText(['update-index', '-z', '--index-info'], ['write-tree'], { cwd: repo.root, env, input: `100644 ${oid}\tit's a file\0` });
+    t.is(await repo.git('ls-tree', '--name-only', tree), "it's a file");
+    const spawned: string[] = [];
+    const { calls } = await gitCalls(async () => {
+      const error = await t.throwsAsync(gitThenText(['update-index', '--no-such-option'], ['write-tree'], { cwd: repo.root, env }));
+      spawned.push(error?.message ?? '');
+      await t.throwsAsync(gitThenText(['write-tree'], ['rev-parse', '--verify', 'no-such-ref'], { cwd: repo.root, env }));
+    });
+    t.regex(spawned[0]!, /update-index or write-tree failed/);
+    // The first pair stops at its failed update-index; the second pair's write-tree runs, then its rev-parse fails.
+    t.is(calls.length, 3, calls.join('\n'));
+    t.true(calls[0]!.endsWith(' update-index --no-such-option'));
+    t.true(calls[1]!.endsWith(' write-tree'));
+    t.true(calls[2]!.endsWith(' rev-parse --verify no-such-ref'));
+  } finally {
+    await repo.cleanup();
   }
 });

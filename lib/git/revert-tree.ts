@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Repo } from './repo.js';
-import { git, gitText } from './run-git.js';
+import { git, gitText, gitThenText } from './run-git.js';
 import { snapshotIndex } from './snapshot.js';
 
 export interface PathEntry {
@@ -33,8 +33,8 @@ export async function treeWithEntries(repo: Repo, scratchDir: string, commit: st
     if (seed) {
       try {
         await writeFile(indexFile, seed);
-        await git(['update-index', '-z', '--index-info'], { cwd: repo.root, env, input });
-        return await gitText(['write-tree'], { cwd: repo.root, env });
+        // One process started from this one instead of two (see gitThenText); any failure takes the plain road below.
+        return await gitThenText(['update-index', '-z', '--index-info'], ['write-tree'], { cwd: repo.root, env, input });
       } catch {
         await clean();
       }
