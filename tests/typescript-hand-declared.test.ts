@@ -106,3 +106,21 @@ test('renaming the module at an importer moves lib.js and lib.d.ts together; eve
   t.regex(await show('src/cli.js'), /^import \{ greet, Box \} from '\.\/salute\.js';/);
   await repo.cleanup();
 });
+
+test('a rename from a .js only an inferred project holds (its .d.ts shadows it in the config) reaching files of the config: ok, no "Could not find source file"', async (t) => {
+  // rehype's packages/rehype/index.js: `import rehypeParse from 'rehype-parse'` renamed to `parse` crashed with
+  // InternalError: the duplicate check asked the .js's own project about test/api.js, which only the root config holds.
+  const repo = await makeRepo({
+    'package.json': '{ "name": "mono", "type": "module", "version": "1.0.0" }\n',
+    'tsconfig.json': '{ "compilerOptions": { "allowJs": true, "checkJs": true, "module": "node16", "strict": true, "noEmit": true }, "include": ["**/*.js", "app/index.d.ts", "plugin/index.d.ts"] }\n',
+    'plugin/index.js': 'export default function plugin(text) {\n  return text;\n}\n',
+    'plugin/index.d.ts': 'declare const plugin: (text: string) => string;\nexport default plugin;\n',
+    'app/index.js': "import plugin from '../plugin/index.js';\nexport const out = plugin('a');\n",
+    'app/index.d.ts': 'export const out: string;\n',
+    'test/use.js': "import plugin from '../plugin/index.js';\nconsole.log(plugin('parse'));\n",
+  });
+  const run = await tug(repo.root, ['rename', 'app/index.js:1:8', 'parse', '--verify', 'syntax', '--json'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  t.regex(await repo.git('show', `${run.json.git.commit}:app/index.js`), /^import parse from '\.\.\/plugin\/index\.js';\nexport const out = parse\('a'\);/);
+  await repo.cleanup();
+});
