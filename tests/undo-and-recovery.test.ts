@@ -133,6 +133,18 @@ test('session status reports the session; clean removes sandboxes and, with --un
   await repo.cleanup();
 });
 
+test('clean --undo removes every undo point and snapshot ref at once, however many', async (t) => {
+  const repo = await makeRepo(SOURCE);
+  const head = (await repo.git('rev-parse', 'HEAD')).trim();
+  for (let i = 0; i < 40; i++) await repo.git('update-ref', `refs/tug/undo/undo_${String(i).padStart(2, '0')}`, head);
+  await repo.git('update-ref', 'refs/tug/snapshots/s1', head);
+  const all = await tug(repo.root, ['clean', '--undo']);
+  t.is(all.exitCode, 0, all.stdout);
+  t.like(all.json.removed, { undo_points: 40, snapshot_refs: 1 });
+  t.is(await repo.git('for-each-ref', 'refs/tug'), '');
+  await repo.cleanup();
+});
+
 test('--session-dir moves the session; the lock and journal follow it', async (t) => {
   const repo = await makeRepo(SOURCE);
   const custom = path.join(repo.root, '..', `${path.basename(repo.root)}-session`);

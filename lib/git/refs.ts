@@ -23,6 +23,13 @@ export async function deleteRef(repo: Repo, ref: string, expected: string): Prom
   await git(['update-ref', '--no-deref', '-d', ref, expected], { cwd: repo.root });
 }
 
+/** Deletes every ref (each only while it still points at its `oid`) in one transaction: all of them, or none. */
+export async function deleteRefs(repo: Repo, refs: ReadonlyArray<{ ref: string; oid: string }>): Promise<void> {
+  if (refs.length === 0) return;
+  const input = refs.map(({ ref, oid }) => `delete ${ref}\0${oid}\0`).join('');
+  await git(['update-ref', '--no-deref', '-z', '--stdin'], { cwd: repo.root, input });
+}
+
 export async function readRef(repo: Repo, ref: string): Promise<string | null> {
   const result = await git(['rev-parse', '-q', '--verify', `${ref}^{commit}`], { cwd: repo.root, allowFailure: true });
   return result.exitCode === 0 ? result.stdout.trim() : null;

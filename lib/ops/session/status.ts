@@ -5,7 +5,7 @@ import path from 'node:path';
 import { TugError } from '../../core/errors.js';
 import { forgetRecent } from '../../core/memory.js';
 import { SCHEMA_VERSION } from '../../core/schemas.js';
-import { deleteRef, listRefs } from '../../git/refs.js';
+import { deleteRefs, listRefs } from '../../git/refs.js';
 import { git } from '../../git/run-git.js';
 import { listSandboxes, removeAllSandboxes } from '../../git/worktree.js';
 import { directorySize, removeDir } from '../../session/session.js';
@@ -115,14 +115,12 @@ async function cleanWith(input: CleanInput, readOnly: boolean) {
     }
     if (all || input.sandboxes) removed.sandboxes = await removeAllSandboxes(ws.repo, ws.session.dir);
     if (input.undo) {
-      for (const { ref, oid } of await listRefs(ws.repo, 'refs/tug/snapshots/')) {
-        await deleteRef(ws.repo, ref, oid);
-        removed.snapshot_refs += 1;
-      }
-      for (const { ref, oid } of await listRefs(ws.repo, 'refs/tug/undo/')) {
-        await deleteRef(ws.repo, ref, oid);
-        removed.undo_points += 1;
-      }
+      // One transaction for all of them (an agent's session may hold hundreds): every ref goes, or none.
+      const snapshots = await listRefs(ws.repo, 'refs/tug/snapshots/');
+      const undoPoints = await listRefs(ws.repo, 'refs/tug/undo/');
+      await deleteRefs(ws.repo, [...snapshots, ...undoPoints]);
+      removed.snapshot_refs += snapshots.length;
+      removed.undo_points += undoPoints.length;
       await attempt(ws.session.paths.undo, false, () => removeDir(ws.session.paths.undo));
     }
     return { status: 'ok', schema_version: SCHEMA_VERSION, removed: { ...removed, ...(skipped.length > 0 ? { skipped } : {}) } };
