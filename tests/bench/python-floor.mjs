@@ -1,7 +1,7 @@
 // Issue 33: a cold Python analyze-impact against its floor (Node start + `git grep -l -F` + parsing the files it lists),
 // against `ast.parse` of every file, and against jedi, on real repositories (Debian's own Python sources) and on
 // generated ones of growing size; every figure sits next to the load average it was measured at.
-import { cpSync, existsSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cachedRepo, fmt, median, NO_DAEMON, row, timed, TUG } from './lib.mjs';
@@ -129,6 +129,22 @@ export function floorReport(results) {
   return lines.join('\n');
 }
 
+/**
+ * jedi as it runs the first time: its parse cache (parso's pickled trees of the project, the standard library and
+ * typeshed, ~/.cache/jedi) in a new folder, as tug's cold run has no facts cache. The headline compares with jedi as
+ * JEDI runs it, its cache kept from the runs before.
+ */
+const JEDI_NO_CACHE = `import sys, jedi\njedi.settings.cache_directory = sys.argv.pop()\n${JEDI}`;
+
+function jediWithoutCache(args) {
+  const cache = mkdtempSync(path.join(os.tmpdir(), 'tug-bench-jedi-'));
+  try {
+    return cpuTimed('python3', ['-c', JEDI_NO_CACHE, ...args, cache]);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
+
 /** A mid-size real package (60–100 modules) against jedi: pytest's own sources as Debian ships them. */
 export function packageBench(runs) {
   const found = debianPackageRepo('python3-pytest', '_pytest');
@@ -138,6 +154,7 @@ export function packageBench(runs) {
   const tug = [];
   const jedi = [];
   const cached = [];
+  const jediCold = [];
   const loads = [];
   let tugRefs = 0;
   let jediRefs = 0;
@@ -148,13 +165,15 @@ export function packageBench(runs) {
     tug.push(run);
     tugRefs = JSON.parse(run.stdout).references.length;
     cached.push(cpuTimed(TUG, analyzeArgs(s), { cwd: s.repo, env: NO_DAEMON }).cpu);
-    const j = cpuTimed('python3', ['-c', JEDI, s.repo, s.file, String(s.line), String(s.col), s.to]);
+    const jediArgs = [s.repo, s.file, String(s.line), String(s.col), s.to];
+    const j = cpuTimed('python3', ['-c', JEDI, ...jediArgs]);
     jedi.push(j);
     jediRefs = JSON.parse(j.stdout).refs.length;
+    jediCold.push(jediWithoutCache(jediArgs));
   }
   const ms = (runs) => median(runs.map((r) => r.ms));
   const cpu = (runs) => median(runs.map((r) => r.cpu));
-  return { name: s.name, files: files(s.repo), tug: ms(tug), jedi: ms(jedi), tugCpu: cpu(tug), jediCpu: cpu(jedi), cachedCpu: median(cached), tugRefs, jediRefs, load: loadText(loads) };
+  return { name: s.name, files: files(s.repo), tug: ms(tug), jedi: ms(jedi), jediCold: ms(jediCold), tugCpu: cpu(tug), jediCpu: cpu(jedi), cachedCpu: median(cached), tugRefs, jediRefs, load: loadText(loads) };
 }
 
 export function packageReport(r) {
@@ -162,11 +181,11 @@ export function packageReport(r) {
   return [
     '### Cold analyze-impact on a 60–100-file package against jedi (`get_references` + `rename`, fresh process each)',
     '',
-    'CPU = user + system time of the process tree; "facts cached" = the same tug command again right after, no worker.',
+    'CPU = user + system time of the process tree; "facts cached" = the same tug command again right after, no worker. "jedi, no parse cache" = the same jedi run with its parse cache (~/.cache/jedi) in a new folder, as cold as tug\'s run.',
     '',
-    row(['subject', 'Python files', 'tug cold', 'jedi', 'tug / jedi (≤ 0.5×)', 'CPU: tug / jedi', 'CPU ratio', 'CPU with facts cached, ÷ jedi', 'references tug / jedi', 'load average']),
-    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
-    row([r.name, r.files, fmt(r.tug), fmt(r.jedi), `${(r.tug / r.jedi).toFixed(2)}×`, `${fmt(r.tugCpu)} / ${fmt(r.jediCpu)}`, `${(r.tugCpu / r.jediCpu).toFixed(2)}×`, `${fmt(r.cachedCpu)}, ${(r.cachedCpu / r.jediCpu).toFixed(2)}×`, `${r.tugRefs} / ${r.jediRefs}`, r.load]),
+    row(['subject', 'Python files', 'tug cold', 'jedi', 'tug / jedi (≤ 0.5×)', 'jedi, no parse cache: tug ÷ it', 'CPU: tug / jedi', 'CPU ratio', 'CPU with facts cached, ÷ jedi', 'references tug / jedi', 'load average']),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+    row([r.name, r.files, fmt(r.tug), fmt(r.jedi), `${(r.tug / r.jedi).toFixed(2)}×`, `${fmt(r.jediCold)}: ${(r.tug / r.jediCold).toFixed(2)}×`, `${fmt(r.tugCpu)} / ${fmt(r.jediCpu)}`, `${(r.tugCpu / r.jediCpu).toFixed(2)}×`, `${fmt(r.cachedCpu)}, ${(r.cachedCpu / r.jediCpu).toFixed(2)}×`, `${r.tugRefs} / ${r.jediRefs}`, r.load]),
     '',
   ].join('\n');
 }
