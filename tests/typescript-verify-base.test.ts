@@ -67,6 +67,6 @@ test('with no config the base passes, errors the base already has are not the ch
   const broken = patchset([{ file: 'src/use.ts', line: 2, col: 37, old_text: "'abc'", new_text: '42' }]);
   const bad = await tug(repo.root, ['apply-patchset', '-f', '-', ...VERIFY], { input: broken, env: ENV });
   t.is(bad.exitCode, 5, bad.stdout);
-  t.regex(typecheckOf(bad.json)[0]?.reason ?? '', /the change adds 1 error\(s\), first TS2345/);
+  t.regex(typecheckOf(bad.json)[0]?.reason ?? '', /the change adds 1 error\(s\) to it, first TS2345/);
   await repo.cleanup();
 });

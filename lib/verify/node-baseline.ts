@@ -102,9 +102,9 @@ export async function widerConfigs(cwd: string, config: string): Promise<string[
 
 /**
  * The verdict on a config whose `tsc` failed on the change (`failed`; `runOnBase` runs a config's on the base, onBase):
- * failed when the base passes the same command;
- * else the result of a wider config the base passes; else passed only when the base has every error the change has
- * and all of them are the checker's (in source files: the program was checked), failed otherwise.
+ * failed when the base passes the same command, or when the change adds an error in a source file to it; else the
+ * result of a wider config the base passes; else passed only when the base has every error the change has and all of
+ * them are the checker's (in source files: the program was checked), failed otherwise.
  */
 export async function judgeAgainstBase(
   cwd: string,
@@ -119,13 +119,17 @@ export async function judgeAgainstBase(
   const baseErrors = tscErrorLines(base.output ?? '');
   const first = baseErrors[0];
   const why = `\`${shown}\` fails on the unchanged base too${first ? ` (${first.code}: ${first.message.slice(0, 160)})` : ''}`;
+  // An error of the checker's the change adds to this very command is the change's, whatever a wider config says (it
+  // may check with other options).
+  const added = addedErrors(baseErrors, tscErrorLines(failed.output ?? ''));
+  const inSource = added.filter((e) => e.file !== null && !e.file.endsWith('.json'));
+  if (inSource.length > 0) return { ...failed, reason: `${why}; the change adds ${inSource.length} error(s) to it, first ${inSource[0]!.code}: ${inSource[0]!.message.slice(0, 160)}` };
   for (const other of await widerConfigs(cwd, config)) {
     const before = await runOnBase(other);
     if (before?.status !== 'passed') continue;
     const now = await run(other);
     return { ...now, reason: `${why}, so it is not this project's check; checked with ${(now.command ?? []).join(' ')} (${other}), which the base passes` };
   }
-  const added = addedErrors(baseErrors, tscErrorLines(failed.output ?? ''));
   const checked = baseErrors.length > 0 && baseErrors.every((e) => e.file !== null && !e.file.endsWith('.json'));
   if (added.length === 0 && checked) return { ...failed, status: 'passed', reason: `${why}, with the same ${baseErrors.length} error(s); the change adds none` };
   return { ...failed, reason: `${why}; no config above ${config} that covers its files passes on the base${added.length > 0 ? `; the change adds ${added.length} error(s), first ${added[0]!.code}: ${added[0]!.message.slice(0, 160)}` : ''}; pass --typecheck-command for this project's own check` };
