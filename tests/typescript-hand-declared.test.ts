@@ -124,3 +124,19 @@ test('a rename from a .js only an inferred project holds (its .d.ts shadows it i
   t.regex(await repo.git('show', `${run.json.git.commit}:app/index.js`), /^import parse from '\.\.\/plugin\/index\.js';\nexport const out = parse\('a'\);/);
   await repo.cleanup();
 });
+
+test('renaming a directory module whose index.js has a hand-written index.d.ts moves the directory, not the index file', async (t) => {
+  const repo = await makeRepo({
+    'package.json': '{ "name": "dir", "version": "1.0.0" }\n',
+    'tsconfig.json': '{ "compilerOptions": { "allowJs": true, "module": "commonjs", "moduleResolution": "node10", "noEmit": true, "strict": true }, "include": ["src"] }\n',
+    'src/plugin/index.js': 'exports.greet = function greet(name) {\n  return name;\n};\n',
+    'src/plugin/index.d.ts': 'export function greet(name: string): string;\n',
+    'src/main.ts': "import { greet } from './plugin';\nexport const m: string = greet('a');\n",
+  });
+  const run = await tug(repo.root, ['rename', 'src/main.ts:1:24', 'extension', '--verify', 'typecheck', '--test-command', '["true"]', '--json'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  const moves = [...run.json.patch.file_moves].sort((a: { from: string }, b: { from: string }) => (a.from < b.from ? -1 : 1));
+  t.deepEqual(moves, [{ from: 'src/plugin/index.d.ts', to: 'src/extension/index.d.ts' }, { from: 'src/plugin/index.js', to: 'src/extension/index.js' }]);
+  t.regex(await repo.git('show', `${run.json.git.commit}:src/main.ts`), /^import \{ greet \} from '\.\/extension';/);
+  await repo.cleanup();
+});

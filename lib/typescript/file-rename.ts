@@ -70,7 +70,7 @@ export async function planTsFileRename(input: TsFileRenameInput): Promise<TsFile
     });
   }
   // `./util` naming util/index.ts renames the directory; `./util/index.js` or a plain file renames the file.
-  const viaIndex = /(^|\/)index\.[mc]?[jt]sx?$/.test(resolved) && !/(^|\/)index(\.[mc]?[jt]sx?)?$/.test(spec.text);
+  const viaIndex = /(^|\/)index(\.d)?\.[mc]?[jt]sx?$/.test(resolved) && !/(^|\/)index(\.[mc]?[jt]sx?)?$/.test(spec.text);
   // A module with a hand-written declaration file beside it (lib.js and lib.d.ts) moves as the pair: importers resolve
   // to the declaration file, the runtime loads the JavaScript, and the specifier names both.
   const pair = viaIndex ? null : handDeclaredPair(resolved, ws.paths);
