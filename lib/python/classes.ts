@@ -1,5 +1,5 @@
 // The inheritance graph that ties overriding methods together, and the members each class defines.
-import type { Expr } from './facts.js';
+import type { Expr, FunctionFact, Param } from './facts.js';
 import type { Entity, FileInfo, Project } from './project.js';
 
 export interface ClassRef {
@@ -9,6 +9,24 @@ export interface ClassRef {
 
 const key = (c: ClassRef) => `${c.module}:${c.owner}`;
 const parseKey = (k: string): ClassRef => ({ module: k.slice(0, k.indexOf(':')), owner: k.slice(k.indexOf(':') + 1) });
+
+/**
+ * A file's first parameters by binding and functions by scope (the first of each, as `find` gives), made once: selfClass
+ * answers for every attribute receiver that inference or the class model looks at.
+ */
+const methods = new WeakMap<FileInfo, { firstParams: Map<number, Param>; functions: Map<number, FunctionFact> }>();
+
+function methodsOf(info: FileInfo): { firstParams: Map<number, Param>; functions: Map<number, FunctionFact> } {
+  let found = methods.get(info);
+  if (!found) {
+    const firstParams = new Map<number, Param>();
+    for (const p of info.facts.params) if (p.index === 0 && !firstParams.has(p.binding)) firstParams.set(p.binding, p);
+    const functions = new Map<number, FunctionFact>();
+    for (const f of info.facts.functions) if (!functions.has(f.scope)) functions.set(f.scope, f);
+    methods.set(info, (found = { firstParams, functions }));
+  }
+  return found;
+}
 
 export class ClassModel {
   /** Resolved on first use: a partial load (load-project.ts) then reads only the base classes' modules a rename needs. */
@@ -20,12 +38,15 @@ export class ClassModel {
 
   constructor(private readonly project: Project) {
     for (const info of project.files.values()) {
+      // Each class's own names, from one pass over the file's bindings (not one pass per class).
+      const namesByScope = new Map<number, string[]>();
+      if (info.facts.classes.length > 0) for (const b of info.facts.bindings) (namesByScope.get(b.scope) ?? namesByScope.set(b.scope, []).get(b.scope)!).push(b.name);
       for (const cls of info.facts.classes) {
         const ref = { module: info.module, owner: project.ownerPath(info, cls.scope) };
         let resolved: ClassRef[] | undefined;
         this.bases.set(key(ref), () => (resolved ??= cls.bases.map((b) => this.classOfEntity(project.follow(project.entityOfExpr(info, b)))).filter((c): c is ClassRef => c !== null)));
         const names = this.memberSet(ref);
-        for (const b of info.facts.bindings) if (b.scope === cls.scope) names.add(b.name);
+        for (const name of namesByScope.get(cls.scope) ?? []) names.add(name);
       }
       for (const attr of info.facts.attributes) {
         if (attr.ctx !== 'store' || attr.receiver.k !== 'name') continue;
@@ -144,10 +165,10 @@ export class ClassModel {
     if (expr.k !== 'name' || expr.ref === undefined) return null;
     const ref = info.facts.references[expr.ref];
     if (!ref || !('binding' in ref.resolved)) return null;
-    const bindingId = ref.resolved.binding;
-    const param = info.facts.params.find((p) => p.binding === bindingId && p.index === 0);
+    const { firstParams, functions } = methodsOf(info);
+    const param = firstParams.get(ref.resolved.binding);
     if (!param) return null;
-    const fn = info.facts.functions.find((f) => f.scope === param.scope);
+    const fn = functions.get(param.scope);
     const fnScope = info.scopes.get(param.scope);
     const parent = fnScope?.parent === null || fnScope === undefined ? undefined : info.scopes.get(fnScope.parent);
     if (!fn || parent?.kind !== 'class') return null;
