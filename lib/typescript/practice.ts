@@ -23,13 +23,13 @@ const practised = new WeakSet<object>();
  * one-shot CLI process never gets here; in the daemon the first analysis is the project's cold load (or the warm-up
  * an auto-start asks for), which this makes ~0.2 s longer.
  */
-export function practiseCheck(ws: TsWorkspace, projects: readonly TsProject[], places: readonly Place[], oldName: string, newName: string, definition: { file: string; byte_start: number }): void {
+export function practiseCheck(ws: TsWorkspace, projects: readonly TsProject[], places: readonly Place[], oldName: string, newName: string, definition: { file: string; byte_start: number }, anchors: readonly Place[] = []): void {
   if (!keepsInMemory() || practised.has(ws.compiler.ts) || places.length === 0) return;
   practised.add(ws.compiler.ts);
   for (let round = 0; round < ROUNDS; round++) {
     const started = performance.now();
     try {
-      assertRenamedSame(ws, projects, places, oldName, newName, definition);
+      assertRenamedSame(ws, projects, places, oldName, newName, definition, anchors);
     } catch {
       // A rename the check refuses warms the same code; the analysis reports nothing of it.
     }

@@ -139,7 +139,7 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
     assertRenamedSame(ws, projects, places, oldName, input.newName, definition, partnerPlace ? [partnerPlace] : []);
     mark('typescript: renamed text checked');
   } else {
-    practiseCheck(ws, projects, places, oldName, input.newName, definition);
+    practiseCheck(ws, projects, places, oldName, input.newName, definition, partnerPlace ? [partnerPlace] : []);
   }
   return {
     symbol: { id: `sym_${sha256(`typescript\0${definition.file}\0${definition.byte_start}\0${oldName}`).slice(0, 12)}`, name: oldName, kind: symbolKind(info.kind), location: definition },
