@@ -84,12 +84,15 @@ export async function git(args: readonly string[], options: GitOptions): Promise
   const result = await runGit(args, options);
   const out: GitResult = { exitCode: result.exitCode, stdout: result.stdout.toString('utf8'), stderr: result.stderr.toString('utf8') };
   if (result.pid !== undefined) out.pid = result.pid;
-  if (out.exitCode !== 0 && !options.allowFailure) {
-    throw diskFullError(out.stderr, { command: ['git', ...args].join(' ') }) ?? new TugError('InternalError', `git ${args[0]} failed: ${out.stderr.trim() || `exit ${out.exitCode}`}`, {
-      details: { command: ['git', ...args].join(' '), exit_code: out.exitCode, stderr: out.stderr.slice(-4000) },
-    });
-  }
+  if (out.exitCode !== 0 && !options.allowFailure) throw gitFailure(['git', ...args].join(' '), `git ${args[0]}`, out.stderr, out.exitCode);
   return out;
+}
+
+/** What a failed git command throws: DiskFull when git says the disk is full, else InternalError with its stderr. */
+function gitFailure(command: string, what: string, stderr: string, exitCode: number): TugError {
+  return diskFullError(stderr, { command }) ?? new TugError('InternalError', `${what} failed: ${stderr.trim() || `exit ${exitCode}`}`, {
+    details: { command, exit_code: exitCode, stderr: stderr.slice(-4000) },
+  });
 }
 
 /**
@@ -102,12 +105,7 @@ export async function gitThenText(first: readonly string[], then: readonly strin
   const command = (args: readonly string[]) => ['git', ...BASE_ARGS, ...args].map(quote).join(' ');
   const result = await runGit([], { ...options, shell: `${command(first)} && exec ${command(then)}` });
   const stderr = result.stderr.toString('utf8');
-  if (result.exitCode !== 0) {
-    const line = `git ${first.join(' ')} && git ${then.join(' ')}`;
-    throw diskFullError(stderr, { command: line }) ?? new TugError('InternalError', `git ${first[0]} or ${then[0]} failed: ${stderr.trim() || `exit ${result.exitCode}`}`, {
-      details: { command: line, exit_code: result.exitCode, stderr: stderr.slice(-4000) },
-    });
-  }
+  if (result.exitCode !== 0) throw gitFailure(`git ${first.join(' ')} && git ${then.join(' ')}`, `git ${first[0]} or ${then[0]}`, stderr, result.exitCode);
   return result.stdout.toString('utf8').replace(/\n$/, '');
 }
 

@@ -145,9 +145,14 @@ function tracked(worker: PythonWorker, places: WorkerPlaces): PythonWorker {
 }
 
 /** Starts workers until `count` are alive or starting, all at once, and returns those slots without waiting. */
+/** A slot still worth asking: its worker starting or alive, or one that timed out moments ago (reported, not restarted). */
+function usable(s: Slot): boolean {
+  const recentTimeout = s.timedOutAt !== undefined && Date.now() - s.timedOutAt < workerStartMs();
+  return (!s.failed || recentTimeout) && (s.worker === undefined || s.worker.alive);
+}
+
 function ensureWorkers(python: string, count: number, places: WorkerPlaces): Slot[] {
-  const recentTimeout = (s: Slot) => s.timedOutAt !== undefined && Date.now() - s.timedOutAt < workerStartMs();
-  const slots = (pool.get(python) ?? []).filter((s) => (!s.failed || recentTimeout(s)) && (s.worker === undefined || s.worker.alive));
+  const slots = (pool.get(python) ?? []).filter(usable);
   while (slots.length < count) {
     mark('python: starting a worker');
     const slot: Slot = { started: startWorker(python, places) };
@@ -191,8 +196,7 @@ export async function askWorker<T>(python: string, places: WorkerPlaces, op: str
  * undefined: for a question a fresh interpreter would answer as cheaply as a new worker's start.
  */
 export function runningWorker(python: string, places: WorkerPlaces): Promise<PythonWorker> | undefined {
-  const running = (pool.get(python) ?? []).some((s) => !s.failed && (s.worker === undefined || s.worker.alive));
-  if (!running && !hasEarlyWorker(python)) return undefined;
+  if (!(pool.get(python) ?? []).some(usable) && !hasEarlyWorker(python)) return undefined;
   return ensureWorkers(python, 1, places)[0]!.started;
 }
 
