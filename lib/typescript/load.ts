@@ -20,6 +20,8 @@ export interface LoadedTypeScript {
 const OLDEST_MAJOR = 4;
 
 const loaded = new Map<string, LoadedTypeScript>();
+/** Each compiler's module by its main file's real path. */
+const modules = new Map<string, TypeScriptModule>();
 
 /**
  * The project's own compiler is `node_modules/typescript` in the package directory of `dir` or above it, up to the
@@ -47,16 +49,25 @@ function versionOf(dir: string): string | null {
   }
 }
 
-/** The compiler from `dir` (a package directory), or tug's own when `dir` is null; loaded once per directory. */
+/**
+ * The compiler from `dir` (a package directory), or tug's own when `dir` is null; each compiler file is loaded once, so
+ * a project whose `node_modules/typescript` is tug's own copy (a link) does not load the same 9 MB twice.
+ */
 export function loadTypeScript(dir: string | null): LoadedTypeScript {
-  const key = dir === null ? '' : realpathSync(dir);
-  const known = loaded.get(key);
+  const source = dir === null ? 'tug' : 'project';
+  const cacheKey = `${source}\0${dir ?? ''}`;
+  const known = loaded.get(cacheKey);
   if (known) return known;
   // createRequire keeps the compiler out of the CLI bundle: it is read from node_modules when a TypeScript command runs.
-  const require = createRequire(dir === null ? import.meta.url : path.join(key, 'package.json'));
-  const ts = requireWithCodeCache(require.resolve(dir === null ? 'typescript' : key)) as TypeScriptModule;
-  const own = dir === null ? path.dirname(path.dirname(require.resolve('typescript'))) : key;
-  const result: LoadedTypeScript = { ts, version: ts.version, source: dir === null ? 'tug' : 'project', dir: own };
-  loaded.set(key, result);
+  const real = dir === null ? null : realpathSync(dir);
+  const main = real === null ? createRequire(import.meta.url).resolve('typescript') : createRequire(path.join(real, 'package.json')).resolve(real);
+  const file = realpathSync(main);
+  let ts = modules.get(file);
+  if (!ts) {
+    ts = requireWithCodeCache(file) as TypeScriptModule;
+    modules.set(file, ts);
+  }
+  const result: LoadedTypeScript = { ts, version: ts.version, source, dir: real ?? path.dirname(path.dirname(main)) };
+  loaded.set(cacheKey, result);
   return result;
 }
