@@ -30,7 +30,7 @@ export interface TsSignatureUnsure {
   line: number;
   col: number;
   text: string;
-  reason: 'value_use' | 'unresolved' | 'string_mention' | 'untyped_receiver' | 'dynamic_getattr';
+  reason: 'value_use' | 'unresolved' | 'string_mention' | 'untyped_receiver' | 'dynamic_getattr' | 'declaration_file';
   renamed: boolean;
 }
 

@@ -15,6 +15,7 @@ import { findTsUnsure, type TsUnsure } from './unsure.js';
 import { openTsWorkspace, requireScript, type TsWorkspace } from './workspace.js';
 import { assertRenamedSame } from './rename-check.js';
 import { handDeclaredPartner } from './hand-declared.js';
+import { packageDeclarationUnsure } from './package-declarations.js';
 import { searchEverywhere, type Place } from './search.js';
 import { currentPrograms, remembered } from './plan-memory.js';
 import { practiseCheck } from './practice.js';
@@ -134,6 +135,11 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
     });
     return findTsUnsure({ ts, files, oldName, newName: input.newName, member, renamed: renamedSet, includeUnsure });
   });
+  const declarationFiles = packageDeclarationUnsure({
+    ts, paths: ws.paths, textOf: (f) => ws.fs.readFile(ws.fs.absolute(f)), file: definition.file, source: sourceOf(definition.file)?.source,
+    start: declared?.file === definition.file ? declared.start : undefined, oldName, newName: input.newName, member,
+    edited: new Set(places.map((p) => p.file)), includeUnsure,
+  });
   mark('typescript: unsure places scanned');
   if (input.check) {
     assertRenamedSame(ws, projects, places, oldName, input.newName, definition, partnerPlace ? [partnerPlace] : []);
@@ -145,10 +151,10 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
     symbol: { id: `sym_${sha256(`typescript\0${definition.file}\0${definition.byte_start}\0${oldName}`).slice(0, 12)}`, name: oldName, kind: symbolKind(info.kind), location: definition },
     references,
     // Copies: the remembered lists stay as they were whatever the caller does with its answer.
-    edits: [...edits, ...structuredClone(check.edits)],
+    edits: [...edits, ...structuredClone(check.edits), ...declarationFiles.edits],
     moves: [],
     warnings,
-    unsure: structuredClone(check.unsure),
+    unsure: [...structuredClone(check.unsure), ...declarationFiles.unsure],
     oldName,
   };
 }

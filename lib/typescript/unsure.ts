@@ -6,7 +6,7 @@ import { OffsetMap } from './files.js';
 import type { TypeScriptModule } from './load.js';
 import { nodeAt } from './occurrences.js';
 
-export type TsUnsureReason = 'string_mention' | 'untyped_receiver' | 'dynamic_getattr';
+export type TsUnsureReason = 'string_mention' | 'untyped_receiver' | 'dynamic_getattr' | 'declaration_file';
 
 export interface TsUnsure {
   file: string;
