@@ -41,3 +41,23 @@ test('an exported function is listed there too; a parameter of the same name as 
   t.deepEqual(fromDeclarations(local.json), []);
   await repo.cleanup();
 });
+
+test('change-signature of an exported function lists the published declaration, which keeps the old parameters', async (t) => {
+  const repo = await makeRepo(FILES);
+  const run = await tug(repo.root, ['run', 'change-signature', '--at', 'src/index.js:11:17', '--params', JSON.stringify([{ name: 's' }, { name: 'loud', default: 'false' }]), ...VERIFY, '--json'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  t.deepEqual(fromDeclarations(run.json), ['index.d.ts:6:false']);
+  t.is(await repo.git('show', `${run.json.git.commit}:index.d.ts`), FILES['index.d.ts'].trimEnd());
+  await repo.cleanup();
+});
+
+test('moving an export out of its module lists the published declaration; with the old module re-exporting it, nothing is listed', async (t) => {
+  const repo = await makeRepo(FILES);
+  const moved = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'src/index.js:11:17', '--destination', 'src/helpers.js'], { env: ENV });
+  t.is(moved.exitCode, 0, moved.stdout);
+  t.deepEqual(fromDeclarations(moved.json), ['index.d.ts:6:false']);
+  const kept = await tug(repo.root, ['analyze-impact', 'move-symbol', '--at', 'src/index.js:11:17', '--destination', 'src/helpers.js', '--keep-reexport'], { env: ENV });
+  t.is(kept.exitCode, 0, kept.stdout);
+  t.deepEqual(fromDeclarations(kept.json), []);
+  await repo.cleanup();
+});

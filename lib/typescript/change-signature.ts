@@ -14,6 +14,7 @@ import { OffsetMap } from './files.js';
 import { assertNotHandDeclared } from './hand-declared.js';
 import { nodeAt } from './occurrences.js';
 import { planTsRename, syntaxError } from './rename-plan.js';
+import { packageDeclarationUnsure } from './package-declarations.js';
 import { findTsUnsure } from './unsure.js';
 import { openTsWorkspace, requireScript, type TsWorkspace } from './workspace.js';
 
@@ -194,6 +195,12 @@ export async function planTsSignature(input: TsSignatureInput): Promise<TsSignat
     const map = new OffsetMap(r.text);
     for (const w of r.list) if (r.text.slice(w.start, w.end) !== w.text) edits.push({ file: f, span: { start: map.byteOf(w.start), end: map.byteOf(w.end) }, old_text: r.text.slice(w.start, w.end), new_text: w.text });
   }
+  // The package's own declaration file describes the published signature and is tied to nothing: its mentions are listed.
+  const published = packageDeclarationUnsure({
+    ts, paths: ws.paths, textOf: (f) => ws.fs.readFile(ws.fs.absolute(f)), file: target.file, source: sourceOf(ws, target.file)?.source, start: target.searchAt,
+    oldName: target.name, newName: target.name, member, edited: new Set(edits.map((e) => e.file)), includeUnsure: false,
+  });
+  unsure.push(...published.unsure);
   const order = (a: TsSignatureUnsure, b: TsSignatureUnsure) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col);
   return { name: target.name, edits, calls: rewritten, unsure: unsure.sort(order), warnings };
 }

@@ -17,6 +17,7 @@ import { exportLine, followReexports, newSpecifier } from './move-reexports.js';
 import { assertNoImportCycle } from './move-cycle.js';
 import { annotateNewExports } from './move-annotations.js';
 import { moveUnsure } from './move-unsure.js';
+import { packageDeclarationUnsure } from './package-declarations.js';
 import { syntaxError } from './rename-plan.js';
 import { openTsWorkspace, requireScript, type TsWorkspace } from './workspace.js';
 
@@ -120,6 +121,13 @@ export async function planTsMove(input: TsMoveInput): Promise<TsMovePlan> {
   const unsure = moveUnsure(ws, ts, after, file, target.name);
   const warnings: WarningJSON[] = ws.projects.problems.map((p) => ({ code: 'ConfigNotRead', message: `${p.config} could not be read: ${p.message}; its files were analysed with default options` }));
   if (unsure.length > 0) warnings.push({ code: 'UnsureReferences', message: `${unsure.length} place(s) may still reach ${target.name} through ${file}; tug left them as they are (see unsure)` });
+  // An export moved out of its module leaves the package's own declaration file (tied to nothing) describing it there.
+  if (target.exported && !input.keepReexport) {
+    for (const name of target.names) {
+      const published = packageDeclarationUnsure({ ts, paths: ws.paths, textOf: (f) => ws.fs.readFile(ws.fs.absolute(f)), file, source, start: undefined, oldName: name, newName: name, member: false, edited: new Set(after.keys()), includeUnsure: false });
+      unsure.push(...published.unsure);
+    }
+  }
   const module = destination.replace(/\.[^./]+$/, '');
   return { edits, creates, warnings, unsure, name: target.name, subject: `move ${target.name} from ${file} to ${destination}`, slug: `${target.name}-to-${path.posix.basename(module)}` };
 }
