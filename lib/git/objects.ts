@@ -5,7 +5,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { keepsInMemory, Recent } from '../core/memory.js';
 import type { Repo } from './repo.js';
-import { git, gitBytes, gitText } from './run-git.js';
+import { gitBytes, gitText } from './run-git.js';
 
 /** Blob contents kept by long-lived processes: an id names its content, so an entry never goes stale. */
 const rememberedBlobs = new Recent<Uint8Array>(64 * 1024 * 1024, (bytes) => bytes.byteLength);
@@ -119,18 +119,5 @@ export async function commitTree(repo: Repo, spec: CommitSpec): Promise<string> 
   return gitText(args, { cwd: repo.root, env, input: spec.message });
 }
 
-/** The user's configured identity, when both name and email are set; results are authored by them. */
-export async function userIdentity(repo: Repo): Promise<{ name: string; email: string } | undefined> {
-  // One git process for both keys; the last value of each wins, as `git config --get` answers.
-  const out = await git(['config', '-z', '--get-regexp', '^user\\.(name|email)$'], { cwd: repo.root, allowFailure: true });
-  const found = new Map<string, string>();
-  for (const item of out.stdout.split('\0')) {
-    // A key set without a value (`[user] name`) comes without the newline: an empty value, as `--get` prints.
-    const newline = item.indexOf('\n');
-    if (item !== '') found.set((newline < 0 ? item : item.slice(0, newline)).toLowerCase(), newline < 0 ? '' : item.slice(newline + 1));
-  }
-  const name = found.get('user.name');
-  const email = found.get('user.email');
-  if (name === undefined || email === undefined) return undefined;
-  return { name: name.trim(), email: email.trim() };
-}
+// The identity's reading and its cache live in their own file; callers know it from here.
+export { userIdentity } from './identity.js';
