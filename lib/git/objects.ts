@@ -105,6 +105,12 @@ export interface CommitSpec {
 export const TUG_IDENTITY = { name: 'tug', email: 'tug@localhost' };
 
 export async function commitTree(repo: Repo, spec: CommitSpec): Promise<string> {
+  const { args, env } = commitCommand(spec);
+  return gitText(args, { cwd: repo.root, env, input: spec.message });
+}
+
+/** `commit-tree`'s arguments and the environment that fixes its identity and dates; the message goes to its stdin. */
+export function commitCommand(spec: CommitSpec): { args: string[]; env: Record<string, string> } {
   const who = spec.author ?? TUG_IDENTITY;
   const date = `@${spec.time} +0000`;
   const env = {
@@ -115,8 +121,7 @@ export async function commitTree(repo: Repo, spec: CommitSpec): Promise<string> 
     GIT_COMMITTER_EMAIL: who.email,
     GIT_COMMITTER_DATE: date,
   };
-  const args = ['commit-tree', spec.tree, ...spec.parents.flatMap((p) => ['-p', p]), '-F', '-'];
-  return gitText(args, { cwd: repo.root, env, input: spec.message });
+  return { args: ['commit-tree', spec.tree, ...spec.parents.flatMap((p) => ['-p', p]), '-F', '-'], env };
 }
 
 // The identity's reading and its cache live in their own file; callers know it from here.

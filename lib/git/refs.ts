@@ -2,8 +2,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { diskFullError, TugError } from '../core/errors.js';
+import { commitCommand, type CommitSpec } from './objects.js';
 import type { Repo } from './repo.js';
-import { git, ZERO_OID } from './run-git.js';
+import { FIRST_OUTPUT, git, gitThenWith, ZERO_OID } from './run-git.js';
 
 /** Moves `ref` from `expected` (null: must not exist) to `next`; RefUpdateConflict when it moved. */
 export async function updateRef(repo: Repo, ref: string, next: string, expected: string | null, reason: string): Promise<void> {
@@ -97,6 +98,21 @@ export async function createResultBranch(repo: Repo, base: string, commit: strin
     if ((await readRef(repo, ref)) === commit) return name;
   }
   throw new TugError('RefUpdateConflict', `no free branch name for ${base}`, { details: { ref: base } });
+}
+
+/**
+ * commitTree, then createResultBranch at the new commit, with the commit and the branch's usual first try started as
+ * one process (a shell, see gitThenWith): each git started from a large process (the daemon) blocks it several ms in
+ * fork. When that try fails (the name is taken), the commit stands and createResultBranch goes on as it always does.
+ */
+export async function commitOnNewBranch(repo: Repo, spec: CommitSpec, base: string): Promise<{ commit: string; branch: string }> {
+  const { args, env } = commitCommand(spec);
+  const ref = `refs/heads/${base}`;
+  const run = await gitThenWith(args, env, ['update-ref', '--no-deref', '-m', 'tug: result', ref, FIRST_OUTPUT, ZERO_OID], { cwd: repo.root, input: spec.message });
+  if (run.exitCode === 0) return { commit: run.output, branch: base };
+  const full = diskFullError(run.stderr, { command: `git update-ref ${ref}` });
+  if (full) throw full;
+  return { commit: run.output, branch: await createResultBranch(repo, base, run.output) };
 }
 
 /** Whether `name` is a valid branch name (`git check-ref-format --branch`). */

@@ -95,18 +95,54 @@ function gitFailure(command: string, what: string, stderr: string, exitCode: num
   });
 }
 
+const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+
+/** A git command line as `sh` reads it, each argument single-quoted. */
+function shellCommand(args: readonly string[]): string {
+  return ['git', ...BASE_ARGS, ...args].map(quote).join(' ');
+}
+
 /**
  * `git first` and, when it succeeds, `git then`, as one process started from this one: a shell whose own forks are
  * cheap, where starting each git from a large process (the daemon, ~250 MB) blocks it several ms in fork. stdin goes
  * to the first, stdout is the second's (without its final newline); a failure of either throws as `git` does.
  */
 export async function gitThenText(first: readonly string[], then: readonly string[], options: GitOptions): Promise<string> {
-  const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
-  const command = (args: readonly string[]) => ['git', ...BASE_ARGS, ...args].map(quote).join(' ');
-  const result = await runGit([], { ...options, shell: `${command(first)} && exec ${command(then)}` });
+  const result = await runGit([], { ...options, shell: `${shellCommand(first)} && exec ${shellCommand(then)}` });
   const stderr = result.stderr.toString('utf8');
   if (result.exitCode !== 0) throw gitFailure(`git ${first.join(' ')} && git ${then.join(' ')}`, `git ${first[0]} or ${then[0]}`, stderr, result.exitCode);
   return result.stdout.toString('utf8').replace(/\n$/, '');
+}
+
+/** In gitThenWith's second command: the first's output. */
+export const FIRST_OUTPUT = Symbol('the first command\'s output');
+
+/**
+ * `git first` (with `firstEnv` added to its environment alone) and, when it succeeds, `git then` with the first's
+ * output (one line: an object id) in place of each FIRST_OUTPUT, as one process started from this one (see
+ * gitThenText). stdin goes to the first. A failure of the first throws as `git` does; the second's exit code and
+ * stderr come back beside the first's output, for the caller to judge as it would judge `git then` alone.
+ */
+export async function gitThenWith(
+  first: readonly string[],
+  firstEnv: Record<string, string>,
+  then: ReadonlyArray<string | typeof FIRST_OUTPUT>,
+  options: GitOptions,
+): Promise<{ output: string; exitCode: number; stderr: string }> {
+  const assignments = Object.entries(firstEnv)
+    .map(([name, value]) => {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new TugError('InternalError', `not a variable name: ${name}`);
+      return `${name}=${quote(value)} `;
+    })
+    .join('');
+  const second = then.map((arg) => (arg === FIRST_OUTPUT ? '"$o"' : quote(arg))).join(' ');
+  const shell = `o=$(${assignments}${shellCommand(first)}) && printf '%s\\n' "$o" && exec ${shellCommand([])} ${second}`;
+  const result = await runGit([], { ...options, shell });
+  const stdout = result.stdout.toString('utf8');
+  const stderr = result.stderr.toString('utf8');
+  // The first's output is printed only once it succeeded: none, and the failure is the first's.
+  if (!stdout.endsWith('\n')) throw gitFailure(['git', ...first].join(' '), `git ${first[0]}`, stderr, result.exitCode === 0 ? -1 : result.exitCode);
+  return { output: stdout.slice(0, -1), exitCode: result.exitCode, stderr };
 }
 
 /** Runs git and returns stdout without its final newline. */

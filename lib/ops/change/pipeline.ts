@@ -11,7 +11,7 @@ import { slugify } from '../../core/slug.js';
 import { commitTree, userIdentity } from '../../git/objects.js';
 import { writeNote } from '../../git/notes.js';
 import { buildRecord, recordText } from './record.js';
-import { createResultBranch, readRef } from '../../git/refs.js';
+import { commitOnNewBranch, createResultBranch, readRef } from '../../git/refs.js';
 import { assertRefMovable, staleFiles, writeWorkingTree } from '../../workspace/apply.js';
 import { assertCommittable, commitMessage, failedNames, touchedPaths } from './parts.js';
 import { dropEarlySandbox, dropNewRefs, openSandboxEarly, refsAt, registerUndoPoint, verifyInSandbox, workingTreeWrites } from './steps.js';
@@ -142,13 +142,6 @@ async function runOnSnapshot(
     });
   }
 
-  const commit = await commitTree(ws.repo, {
-    tree: resultTree,
-    parents: [base],
-    message: commitMessage(kind, proposal, snapshot.tree, verification),
-    time: snapshot.head.time ?? 0,
-    author: await author,
-  });
   // The record travels as a note, not in the message: the commit (and its id) stays what it was without it.
   const record = buildRecord({
     operation: kind.operation,
@@ -160,9 +153,16 @@ async function runOnSnapshot(
     verification,
     plan: step?.plan ?? kind.plan,
   });
+  const spec = { tree: resultTree, parents: [base], message: commitMessage(kind, proposal, snapshot.tree, verification), time: snapshot.head.time ?? 0, author: await author };
+  const branchName = step?.branch ?? `tug/${kind.scope}/${slugify(proposal.slug)}`;
+  // A result left on its branch only (no apply, commit or --onto: nothing to check before the branch is made) gets
+  // its commit and branch from one process started from this one; the other roads make the branch after their checks.
+  const alone = !options.apply && !options.commit && !onto ? await commitOnNewBranch(ws.repo, spec, branchName) : null;
+  const commit = alone ? alone.commit : await commitTree(ws.repo, spec);
   // After earlier steps, the working tree gets (and undo takes back) all of them: the change from the first step's base.
   const first = step?.first && step.first.commit !== base ? step.first : null;
-  const writes = workingTreeWrites(first ? await patchBetween(ws.repo, first.tree, resultTree) : proposal.patch);
+  // Only an apply or a commit writes files (the change from the first step's base after earlier plan steps).
+  const writes = options.apply || options.commit ? workingTreeWrites(first ? await patchBetween(ws.repo, first.tree, resultTree) : proposal.patch) : [];
   if (options.apply) {
     // Checked before any ref moves, so a refused apply leaves no branch behind that the working tree lacks.
     const stale = await staleFiles(ws.repo, writes);
@@ -182,7 +182,7 @@ async function runOnSnapshot(
     await advanceOnto(ws, onto, commit);
     branch = onto.branch;
   } else {
-    branch = await createResultBranch(ws.repo, step?.branch ?? `tug/${kind.scope}/${slugify(proposal.slug)}`, commit);
+    branch = alone ? alone.branch : await createResultBranch(ws.repo, branchName, commit);
   }
   if (step) step.outcome = { commit, tree: resultTree, changed: true, proposal, kind, input: kind.arguments ?? (options as Record<string, unknown>) };
   const undoPoint = {
