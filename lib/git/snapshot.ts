@@ -1,27 +1,37 @@
 // Computes the workspace snapshot as a git tree without touching the user's index, HEAD or refs.
-import { copyFile, mkdir, readFile, rm, stat, utimes } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { cachedRootTree, indexTreeEntries } from './index-file.js';
 import type { Repo } from './repo.js';
 import { git, gitText } from './run-git.js';
 
 /**
  * The snapshot tree: tracked files as they are on disk plus untracked, not-ignored files.
  * A private copy of the real index seeds git's stat cache, so only changed files are re-hashed.
+ * `headTree`, HEAD's tree when the caller reads it anyway, is a tree known to be in the repository.
  */
-export async function writeSnapshotTree(repo: Repo, scratchDir: string): Promise<string> {
+export async function writeSnapshotTree(repo: Repo, scratchDir: string, headTree?: Promise<string | null>): Promise<string> {
+  const knownTree = headTree?.catch(() => null);
   await mkdir(scratchDir, { recursive: true });
   const indexFile = path.join(scratchDir, `index-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    await copyIndex(path.join(repo.gitDir, 'index'), indexFile);
+    const user = await copyIndex(path.join(repo.gitDir, 'index'), indexFile);
     const env = { GIT_INDEX_FILE: indexFile };
     await git(['add', '-A', '--ignore-errors', '--', '.'], { cwd: repo.root, env });
-    const added = await readFile(indexFile).then(
-      (bytes) => (bytes.length <= SEED_LIMIT ? createHash('sha256').update(bytes).digest('hex') : undefined),
-      () => undefined,
-    );
+    const index = await readFile(indexFile).catch(() => undefined);
+    const added = index && index.length <= SEED_LIMIT ? createHash('sha256').update(index).digest('hex') : undefined;
     const same = lastIndex && added !== undefined && lastIndex.repo === repo.commonDir && lastIndex.added === added ? lastIndex : undefined;
     if (same && (await looseObject(repo, same.tree))) return same.tree;
+    // A tree is a function of the entries: when `add -A` left them as they are in the user's index (a clean checkout),
+    // the root of that index's cache tree is the tree write-tree would answer, while that tree is there (HEAD's, or a
+    // loose object). `add -A` itself keeps the cache tree valid unless the user's index is racily clean (written in the
+    // same second as the files, as right after a commit): then it adds those files again, the same blobs.
+    const cached = index && (cachedRootTree(index) ?? (user && sameTree(user, index)));
+    if (cached && (cached === (await knownTree) || (await looseObject(repo, cached)))) {
+      lastIndex = index.length <= SEED_LIMIT ? { repo: repo.commonDir, tree: cached, bytes: index, added } : undefined;
+      return cached;
+    }
     const tree = await gitText(['write-tree'], { cwd: repo.root, env });
     const bytes = await readFile(indexFile).catch(() => undefined);
     lastIndex = bytes && bytes.length <= SEED_LIMIT ? { repo: repo.commonDir, tree, bytes, added } : undefined;
@@ -60,14 +70,29 @@ export function snapshotIndex(repo: Repo, tree: string): Buffer | undefined {
  * The copy keeps the index's modification time: git re-reads an entry whose file changed in the same second as the
  * index was written ("racily clean") only by comparing with that time, and a copy dated now hid such same-size edits.
  */
-async function copyIndex(from: string, to: string): Promise<void> {
-  const info = await stat(from).catch((error: NodeJS.ErrnoException) => {
+async function copyIndex(from: string, to: string): Promise<Buffer | undefined> {
+  // One open file for the time and the bytes: git replaces an index by renaming a new one over it.
+  const file = await open(from, 'r').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw error;
   });
-  if (!info) return;
-  await copyFile(from, to);
-  await utimes(to, info.atime, info.mtime);
+  if (!file) return undefined;
+  try {
+    const [info, bytes] = [await file.stat(), await file.readFile()];
+    await writeFile(to, bytes);
+    await utimes(to, info.atime, info.mtime);
+    return bytes;
+  } finally {
+    await file.close();
+  }
+}
+
+/** The root of `before`'s cache tree when `after` holds the same entries (paths, modes, ids), which make that tree. */
+function sameTree(before: Buffer, after: Buffer): string | undefined {
+  const root = cachedRootTree(before);
+  const [was, is] = root === undefined ? [] : [indexTreeEntries(before), indexTreeEntries(after)];
+  if (!was || !is || was.length !== is.length) return undefined;
+  return was.every((e, i) => e.path === is[i]!.path && e.oid === is[i]!.oid && e.mode === is[i]!.mode) ? root : undefined;
 }
 
 export interface TreePath {

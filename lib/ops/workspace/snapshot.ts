@@ -15,7 +15,8 @@ export interface Snapshot {
 }
 
 export async function takeSnapshot(ws: Workspace): Promise<Snapshot> {
-  const [tree, head] = await Promise.all([writeSnapshotTree(ws.repo, ws.session.paths.scratch), readHead(ws.repo)]);
+  const reading = readHead(ws.repo);
+  const [tree, head] = await Promise.all([writeSnapshotTree(ws.repo, ws.session.paths.scratch, reading.then((h) => h.tree, () => null)), reading]);
   return { tree, head, dirty: tree !== head.tree };
 }
 
