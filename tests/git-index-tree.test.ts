@@ -5,7 +5,7 @@ import path from 'node:path';
 import test from 'ava';
 import { cachedRootTree } from '../lib/git/index-file.js';
 import { discoverRepo } from '../lib/git/repo.js';
-import { writeSnapshotTree } from '../lib/git/snapshot.js';
+import { listTreePaths, writeSnapshotTree } from '../lib/git/snapshot.js';
 import { execa } from './helpers/execa.js';
 import { gitCalls } from './helpers/git-calls.js';
 import { makeRepo } from './helpers/repo.js';
@@ -122,6 +122,35 @@ test.serial('a clean checkout’s snapshot is its cache tree, without write-tree
     t.deepEqual(await readFile(index), await readFile(`${index}.before`));
   } finally {
     await repo.cleanup();
+  }
+});
+
+test.serial('the snapshot’s listing comes from its index, without git, and equals ls-tree’s, for every index version', async (t) => {
+  for (const version of ['2', '3', '4']) {
+    const repo = await makeRepo({ 'a.txt': 'a\n', 'src/one.ts': 'one\n', 'src/deep/two.ts': 'two\n', 'a-b/c.txt': 'c\n', 'a.b': 'x\n', 'é/ü.txt': 'u\n', [`${'n'.repeat(250)}/${'m'.repeat(250)}.txt`]: 'long\n' });
+    try {
+      await repo.git('update-index', '--index-version', version);
+      await repo.write('a.txt', 'changed\n');
+      await repo.write('untracked/new.ts', 'new\n');
+      await repo.write('ita.ts', 'intent\n');
+      await repo.git('add', '-N', 'ita.ts');
+      await execa('ln', ['-s', 'a.txt', 'link'], { cwd: repo.root });
+      await execa('chmod', ['+x', path.join(repo.root, 'src', 'one.ts')]);
+      await rm(path.join(repo.root, 'src', 'deep', 'two.ts'));
+      const r = await discoverRepo(repo.root);
+      const tree = await writeSnapshotTree(r, path.join(repo.root, '.git', 'tug-test-scratch'));
+      const listed = await gitCalls(() => listTreePaths(r, tree));
+      t.deepEqual(listed.calls, [], version);
+      const byGit = (await repo.git('ls-tree', '-r', '-z', '--full-tree', tree)).split('\0').filter(Boolean).map((record) => {
+        const tab = record.indexOf('\t');
+        const [mode, type, oid] = record.slice(0, tab).split(' ');
+        return { mode: mode!, type: type!, oid: oid!, path: record.slice(tab + 1) };
+      });
+      t.deepEqual(listed.value, byGit, version);
+      t.true(byGit.some((e) => e.mode === '120000') && byGit.some((e) => e.mode === '100755') && byGit.some((e) => e.path === 'ita.ts'));
+    } finally {
+      await repo.cleanup();
+    }
   }
 });
 

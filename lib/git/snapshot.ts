@@ -118,6 +118,12 @@ export async function listTree(repo: Repo, tree: string, paths: readonly string[
  */
 export async function listTreePaths(repo: Repo, tree: string, paths: readonly string[] = []): Promise<TreePath[]> {
   const key = `${repo.root}\0${tree}`;
+  if (lastListing?.key !== key) {
+    // The index this process just wrote the tree from lists it without a git process.
+    const bytes = snapshotIndex(repo, tree);
+    const entries = bytes && indexTreeEntries(bytes);
+    if (entries) lastListing = { key, entries: Promise.resolve(entries) };
+  }
   const known = lastListing?.key === key ? lastListing.entries : undefined;
   // A tree never changes, so its whole listing (made or under way) answers again, and for literal paths.
   if (known && paths.length === 0) return [...(await known)];
