@@ -2,6 +2,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { TugError } from '../core/errors.js';
+import { walkToRepo } from './find-repo.js';
 import { git } from './run-git.js';
 
 export interface Repo {
@@ -67,6 +68,11 @@ async function discoverUncached(dir: string): Promise<Repo> {
   if (!info?.isDirectory()) {
     throw new TugError('WorkspaceNotFound', `workspace ${dir} is not a directory`, { details: { expected_path: dir } });
   }
+  return (await walkToRepo(dir)) ?? discoverWithGit(dir);
+}
+
+/** git's own answer (`rev-parse`), for what the walk leaves to it (and for tests to compare the walk with). */
+export async function discoverWithGit(dir: string): Promise<Repo> {
   const result = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--show-prefix'], {
     cwd: dir,
     allowFailure: true,
@@ -79,7 +85,8 @@ async function discoverUncached(dir: string): Promise<Repo> {
   }
   const root = await realpath(lines[0]);
   const gitDir = lines[1]!;
-  const commonDir = path.resolve(dir, lines[2]!);
+  // git prints the common dir relative to the directory it ran in, which it sees symlink-free.
+  const commonDir = path.resolve(await realpath(dir), lines[2]!);
   return { root, gitDir, commonDir, prefix: lines[3]!.replace(/\/$/, '') };
 }
 
