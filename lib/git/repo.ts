@@ -1,6 +1,7 @@
 // Finds the git repository around a directory and reads where HEAD points, once per command.
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { inflateSync } from 'node:zlib';
 import { TugError } from '../core/errors.js';
 import { walkToRepo } from './find-repo.js';
 import { git } from './run-git.js';
@@ -94,16 +95,52 @@ export async function readHead(repo: Repo): Promise<HeadState> {
   const ref = await headRef(repo);
   // A commit never changes: once git has told its tree and time, a HEAD still on it (read from the ref files) needs no
   // git process, which a warm call in a long-lived process would otherwise pay every time (~5 ms, more under load).
-  const seen = commits.get((await headOid(repo, ref)) ?? '');
+  const headId = await headOid(repo, ref);
+  const seen = commits.get(headId ?? '');
   if (seen) return { ref, ...seen };
+  // Or from its loose object, as a commit just made is: one git process less in every cold command.
+  const loose = headId === null ? undefined : await looseCommit(repo, headId);
+  if (loose) return { ref, ...remember(loose) };
   const log = await git(['log', '-1', '--format=%H %T %ct', 'HEAD'], { cwd: repo.root, allowFailure: true });
   const [oid, tree, time] = log.exitCode === 0 ? log.stdout.trim().split(' ') : [];
   const head = { oid: oid ?? null, tree: tree ?? null, time: time === undefined ? null : Number(time) };
-  if (head.oid && head.tree && head.time !== null) {
-    commits.set(head.oid, head);
-    if (commits.size > 64) commits.delete(commits.keys().next().value!);
-  }
+  if (head.oid && head.tree && head.time !== null) remember(head);
   return { ref, ...head };
+}
+
+function remember(head: { oid: string | null; tree: string | null; time: number | null }): typeof head {
+  commits.set(head.oid!, head);
+  if (commits.size > 64) commits.delete(commits.keys().next().value!);
+  return head;
+}
+
+/**
+ * A commit's tree and committer time from its loose object, or undefined for anything git should answer: a packed or
+ * borrowed object, a repository with replace refs (git shows the replacement), an object that does not parse.
+ */
+async function looseCommit(repo: Repo, oid: string): Promise<{ oid: string; tree: string; time: number } | undefined> {
+  const [object, replaced] = await Promise.all([
+    readFile(path.join(repo.commonDir, 'objects', oid.slice(0, 2), oid.slice(2))).catch(() => undefined),
+    replaceRefs(repo),
+  ]);
+  if (!object || replaced) return undefined;
+  let text: string;
+  try {
+    text = inflateSync(object).toString('latin1');
+  } catch {
+    return undefined;
+  }
+  const end = text.indexOf('\n\n');
+  const header = end < 0 ? text : text.slice(0, end);
+  const tree = /^commit \d+\0tree ([0-9a-f]{40}|[0-9a-f]{64})\n/.exec(header)?.[1];
+  const time = /\ncommitter [^\n]*> (\d+) [-+]\d{4}(?:\n|$)/.exec(header)?.[1];
+  return tree === undefined || time === undefined || tree.length !== oid.length ? undefined : { oid, tree, time: Number(time) };
+}
+
+/** Whether the repository has replace refs (loose or packed), which `git log` would honour. */
+async function replaceRefs(repo: Repo): Promise<boolean> {
+  if (await stat(path.join(repo.commonDir, 'refs', 'replace')).then(() => true, () => false)) return true;
+  return (await readFile(path.join(repo.commonDir, 'packed-refs'), 'utf8').catch(() => '')).includes(' refs/replace/');
 }
 
 /** Commits whose tree and time git has told this process, by id. */
