@@ -4,6 +4,7 @@ import path from 'node:path';
 import test from 'ava';
 import { TugError } from '../lib/core/errors.js';
 import { commitTree, type CommitSpec } from '../lib/git/objects.js';
+import { readNotes } from '../lib/git/notes.js';
 import { commitOnNewBranch, readRef } from '../lib/git/refs.js';
 import { discoverRepo } from '../lib/git/repo.js';
 import { makeRepo } from './helpers/repo.js';
@@ -23,7 +24,7 @@ test('the commit is commitTree\'s and the branch points at it; the reflog is the
   try {
     const expected = await commitTree(r, spec);
     const made = await commitOnNewBranch(r, spec, 'tug/rename/x-to-y');
-    t.deepEqual(made, { commit: expected, branch: 'tug/rename/x-to-y' });
+    t.deepEqual(made, { commit: expected, branch: 'tug/rename/x-to-y', noted: false });
     t.is(await readRef(r, 'refs/heads/tug/rename/x-to-y'), expected);
     t.is(await repo.git('log', '-1', '--format=%an <%ae> %at|%cn <%ce> %ct', expected), "Ann O'Brien <ann@example.com> 1700000123|Ann O'Brien <ann@example.com> 1700000123");
     // The branch's reflog is written by update-ref as before: its own message, the time it ran, not the commit's date.
@@ -44,6 +45,9 @@ test('a name taken by another commit gets the next free one; taken by the same c
     t.is(await readRef(r, 'refs/heads/tug/taken'), head, 'the branch that was there did not move');
     t.is(await readRef(r, 'refs/heads/tug/taken-2'), made.commit);
     t.deepEqual(await commitOnNewBranch(r, spec, 'tug/taken-2'), made);
+    // The note goes only with a branch made by the same process: here the caller writes it.
+    t.false((await commitOnNewBranch(r, spec, 'tug/taken', '{"x":1}\n')).noted);
+    t.deepEqual(await readNotes(r, [made.commit]), new Map());
   } finally {
     await repo.cleanup();
   }
@@ -57,6 +61,23 @@ test('a commit git cannot make fails as commitTree does, and no branch is made',
     t.is(error?.code, 'InternalError');
     t.regex(error!.message, /commit-tree/);
     t.is(await readRef(r, 'refs/heads/tug/broken'), null);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('the note is attached to the commit by the same process, as writeNote attaches it; an older note is replaced', async (t) => {
+  const { repo, r, spec } = await setUp();
+  try {
+    const text = '{"format":"tug-record/1","quote":"it\'s $HOME"}\n';
+    const made = await commitOnNewBranch(r, spec, 'tug/noted', text);
+    t.true(made.noted);
+    t.deepEqual(await readNotes(r, [made.commit]), new Map([[made.commit, text]]));
+    t.is(await repo.git('log', '-1', '--format=%an <%ae>', 'refs/notes/tug'), 'tug <tug@localhost>');
+    await repo.git('branch', '-D', 'tug/noted');
+    const again = await commitOnNewBranch(r, spec, 'tug/noted', 'second\n');
+    t.true(again.noted);
+    t.deepEqual(await readNotes(r, [made.commit]), new Map([[made.commit, 'second\n']]));
   } finally {
     await repo.cleanup();
   }

@@ -5,7 +5,8 @@ import { git } from './run-git.js';
 
 export const NOTES_REF = 'refs/notes/tug';
 
-const NOTES_ENV = {
+/** The identity of the notes ref's own commits. */
+export const NOTES_ENV = {
   GIT_AUTHOR_NAME: TUG_IDENTITY.name,
   GIT_AUTHOR_EMAIL: TUG_IDENTITY.email,
   GIT_COMMITTER_NAME: TUG_IDENTITY.name,
@@ -18,14 +19,19 @@ const NOTES_ENV = {
  */
 export async function writeNote(repo: Repo, commit: string, text: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
-    const run = await git(['notes', `--ref=${NOTES_REF}`, 'add', '-f', '-F', '-', commit], { cwd: repo.root, env: NOTES_ENV, input: text, allowFailure: true });
+    const run = await git(noteArgs(commit), { cwd: repo.root, env: NOTES_ENV, input: text, allowFailure: true });
     if (run.exitCode === 0) return;
     if (attempt >= 5 || !/lock/i.test(run.stderr)) {
-      await git(['notes', `--ref=${NOTES_REF}`, 'add', '-f', '-F', '-', commit], { cwd: repo.root, env: NOTES_ENV, input: text });
+      await git(noteArgs(commit), { cwd: repo.root, env: NOTES_ENV, input: text });
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 50 * (attempt + 1)));
   }
+}
+
+/** `git notes add` of stdin's text to `commit`, replacing an older note. */
+export function noteArgs<C>(commit: C): Array<string | C> {
+  return ['notes', `--ref=${NOTES_REF}`, 'add', '-f', '-F', '-', commit];
 }
 
 /** The notes of these commits (commit → text); a commit without a note is absent from the map. */

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { diskFullError, TugError } from '../core/errors.js';
 import { commitCommand, type CommitSpec } from './objects.js';
 import type { Repo } from './repo.js';
-import { FIRST_OUTPUT, git, gitThenWith, ZERO_OID } from './run-git.js';
+import { noteArgs, NOTES_ENV } from './notes.js';
+import { FIRST_OUTPUT, git, gitSteps, ZERO_OID, type GitStep } from './run-git.js';
 
 /** Moves `ref` from `expected` (null: must not exist) to `next`; RefUpdateConflict when it moved. */
 export async function updateRef(repo: Repo, ref: string, next: string, expected: string | null, reason: string): Promise<void> {
@@ -101,18 +102,21 @@ export async function createResultBranch(repo: Repo, base: string, commit: strin
 }
 
 /**
- * commitTree, then createResultBranch at the new commit, with the commit and the branch's usual first try started as
- * one process (a shell, see gitThenWith): each git started from a large process (the daemon) blocks it several ms in
- * fork. When that try fails (the name is taken), the commit stands and createResultBranch goes on as it always does.
+ * commitTree, then createResultBranch at the new commit, and `note` attached to it (writeNote), with the commit, the
+ * branch's usual first try and the note started as one process (a shell, see gitSteps): each git started from a large
+ * process (the daemon) blocks it several ms in fork. When the name is taken, the commit stands and createResultBranch
+ * goes on as it always does; `noted` says whether the note was written (if not, the caller writes it as before).
  */
-export async function commitOnNewBranch(repo: Repo, spec: CommitSpec, base: string): Promise<{ commit: string; branch: string }> {
+export async function commitOnNewBranch(repo: Repo, spec: CommitSpec, base: string, note?: string): Promise<{ commit: string; branch: string; noted: boolean }> {
   const { args, env } = commitCommand(spec);
   const ref = `refs/heads/${base}`;
-  const run = await gitThenWith(args, env, ['update-ref', '--no-deref', '-m', 'tug: result', ref, FIRST_OUTPUT, ZERO_OID], { cwd: repo.root, input: spec.message });
-  if (run.exitCode === 0) return { commit: run.output, branch: base };
+  const steps: GitStep[] = [{ args, env }, { args: ['update-ref', '--no-deref', '-m', 'tug: result', ref, FIRST_OUTPUT, ZERO_OID] }];
+  if (note !== undefined) steps.push({ args: noteArgs(FIRST_OUTPUT), env: NOTES_ENV, readsInput3: true });
+  const run = await gitSteps(steps, { cwd: repo.root, input: spec.message, ...(note === undefined ? {} : { input3: note }) });
+  if (run.done >= 2) return { commit: run.output, branch: base, noted: run.done >= 3 };
   const full = diskFullError(run.stderr, { command: `git update-ref ${ref}` });
   if (full) throw full;
-  return { commit: run.output, branch: await createResultBranch(repo, base, run.output) };
+  return { commit: run.output, branch: await createResultBranch(repo, base, run.output), noted: false };
 }
 
 /** Whether `name` is a valid branch name (`git check-ref-format --branch`). */

@@ -46,12 +46,12 @@ interface RawResult {
  * machinery cost ~3 ms of CPU per call on top of the spawn itself. Never rejects: a git that cannot start
  * or times out is exit code -1 with the reason in stderr.
  */
-function runGit(args: readonly string[], options: GitOptions & { shell?: string }): Promise<RawResult> {
+function runGit(args: readonly string[], options: GitOptions & { shell?: string; input3?: string }): Promise<RawResult> {
   return new Promise((resolve) => {
     const child = spawn(options.shell === undefined ? 'git' : 'sh', options.shell === undefined ? [...BASE_ARGS, ...args] : ['-c', options.shell], {
       cwd: options.cwd,
       env: { ...process.env, ...gitEnv(options.env) },
-      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(options.input3 === undefined ? [] : ['pipe' as const])],
     });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
@@ -76,6 +76,11 @@ function runGit(args: readonly string[], options: GitOptions & { shell?: string 
       // git may exit before reading all of its input (a failing command); that is its exit code's story.
       child.stdin!.on('error', () => undefined);
       child.stdin!.end(options.input);
+    }
+    if (options.input3 !== undefined) {
+      const third = child.stdio[3] as import('node:stream').Writable;
+      third.on('error', () => undefined);
+      third.end(options.input3);
     }
   });
 }
@@ -114,35 +119,42 @@ export async function gitThenText(first: readonly string[], then: readonly strin
   return result.stdout.toString('utf8').replace(/\n$/, '');
 }
 
-/** In gitThenWith's second command: the first's output. */
+/** In a gitSteps command: the first command's output. */
 export const FIRST_OUTPUT = Symbol('the first command\'s output');
 
+/** One command of gitSteps: its arguments, the environment it alone gets, and whether it reads `input3` as its stdin. */
+export interface GitStep {
+  args: ReadonlyArray<string | typeof FIRST_OUTPUT>;
+  env?: Record<string, string>;
+  readsInput3?: boolean;
+}
+
 /**
- * `git first` (with `firstEnv` added to its environment alone) and, when it succeeds, `git then` with the first's
- * output (one line: an object id) in place of each FIRST_OUTPUT, as one process started from this one (see
- * gitThenText). stdin goes to the first. A failure of the first throws as `git` does; the second's exit code and
- * stderr come back beside the first's output, for the caller to judge as it would judge `git then` alone.
+ * Git commands one after the other, each only once the one before succeeded, as one process started from this one
+ * (see gitThenText). The first reads stdin and prints one line (an object id), which the others get in place of
+ * FIRST_OUTPUT; a later one may read `input3` instead. A failure of the first throws as `git` does; after it, how
+ * many commands succeeded (`done`, the first counted), the exit code and stderr come back for the caller to judge.
  */
-export async function gitThenWith(
-  first: readonly string[],
-  firstEnv: Record<string, string>,
-  then: ReadonlyArray<string | typeof FIRST_OUTPUT>,
-  options: GitOptions,
-): Promise<{ output: string; exitCode: number; stderr: string }> {
-  const assignments = Object.entries(firstEnv)
-    .map(([name, value]) => {
+export async function gitSteps(steps: readonly GitStep[], options: GitOptions & { input3?: string }): Promise<{ output: string; done: number; exitCode: number; stderr: string }> {
+  const command = (step: GitStep) => {
+    const assignments = Object.entries(step.env ?? {}).map(([name, value]) => {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new TugError('InternalError', `not a variable name: ${name}`);
       return `${name}=${quote(value)} `;
-    })
-    .join('');
-  const second = then.map((arg) => (arg === FIRST_OUTPUT ? '"$o"' : quote(arg))).join(' ');
-  const shell = `o=$(${assignments}${shellCommand(first)}) && printf '%s\\n' "$o" && exec ${shellCommand([])} ${second}`;
+    });
+    const args = step.args.map((arg) => (arg === FIRST_OUTPUT ? '"$o"' : quote(arg)));
+    return `${assignments.join('')}${shellCommand([])} ${args.join(' ')}${step.readsInput3 ? ' <&3' : ''}`;
+  };
+  // The later commands' own output is dropped: each success prints one line of the shell's.
+  const later = (step: GitStep) => `${command(step)} >/dev/null`;
+  const [first, ...rest] = steps;
+  // Each success prints a line: the first's output, then one per later command.
+  const shell = [`o=$(${command(first!)})`, `printf '%s\\n' "$o"`, ...rest.flatMap((step) => [later(step), 'echo']), 'true'].join(' && ');
   const result = await runGit([], { ...options, shell });
   const stdout = result.stdout.toString('utf8');
   const stderr = result.stderr.toString('utf8');
-  // The first's output is printed only once it succeeded: none, and the failure is the first's.
-  if (!stdout.endsWith('\n')) throw gitFailure(['git', ...first].join(' '), `git ${first[0]}`, stderr, result.exitCode === 0 ? -1 : result.exitCode);
-  return { output: stdout.slice(0, -1), exitCode: result.exitCode, stderr };
+  const lines = stdout.split('\n');
+  if (lines.length < 2) throw gitFailure(['git', ...first!.args.map(String)].join(' '), `git ${String(first!.args[0])}`, stderr, result.exitCode === 0 ? -1 : result.exitCode);
+  return { output: lines[0]!, done: lines.length - 1, exitCode: result.exitCode, stderr };
 }
 
 /** Runs git and returns stdout without its final newline. */

@@ -156,8 +156,9 @@ async function runOnSnapshot(
   const spec = { tree: resultTree, parents: [base], message: commitMessage(kind, proposal, snapshot.tree, verification), time: snapshot.head.time ?? 0, author: await author };
   const branchName = step?.branch ?? `tug/${kind.scope}/${slugify(proposal.slug)}`;
   // A result left on its branch only (no apply, commit or --onto: nothing to check before the branch is made) gets
-  // its commit and branch from one process started from this one; the other roads make the branch after their checks.
-  const alone = !options.apply && !options.commit && !onto ? await commitOnNewBranch(ws.repo, spec, branchName) : null;
+  // its commit, branch and note from one process started from this one; the other roads make the branch after their
+  // checks and write the note last.
+  const alone = !options.apply && !options.commit && !onto ? await commitOnNewBranch(ws.repo, spec, branchName, recordText(record)) : null;
   const commit = alone ? alone.commit : await commitTree(ws.repo, spec);
   // After earlier steps, the working tree gets (and undo takes back) all of them: the change from the first step's base.
   const first = step?.first && step.first.commit !== base ? step.first : null;
@@ -225,9 +226,10 @@ async function runOnSnapshot(
     }
     await saveUndoRecord(ws.session, { token, ...undoPoint, mode: 'commit', ref_move: refMove, created_at: new Date().toISOString() });
   }
-  // Written once everything else held: a refused or failed apply/commit leaves refs/notes/tug as it was too. Its git
-  // process runs while the response is checked against its schema, which writes nothing.
-  const noted = writeNote(ws.repo, commit, recordText(record));
+  // Written once everything else held: a refused or failed apply/commit leaves refs/notes/tug as it was too (a result
+  // left on its branch has it already, unless that shell could not write it). Its git process runs while the response
+  // is checked against its schema, which writes nothing.
+  const noted = alone?.noted ? Promise.resolve() : writeNote(ws.repo, commit, recordText(record));
   let parsed: RunResponseJSON;
   try {
     parsed = RunResponse.parse(response);
