@@ -24,7 +24,7 @@ test('the commit is commitTree\'s and the branch points at it; the reflog is the
   try {
     const expected = await commitTree(r, spec);
     const made = await commitOnNewBranch(r, spec, 'tug/rename/x-to-y');
-    t.deepEqual(made, { commit: expected, branch: 'tug/rename/x-to-y', noted: false });
+    t.deepEqual(made, { commit: expected, branch: 'tug/rename/x-to-y', named: false, noted: false });
     t.is(await readRef(r, 'refs/heads/tug/rename/x-to-y'), expected);
     t.is(await repo.git('log', '-1', '--format=%an <%ae> %at|%cn <%ce> %ct', expected), "Ann O'Brien <ann@example.com> 1700000123|Ann O'Brien <ann@example.com> 1700000123");
     // The branch's reflog is written by update-ref as before: its own message, the time it ran, not the commit's date.
@@ -46,7 +46,7 @@ test('a name taken by another commit gets the next free one; taken by the same c
     t.is(await readRef(r, 'refs/heads/tug/taken-2'), made.commit);
     t.deepEqual(await commitOnNewBranch(r, spec, 'tug/taken-2'), made);
     // The note goes only with a branch made by the same process: here the caller writes it.
-    t.false((await commitOnNewBranch(r, spec, 'tug/taken', '{"x":1}\n')).noted);
+    t.false((await commitOnNewBranch(r, spec, 'tug/taken', { note: '{"x":1}\n' })).noted);
     t.deepEqual(await readNotes(r, [made.commit]), new Map());
   } finally {
     await repo.cleanup();
@@ -70,14 +70,33 @@ test('the note is attached to the commit by the same process, as writeNote attac
   const { repo, r, spec } = await setUp();
   try {
     const text = '{"format":"tug-record/1","quote":"it\'s $HOME"}\n';
-    const made = await commitOnNewBranch(r, spec, 'tug/noted', text);
+    const made = await commitOnNewBranch(r, spec, 'tug/noted', { note: text });
     t.true(made.noted);
     t.deepEqual(await readNotes(r, [made.commit]), new Map([[made.commit, text]]));
     t.is(await repo.git('log', '-1', '--format=%an <%ae>', 'refs/notes/tug'), 'tug <tug@localhost>');
     await repo.git('branch', '-D', 'tug/noted');
-    const again = await commitOnNewBranch(r, spec, 'tug/noted', 'second\n');
+    const again = await commitOnNewBranch(r, spec, 'tug/noted', { note: 'second\n' });
     t.true(again.noted);
     t.deepEqual(await readNotes(r, [made.commit]), new Map([[made.commit, 'second\n']]));
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('a ref named after the commit is pointed at it by the same process, whatever it pointed at before, as pointRef does', async (t) => {
+  const { repo, r, spec } = await setUp();
+  try {
+    const named = { prefix: 'refs/tug/undo/undo_', chars: 16, reason: 'tug: undo point' };
+    const made = await commitOnNewBranch(r, spec, 'tug/named', { named, note: 'n\n' });
+    t.like(made, { named: true, noted: true });
+    t.is(await readRef(r, `refs/tug/undo/undo_${made.commit.slice(0, 16)}`), made.commit);
+    // The same commit again under another name, its named ref moved elsewhere meanwhile and packed: pointed back.
+    await repo.git('update-ref', `refs/tug/undo/undo_${made.commit.slice(0, 16)}`, spec.parents[0]!);
+    await repo.git('pack-refs', '--all');
+    const again = await commitOnNewBranch(r, spec, 'tug/named-again', { named, note: 'n2\n' });
+    t.like(again, { commit: made.commit, branch: 'tug/named-again', named: true, noted: true });
+    t.is(await readRef(r, `refs/tug/undo/undo_${made.commit.slice(0, 16)}`), made.commit);
+    t.deepEqual(await readNotes(r, [made.commit]), new Map([[made.commit, 'n2\n']]));
   } finally {
     await repo.cleanup();
   }

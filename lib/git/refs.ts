@@ -101,22 +101,32 @@ export async function createResultBranch(repo: Repo, base: string, commit: strin
   throw new TugError('RefUpdateConflict', `no free branch name for ${base}`, { details: { ref: base } });
 }
 
+/** What commitOnNewBranch may do in the same process besides the commit and its branch. */
+export interface AlongWithCommit {
+  /** A ref named after the new commit (`prefix` and its first `chars` hex digits: an undo point), pointed at it whatever it pointed at before (pointRef). */
+  named?: { prefix: string; chars: number; reason: string };
+  /** The text of the commit's note (writeNote). */
+  note?: string;
+}
+
 /**
- * commitTree, then createResultBranch at the new commit, and `note` attached to it (writeNote), with the commit, the
- * branch's usual first try and the note started as one process (a shell, see gitSteps): each git started from a large
- * process (the daemon) blocks it several ms in fork. When the name is taken, the commit stands and createResultBranch
- * goes on as it always does; `noted` says whether the note was written (if not, the caller writes it as before).
+ * commitTree, then createResultBranch at the new commit, a ref named after it and its note, with the commit, the
+ * branch's usual first try, the named ref's creation and the note started as one process (a shell, see gitSteps): each
+ * git started from a large process (the daemon) blocks it several ms in fork. The shell stops at the first failure:
+ * when the name is taken, the commit stands and createResultBranch goes on as it always does; `named` and `noted` say
+ * what was done (the caller does the rest as before: pointRef finds a named ref already made and starts no git).
  */
-export async function commitOnNewBranch(repo: Repo, spec: CommitSpec, base: string, note?: string): Promise<{ commit: string; branch: string; noted: boolean }> {
+export async function commitOnNewBranch(repo: Repo, spec: CommitSpec, base: string, along: AlongWithCommit = {}): Promise<{ commit: string; branch: string; named: boolean; noted: boolean }> {
   const { args, env } = commitCommand(spec);
   const ref = `refs/heads/${base}`;
   const steps: GitStep[] = [{ args, env }, { args: ['update-ref', '--no-deref', '-m', 'tug: result', ref, FIRST_OUTPUT, ZERO_OID] }];
-  if (note !== undefined) steps.push({ args: noteArgs(FIRST_OUTPUT), env: NOTES_ENV, readsInput3: true });
-  const run = await gitSteps(steps, { cwd: repo.root, input: spec.message, ...(note === undefined ? {} : { input3: note }) });
-  if (run.done >= 2) return { commit: run.output, branch: base, noted: run.done >= 3 };
+  if (along.named) steps.push({ args: ['update-ref', '--no-deref', '-m', along.named.reason, { prefix: along.named.prefix, chars: along.named.chars }, FIRST_OUTPUT] });
+  if (along.note !== undefined) steps.push({ args: noteArgs(FIRST_OUTPUT), env: NOTES_ENV, readsInput3: true });
+  const run = await gitSteps(steps, { cwd: repo.root, input: spec.message, ...(along.note === undefined ? {} : { input3: along.note }) });
+  if (run.done >= 2) return { commit: run.output, branch: base, named: Boolean(along.named) && run.done >= 3, noted: along.note !== undefined && run.done === steps.length };
   const full = diskFullError(run.stderr, { command: `git update-ref ${ref}` });
   if (full) throw full;
-  return { commit: run.output, branch: await createResultBranch(repo, base, run.output), noted: false };
+  return { commit: run.output, branch: await createResultBranch(repo, base, run.output), named: false, noted: false };
 }
 
 /** Whether `name` is a valid branch name (`git check-ref-format --branch`). */

@@ -122,9 +122,15 @@ export async function gitThenText(first: readonly string[], then: readonly strin
 /** In a gitSteps command: the first command's output. */
 export const FIRST_OUTPUT = Symbol('the first command\'s output');
 
+/** In a gitSteps command: `prefix` followed by the first `chars` characters of the first command's output. */
+export interface FirstOutputStart {
+  prefix: string;
+  chars: number;
+}
+
 /** One command of gitSteps: its arguments, the environment it alone gets, and whether it reads `input3` as its stdin. */
 export interface GitStep {
-  args: ReadonlyArray<string | typeof FIRST_OUTPUT>;
+  args: ReadonlyArray<string | typeof FIRST_OUTPUT | FirstOutputStart>;
   env?: Record<string, string>;
   readsInput3?: boolean;
 }
@@ -141,7 +147,12 @@ export async function gitSteps(steps: readonly GitStep[], options: GitOptions & 
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new TugError('InternalError', `not a variable name: ${name}`);
       return `${name}=${quote(value)} `;
     });
-    const args = step.args.map((arg) => (arg === FIRST_OUTPUT ? '"$o"' : quote(arg)));
+    const args = step.args.map((arg) => {
+      if (arg === FIRST_OUTPUT) return '"$o"';
+      if (typeof arg === 'string') return quote(arg);
+      if (!Number.isInteger(arg.chars) || arg.chars < 1) throw new TugError('InternalError', `not a length: ${arg.chars}`);
+      return `${quote(arg.prefix)}"$(printf '%.${arg.chars}s' "$o")"`;
+    });
     return `${assignments.join('')}${shellCommand([])} ${args.join(' ')}${step.readsInput3 ? ' <&3' : ''}`;
   };
   // The later commands' own output is dropped: each success prints one line of the shell's.

@@ -20,7 +20,7 @@ import { advanceOnto, resolveOnto, rewindOnto, type OntoBranch } from './onto.js
 import { skipWorktreePaths } from '../../git/snapshot.js';
 import { assertSnapshot, snapshotCommit, snapshotCommitObject, takeSnapshot, type Snapshot } from '../workspace/snapshot.js';
 import { orderWarnings, presentPatch, presentVerification } from './present.js';
-import { saveUndoRecord } from './undo-records.js';
+import { saveUndoRecord, UNDO_REFS, UNDO_TOKEN_ID_CHARS, UNDO_TOKEN_PREFIX } from './undo-records.js';
 import { orderUnsure } from './unsure.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { ChangeKind, ChangeOptions, Planner, Proposal, Reporter } from './types.js';
@@ -156,9 +156,10 @@ async function runOnSnapshot(
   const spec = { tree: resultTree, parents: [base], message: commitMessage(kind, proposal, snapshot.tree, verification), time: snapshot.head.time ?? 0, author: await author };
   const branchName = step?.branch ?? `tug/${kind.scope}/${slugify(proposal.slug)}`;
   // A result left on its branch only (no apply, commit or --onto: nothing to check before the branch is made) gets
-  // its commit, branch and note from one process started from this one; the other roads make the branch after their
-  // checks and write the note last.
-  const alone = !options.apply && !options.commit && !onto ? await commitOnNewBranch(ws.repo, spec, branchName, recordText(record)) : null;
+  // its commit, branch, undo point's ref and note from one process started from this one; the other roads make the
+  // branch after their checks and write the note last.
+  const undoRef = { prefix: `${UNDO_REFS}${UNDO_TOKEN_PREFIX}`, chars: UNDO_TOKEN_ID_CHARS, reason: 'tug: undo point' };
+  const alone = !options.apply && !options.commit && !onto ? await commitOnNewBranch(ws.repo, spec, branchName, { named: undoRef, note: recordText(record) }) : null;
   const commit = alone ? alone.commit : await commitTree(ws.repo, spec);
   // After earlier steps, the working tree gets (and undo takes back) all of them: the change from the first step's base.
   const first = step?.first && step.first.commit !== base ? step.first : null;

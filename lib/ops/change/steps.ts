@@ -11,7 +11,7 @@ import { verify, type Verification } from '../../verify/verify.js';
 import type { CheckProgress } from '../../verify/run-check.js';
 import { throwIfCancelled } from '../../core/cancel.js';
 import { verifySettings, type ResolvedConfig } from '../workspace/config.js';
-import { saveUndoRecord, undoTokenFor, type UndoRecord } from './undo-records.js';
+import { saveUndoRecord, UNDO_REFS, undoTokenFor, type UndoRecord } from './undo-records.js';
 import type { Workspace } from '../workspace/workspace.js';
 
 export interface SandboxOutcome {
@@ -150,7 +150,7 @@ export function workingTreeWrites(patch: PatchSet): FileWrite[] {
 /** Points refs/tug/undo/<token> at the result and remembers how it was used; returns the token. */
 export async function registerUndoPoint(ws: Workspace, record: Omit<UndoRecord, 'token' | 'created_at'>): Promise<string> {
   const token = undoTokenFor(record.commit);
-  const undoRef = `refs/tug/undo/${token}`;
+  const undoRef = `${UNDO_REFS}${token}`;
   await pointRef(ws.repo, undoRef, record.commit, 'tug: undo point');
   await saveUndoRecord(ws.session, { token, ...record, created_at: new Date().toISOString() });
   return token;

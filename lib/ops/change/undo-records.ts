@@ -18,9 +18,14 @@ export interface UndoRecord {
   created_at: string;
 }
 
+/** An undo token is this and the result commit's first UNDO_TOKEN_ID_CHARS hex digits; its ref is under UNDO_REFS. */
+export const UNDO_TOKEN_PREFIX = 'undo_';
+export const UNDO_TOKEN_ID_CHARS = 16;
+export const UNDO_REFS = 'refs/tug/undo/';
+
 /** Derived from the result commit, so the same change on the same snapshot always has the same token. */
 export function undoTokenFor(commit: string): string {
-  return `undo_${commit.slice(0, 16)}`;
+  return `${UNDO_TOKEN_PREFIX}${commit.slice(0, UNDO_TOKEN_ID_CHARS)}`;
 }
 
 export function isUndoToken(token: string): boolean {
