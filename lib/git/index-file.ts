@@ -26,18 +26,9 @@ export function cachedRootTree(index: Uint8Array): string | undefined {
  * layout this reader does not know.
  */
 export function indexTreeEntries(index: Uint8Array): Array<{ mode: string; type: string; oid: string; path: string }> | undefined {
-  const bytes = Buffer.from(index.buffer, index.byteOffset, index.byteLength);
-  if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== SIGNATURE) return undefined;
-  const version = bytes.readUInt32BE(4);
-  if (version < 2 || version > 4) return undefined;
-  for (const hashLength of [20, 32]) {
-    const entries: IndexEntry[] = [];
-    const extensions = extensionsStart(bytes, version, bytes.readUInt32BE(8), hashLength, entries);
-    if (extensions === undefined) continue;
-    if (hasExtension(bytes, extensions, hashLength, 'link') || entries.some((e) => e.stage !== 0 || e.intentToAdd || !TREE_MODES.has(e.mode))) return undefined;
-    return entries.map((e) => ({ mode: e.mode, type: e.mode === '160000' ? 'commit' : 'blob', oid: e.oid, path: e.path }));
-  }
-  return undefined;
+  const entries = indexEntries(index);
+  if (!entries || entries.some((e) => e.stage !== 0 || e.intentToAdd || !TREE_MODES.has(e.mode))) return undefined;
+  return entries.map((e) => ({ mode: e.mode, type: e.mode === '160000' ? 'commit' : 'blob', oid: e.oid, path: e.path }));
 }
 
 /** The modes git gives files, symlinks and submodules in an index and a tree. */
@@ -58,6 +49,33 @@ export interface IndexEntry {
   /** Stage (0 merged, 1–3 a conflict's sides) and the flags an entry can carry that a tree cannot. */
   stage: number;
   intentToAdd: boolean;
+  /** assume-unchanged or skip-worktree: git does not look at the file, so its stat data says nothing. */
+  unwatched: boolean;
+  /** The file's modification time as git recorded it, in seconds, and its size (truncated to 32 bits). */
+  mtime: number;
+  size: number;
+}
+
+/** The last index parsed and its entries: the snapshot's own index is asked for several times in a row. */
+let parsed: { index: Uint8Array; entries: IndexEntry[] | undefined } | undefined;
+
+/** Every entry of `index`, or undefined for a layout this reader does not know or a split index. */
+export function indexEntries(index: Uint8Array): IndexEntry[] | undefined {
+  if (parsed?.index !== index) parsed = { index, entries: parseEntries(index) };
+  return parsed.entries;
+}
+
+function parseEntries(index: Uint8Array): IndexEntry[] | undefined {
+  const bytes = Buffer.from(index.buffer, index.byteOffset, index.byteLength);
+  if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== SIGNATURE) return undefined;
+  const version = bytes.readUInt32BE(4);
+  if (version < 2 || version > 4) return undefined;
+  for (const hashLength of [20, 32]) {
+    const entries: IndexEntry[] = [];
+    const extensions = extensionsStart(bytes, version, bytes.readUInt32BE(8), hashLength, entries);
+    if (extensions !== undefined) return hasExtension(bytes, extensions, hashLength, 'link') ? undefined : entries;
+  }
+  return undefined;
 }
 
 /** Where the entries end, or undefined when they do not fit in the file with this hash length. */
@@ -100,6 +118,9 @@ function extensionsStart(bytes: Buffer, version: number, count: number, hashLeng
         path: path.toString('utf8'),
         stage: (flags >> 12) & 3,
         intentToAdd: (extended & 0x2000) !== 0,
+        unwatched: (flags & 0x8000) !== 0 || (extended & 0x4000) !== 0,
+        mtime: bytes.readUInt32BE(flagsAt - hashLength - 32),
+        size: bytes.readUInt32BE(flagsAt - hashLength - 4),
       });
       previous = path;
     }
@@ -130,3 +151,4 @@ function rootFromExtensions(bytes: Buffer, offset: number, hashLength: number): 
   }
   return root;
 }
+

@@ -19,6 +19,8 @@ export async function writeSnapshotTree(repo: Repo, scratchDir: string, headTree
     const user = await copyIndex(path.join(repo.gitDir, 'index'), indexFile);
     const env = { GIT_INDEX_FILE: indexFile };
     await git(['add', '-A', '--ignore-errors', '--', '.'], { cwd: repo.root, env });
+    // When git last checked the entries' stat data: what a later look at the files compares with (racily clean ones).
+    const checked = (await stat(indexFile).catch(() => undefined))?.mtimeMs;
     const index = await readFile(indexFile).catch(() => undefined);
     const added = index && index.length <= SEED_LIMIT ? createHash('sha256').update(index).digest('hex') : undefined;
     const same = lastIndex && added !== undefined && lastIndex.repo === repo.commonDir && lastIndex.added === added ? lastIndex : undefined;
@@ -29,12 +31,12 @@ export async function writeSnapshotTree(repo: Repo, scratchDir: string, headTree
     // same second as the files, as right after a commit): then it adds those files again, the same blobs.
     const cached = index && (cachedRootTree(index) ?? (user && sameTree(user, index)));
     if (cached && (cached === (await knownTree) || (await looseObject(repo, cached)))) {
-      lastIndex = index.length <= SEED_LIMIT ? { repo: repo.commonDir, tree: cached, bytes: index, added } : undefined;
+      lastIndex = index.length <= SEED_LIMIT ? { repo: repo.commonDir, tree: cached, bytes: index, added, checked } : undefined;
       return cached;
     }
     const tree = await gitText(['write-tree'], { cwd: repo.root, env });
     const bytes = await readFile(indexFile).catch(() => undefined);
-    lastIndex = bytes && bytes.length <= SEED_LIMIT ? { repo: repo.commonDir, tree, bytes, added } : undefined;
+    lastIndex = bytes && bytes.length <= SEED_LIMIT ? { repo: repo.commonDir, tree, bytes, added, checked } : undefined;
     return tree;
   } finally {
     await rm(indexFile, { force: true });
@@ -47,7 +49,7 @@ export async function writeSnapshotTree(repo: Repo, scratchDir: string, headTree
  * of a `read-tree` (one git process less per change). It never goes stale: write-tree made exactly that tree from these
  * entries, whatever changes on disk later, and it is only handed out for that tree id in that repository.
  */
-let lastIndex: { repo: string; tree: string; bytes: Buffer; added: string | undefined } | undefined;
+let lastIndex: { repo: string; tree: string; bytes: Buffer; added: string | undefined; checked: number | undefined } | undefined;
 /**
  * The same index after `add -A` (the same bytes: the user's index and every file's stat data as before) makes the same
  * tree, so the last snapshot's tree answers without a `write-tree` (one git process less per operation of a long-lived
@@ -60,6 +62,15 @@ async function looseObject(repo: Repo, oid: string): Promise<boolean> {
 
 /** Large indexes are not kept (a long-lived process holds one). */
 const SEED_LIMIT = 8 * 1024 * 1024;
+
+/**
+ * The index `tree` was written from by this process's last snapshot, with when `add -A` last wrote it (milliseconds,
+ * the stat data's reference time), if that is the tree asked for.
+ */
+export function snapshotIndexState(repo: Repo, tree: string): { bytes: Buffer; checked: number } | undefined {
+  const state = lastIndex && lastIndex.repo === repo.commonDir && lastIndex.tree === tree ? lastIndex : undefined;
+  return state && state.checked !== undefined ? { bytes: state.bytes, checked: state.checked } : undefined;
+}
 
 /** The index bytes `tree` was written from by this process's last snapshot, if that is the tree asked for. */
 export function snapshotIndex(repo: Repo, tree: string): Buffer | undefined {

@@ -1,6 +1,7 @@
 // Which files a rename must read before any parsing: those whose bytes mention its names, with their packages.
 import type { Repo } from '../git/repo.js';
 import { git } from '../git/run-git.js';
+import { grepSnapshotWorktree } from '../git/worktree-grep.js';
 import { TugError } from '../core/errors.js';
 import type { ModuleMap } from './modules.js';
 
@@ -38,9 +39,12 @@ export function filesMentioning(bytesOf: ReadonlyMap<string, Uint8Array>, names:
  * this process reads none of the others (on 660 files: ~60 ms against ~250 ms to read and scan them all here).
  */
 export async function treeFilesMentioning(repo: Repo, tree: string, names: readonly string[]): Promise<Set<string>> {
-  const args = ['grep', '-l', '-z', '--text', '--fixed-strings', '--no-color', '--no-textconv', ...names.flatMap((n) => ['-e', n]), tree, '--', '*.py', '*.pyi'];
+  const grep = ['grep', '-l', '-z', '--text', '--fixed-strings', '--no-color', '--no-textconv', ...names.flatMap((n) => ['-e', n])];
   // The pathspecs are globs whatever the caller's environment says about pathspecs.
   const env = { GIT_LITERAL_PATHSPECS: '0', GIT_GLOB_PATHSPECS: '0', GIT_NOGLOB_PATHSPECS: '0', GIT_ICASE_PATHSPECS: '0' };
+  const inFiles = await grepSnapshotWorktree(repo, tree, grep, ['.py', '.pyi'], env);
+  if (inFiles) return inFiles;
+  const args = [...grep, tree, '--', '*.py', '*.pyi'];
   const out = await git(args, { cwd: repo.root, env, allowFailure: true });
   // 1: nothing matched.
   if (out.exitCode !== 0 && out.exitCode !== 1) throw new TugError('InternalError', `git grep failed: ${out.stderr.trim() || `exit ${out.exitCode}`}`);
