@@ -54,6 +54,15 @@ test.serial('a settled working tree is searched in place and gives the tree grep
     t.deepEqual([...(await treeFilesMentioning(r, tree, ['mkstemp']))].sort(), await treeGrep(repo, tree));
     // Below the size where it pays, the tree is searched.
     t.is(await grepSnapshotWorktree(r, tree, GREP, ['.py', '.pyi'], {}), undefined);
+    // So it is when the temporary directory cannot take the index.
+    const tmp = process.env['TMPDIR'];
+    process.env['TMPDIR'] = path.join(repo.root, 'no-such-dir');
+    try {
+      t.is(await grepSnapshotWorktree(r, tree, GREP, ['.py', '.pyi'], {}, 0), undefined);
+    } finally {
+      if (tmp === undefined) delete process.env['TMPDIR'];
+      else process.env['TMPDIR'] = tmp;
+    }
   } finally {
     await repo.cleanup();
   }

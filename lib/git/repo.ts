@@ -69,7 +69,8 @@ async function discoverUncached(dir: string): Promise<Repo> {
   if (!info?.isDirectory()) {
     throw new TugError('WorkspaceNotFound', `workspace ${dir} is not a directory`, { details: { expected_path: dir } });
   }
-  return (await walkToRepo(dir)) ?? discoverWithGit(dir);
+  // Anything the walk trips on (a directory it may not read, one gone meanwhile) is git's to answer.
+  return (await walkToRepo(dir).catch(() => undefined)) ?? discoverWithGit(dir);
 }
 
 /** git's own answer (`rev-parse`), for what the walk leaves to it (and for tests to compare the walk with). */

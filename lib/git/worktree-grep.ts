@@ -39,7 +39,8 @@ export async function grepSnapshotWorktree(
   // git grep only reads this index (no lock, no refresh written back).
   const indexFile = path.join(os.tmpdir(), `tug-grep-index-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    await writeFile(indexFile, state.bytes);
+    // A temporary directory that cannot take the file leaves the search to the tree.
+    if (!(await writeFile(indexFile, state.bytes).then(() => true, () => false))) return undefined;
     const options = { cwd: repo.root, env: { ...env, GIT_INDEX_FILE: indexFile }, allowFailure: true };
     const pathspecs = suffixes.map((s) => `*${s}`);
     const out = await git([...args, '--', ...pathspecs], options);
