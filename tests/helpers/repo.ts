@@ -1,6 +1,6 @@
 // Temporary git repositories for tests: real git, fixed identities and dates so commit ids are reproducible.
 import { execa } from './execa.js';
-import { appendFile, mkdtemp, mkdir, readFile, writeFile, realpath, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, mkdir, readFile, writeFile, realpath, rm, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sandboxRoot } from '../../lib/git/worktree.js';
@@ -73,4 +73,28 @@ export async function repoState(repo: TestRepo): Promise<string> {
   const status = await repo.git('--no-optional-locks', 'status', '--porcelain=v1', '--untracked-files=all');
   const files = await repo.git('ls-files', '-s', '--cached', '--others', '--exclude-standard');
   return JSON.stringify({ index: index.toString('base64'), head, refs, status, files });
+}
+
+/**
+ * Edits `b.py` from `x = 1` to `x = 2` (same size) in the second its index entry was written, so that only its content
+ * tells git it changed (a racily clean entry); `writeTree` also makes the index's cache tree valid before the edit.
+ * Whether it managed (on a loaded machine the steps can straddle a second boundary; each try is cheap).
+ */
+export async function racilyCleanEdit(repo: TestRepo, options: { writeTree?: boolean } = {}): Promise<boolean> {
+  const file = path.join(repo.root, 'b.py');
+  const index = path.join(repo.root, '.git', 'index');
+  // One whole second in the past for the file, its cached stat and the index: git can only tell by content.
+  const past = new Date((Math.floor(Date.now() / 1000) - 100) * 1000);
+  for (let attempt = 0; attempt < 60; attempt++) {
+    await repo.write('b.py', 'x = 1\n');
+    await utimes(file, past, past);
+    await repo.git('add', 'b.py');
+    if (options.writeTree) await repo.git('write-tree');
+    const cached = Math.floor((await stat(file)).ctimeMs / 1000);
+    await utimes(index, past, past);
+    await repo.write('b.py', 'x = 2\n');
+    await utimes(file, past, past);
+    if (Math.floor((await stat(file)).ctimeMs / 1000) === cached) return true;
+  }
+  return false;
 }
