@@ -2,7 +2,7 @@
 // on a fresh repository) or is documented as informational; required ones are refused when missing. No silent drops.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { executeTool, operations } from '../lib/index.js';
@@ -70,6 +70,7 @@ const FAKE_RA = path.join(os.tmpdir(), `tug-fake-ra-${process.pid}`);
 const fakeRustAnalyzer = async () => {
   await writeFile(FAKE_RA, '#!/bin/sh\necho rust-analyzer 0.0.0-test\n', { mode: 0o755 });
 };
+test.after.always(() => rm(FAKE_RA, { force: true }));
 const TOKENS = new Map<string, string>();
 const token = { toString: () => '' };
 /** A tug/ branch made in setup, on a base that has moved since: what tug_replay replays. */

@@ -3,7 +3,7 @@ import test from 'ava';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { makeRepo } from './helpers/repo.js';
+import { makeRepo, tempDir } from './helpers/repo.js';
 import { tug } from './helpers/cli.js';
 import { fixtureRepo as rustFixture } from './helpers/rename-cases.js';
 import { requireRustToolchain } from './helpers/toolchains.js';
@@ -89,7 +89,7 @@ test('a .rs file outside any Cargo project is NotCargoProject', async (t) => {
 
 /** A stand-in server that passes discovery, then dies or goes silent: the client's crash and timeout paths. */
 async function fakeServer(behaviour: 'crash' | 'closes' | 'silent'): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-fake-ra-'));
+  const dir = await tempDir('tug-fake-ra-');
   const file = path.join(dir, 'rust-analyzer');
   // 'closes': its output ends before it exits, so the connection fails before the exit is reported.
   const bodies = { crash: 'echo "fake: out of memory" >&2; exit 101', closes: 'exec 1>&-; echo "fake: out of memory" >&2; sleep 0.5; exit 101', silent: 'exec sleep 60' };

@@ -2,14 +2,13 @@
 import test, { type ExecutionContext } from 'ava';
 import { execa } from '../helpers/execa.js';
 import { existsSync, statSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tug } from '../helpers/cli.js';
-import { makeRepo, repoState, type TestRepo } from '../helpers/repo.js';
+import { makeRepo, repoState, type TestRepo, tempDir } from '../helpers/repo.js';
 import { missing } from '../helpers/toolchains.js';
 
-const env = { XDG_CONFIG_HOME: await mkdtemp(path.join(os.tmpdir(), 'tug-isolation-config-')) };
+const env = { XDG_CONFIG_HOME: await tempDir('tug-isolation-config-') };
 
 async function runCommand(repo: TestRepo, args: Record<string, unknown>, extraEnv: Record<string, string> = {}) {
   const run = await tug(repo.root, ['tool', 'run_command', '--args', JSON.stringify(args)], { env: { ...env, ...extraEnv } });
@@ -61,7 +60,7 @@ for (const confinement of ['none', 'unshare', 'default'] as const) {
 
   test(`the timeout kills every process, also those that called setsid; nothing outlives the command (${confinement})`, async (t) => {
     const repo = await makeRepo({ 'a.txt': 'a\n' });
-    const marks = await mkdtemp(path.join(os.tmpdir(), 'tug-isolation-marks-'));
+    const marks = await tempDir('tug-isolation-marks-');
     const late = (name: string) => `sh -c 'sleep 3; touch ${path.join(marks, name)}'`;
     const out = await runCommand(
       repo,
@@ -104,7 +103,7 @@ test('with bubblewrap the user repository is read-only and there is no network, 
 
 test('a verification command that times out takes its setsid children with it', async (t) => {
   const repo = await makeRepo({ 'a.py': 'x = 1\n' });
-  const marks = await mkdtemp(path.join(os.tmpdir(), 'tug-isolation-marks-'));
+  const marks = await tempDir('tug-isolation-marks-');
   const command = ['sh', '-c', `setsid sh -c 'sleep 3; touch ${path.join(marks, 'late')}' & sleep 60`];
   const run = await tug(repo.root, ['verify', '--verify', 'tests', '--timeout', '1', '--test-command', JSON.stringify(command)], { env });
   t.is(run.json?.error?.code, 'VerificationFailed', run.stdout + run.stderr);

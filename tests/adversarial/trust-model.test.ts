@@ -1,20 +1,19 @@
 // The trust model: a repository's own files cannot make tug run a program or widen the environment until the user runs `tug trust`.
 import test from 'ava';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { symbolsQuery } from '../../lib/ops/workspace/queries.js';
 import { tug } from '../helpers/cli.js';
-import { makeRepo, type TestRepo } from '../helpers/repo.js';
+import { makeRepo, type TestRepo, tempDir } from '../helpers/repo.js';
 import { call } from '../helpers/tools.js';
 
 const SOURCE = { 'app.py': 'def f():\n    return 1\n\nprint(f())\n' };
 
 /** Each test gets its own user config dir and a directory for marker files that a hostile setting would create. */
 async function setup(files: (marks: string) => Record<string, string>): Promise<{ repo: TestRepo; config: string; marks: string; env: Record<string, string> }> {
-  const config = await mkdtemp(path.join(os.tmpdir(), 'tug-trust-config-'));
-  const marks = await mkdtemp(path.join(os.tmpdir(), 'tug-trust-marks-'));
+  const config = await tempDir('tug-trust-config-');
+  const marks = await tempDir('tug-trust-marks-');
   const repo = await makeRepo({ ...SOURCE, ...files(marks) });
   return { repo, config, marks, env: { XDG_CONFIG_HOME: config } };
 }

@@ -1,5 +1,6 @@
 // Temporary git repositories for tests: real git, fixed identities and dates so commit ids are reproducible.
 import { execa } from './execa.js';
+import { rmSync } from 'node:fs';
 import { appendFile, mkdtemp, mkdir, readFile, writeFile, realpath, rm, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -97,4 +98,17 @@ export async function racilyCleanEdit(repo: TestRepo, options: { writeTree?: boo
     if (Math.floor((await stat(file)).ctimeMs / 1000) === cached) return true;
   }
   return false;
+}
+
+const tempDirs: string[] = [];
+
+/** A new directory in the system's temporary one, removed when this test file's process exits, whatever its tests did. */
+export async function tempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  if (tempDirs.push(dir) === 1) {
+    process.once('exit', () => {
+      for (const each of tempDirs) rmSync(each, { recursive: true, force: true });
+    });
+  }
+  return dir;
 }
