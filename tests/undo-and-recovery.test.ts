@@ -1,6 +1,6 @@
 // Undo tokens, crash recovery of an interrupted apply (real SIGKILL), the session lock and `tug clean`.
 import test from 'ava';
-import { readdir, writeFile, mkdir } from 'node:fs/promises';
+import { readdir, writeFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { makeRepo, repoState } from './helpers/repo.js';
 import { patchset, tug } from './helpers/cli.js';
@@ -152,6 +152,7 @@ test('--session-dir moves the session; the lock and journal follow it', async (t
   t.is(run.exitCode, 0, run.stdout);
   const status = await tug(repo.root, ['session', 'status', '--session-dir', custom]);
   t.is(status.json.session.path, custom);
+  await rm(custom, { recursive: true, force: true });
   await repo.cleanup();
 });
 

@@ -3,7 +3,7 @@
 import test from 'ava';
 import { execa } from '../helpers/execa.js';
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { TUG_BIN } from '../helpers/cli.js';
 import { makeRepo } from '../helpers/repo.js';
@@ -40,6 +40,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const repo = await makeRepo({ 'calc.py': 'def area(w, h):\n    return w * h\n' });
     t.teardown(() => repo.cleanup());
     const pidFile = path.join(repo.root, '..', `${path.basename(repo.root)}-suite.pid`);
+    t.teardown(() => rm(pidFile, { force: true }));
     // The suite records its pid, then runs far longer than the test waits. Unconfined, so the pid is the host's.
     const suite = JSON.stringify(['sh', '-c', `echo $$ > ${pidFile}; exec sleep 300`]);
     const run = execa(TUG_BIN, ['run', 'rename-symbol', '--at', 'calc.py:1:5', '--to', 'surface', '--verify', 'tests', '--test-command', suite, '--json'], {
