@@ -49,7 +49,7 @@ const CONFIG_ENV = /^(GIT_CONFIG.*|HOME|XDG_CONFIG_HOME)$/;
  * beside the git on PATH), the global ones, the repository's and the worktree's. A file that does not exist yet is
  * recorded as absent, so creating it is seen.
  */
-function configFiles(repo: Repo, env: NodeJS.ProcessEnv): string[] {
+export function configFiles(repo: Repo, env: NodeJS.ProcessEnv): string[] {
   const home = env['HOME'] ?? '';
   const files = [
     ...(env['GIT_CONFIG_SYSTEM'] ? [env['GIT_CONFIG_SYSTEM']] : []),

@@ -4,6 +4,7 @@ import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { configFiles } from './identity.js';
 import { indexEntries, type IndexEntry } from './index-file.js';
 import type { Repo } from './repo.js';
 import { git } from './run-git.js';
@@ -69,7 +70,6 @@ async function attributesPossible(repo: Repo, entries: readonly IndexEntry[]): P
   const files = [path.join(repo.commonDir, 'info', 'attributes'), path.join(xdg, 'git', 'attributes'), '/etc/gitattributes'];
   if ((await Promise.all(files.map((f) => stat(f).then(() => true, () => false)))).some(Boolean)) return true;
   // core.attributesFile named in any config file git reads, or an include that could name it.
-  const configs = [path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config'), '/etc/gitconfig', path.join(repo.commonDir, 'config')];
-  const texts = await Promise.all(configs.map((f) => readFile(f, 'utf8').catch(() => '')));
+  const texts = await Promise.all(configFiles(repo, process.env).map((f) => readFile(f, 'utf8').catch(() => '')));
   return texts.some((t) => /attributesfile|include/i.test(t));
 }
