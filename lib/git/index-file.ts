@@ -1,5 +1,6 @@
-// Reads the one thing tug takes from a git index file itself: the root tree its cache-tree extension records, which is
-// what `git write-tree` would answer for an index whose cache tree is valid throughout (one git process less).
+// Reads a git index file itself: the root tree its cache-tree extension records (what `git write-tree` would answer for
+// an index whose cache tree is valid throughout) and its entries (what `ls-tree` of that tree would list): one git
+// process less each.
 const SIGNATURE = 'DIRC';
 
 /**
@@ -9,13 +10,23 @@ const SIGNATURE = 'DIRC';
  * version or layout this reader does not know. The hash length (SHA-1 or SHA-256) is the one the file's layout fits.
  */
 export function cachedRootTree(index: Uint8Array): string | undefined {
+  const known = layout(index, false);
+  return known && rootFromExtensions(known.bytes, known.extensions, known.hashLength);
+}
+
+/**
+ * The file's bytes, the hash length its layout fits (SHA-1 or SHA-256), where its extensions start and, when asked
+ * for, its entries; undefined for a file this reader does not know.
+ */
+function layout(index: Uint8Array, withEntries: boolean): { bytes: Buffer; hashLength: number; extensions: number; entries: IndexEntry[] } | undefined {
   const bytes = Buffer.from(index.buffer, index.byteOffset, index.byteLength);
   if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== SIGNATURE) return undefined;
   const version = bytes.readUInt32BE(4);
   if (version < 2 || version > 4) return undefined;
   for (const hashLength of [20, 32]) {
-    const extensions = extensionsStart(bytes, version, bytes.readUInt32BE(8), hashLength);
-    if (extensions !== undefined) return rootFromExtensions(bytes, extensions, hashLength);
+    const entries: IndexEntry[] = [];
+    const extensions = extensionsStart(bytes, version, bytes.readUInt32BE(8), hashLength, withEntries ? entries : undefined);
+    if (extensions !== undefined) return { bytes, hashLength, extensions, entries };
   }
   return undefined;
 }
@@ -66,16 +77,8 @@ export function indexEntries(index: Uint8Array): IndexEntry[] | undefined {
 }
 
 function parseEntries(index: Uint8Array): IndexEntry[] | undefined {
-  const bytes = Buffer.from(index.buffer, index.byteOffset, index.byteLength);
-  if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== SIGNATURE) return undefined;
-  const version = bytes.readUInt32BE(4);
-  if (version < 2 || version > 4) return undefined;
-  for (const hashLength of [20, 32]) {
-    const entries: IndexEntry[] = [];
-    const extensions = extensionsStart(bytes, version, bytes.readUInt32BE(8), hashLength, entries);
-    if (extensions !== undefined) return hasExtension(bytes, extensions, hashLength, 'link') ? undefined : entries;
-  }
-  return undefined;
+  const known = layout(index, true);
+  return known && !hasExtension(known.bytes, known.extensions, known.hashLength, 'link') ? known.entries : undefined;
 }
 
 /** Where the entries end, or undefined when they do not fit in the file with this hash length. */
