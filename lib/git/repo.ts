@@ -121,7 +121,7 @@ function remember(head: { oid: string | null; tree: string | null; time: number 
  */
 async function looseCommit(repo: Repo, oid: string): Promise<{ oid: string; tree: string; time: number } | undefined> {
   const [object, replaced] = await Promise.all([
-    readFile(path.join(repo.commonDir, 'objects', oid.slice(0, 2), oid.slice(2))).catch(() => undefined),
+    readFile(looseObjectPath(repo, oid)).catch(() => undefined),
     replaceRefs(repo),
   ]);
   if (!object || replaced) return undefined;
@@ -136,6 +136,11 @@ async function looseCommit(repo: Repo, oid: string): Promise<{ oid: string; tree
   const tree = /^commit \d+\0tree ([0-9a-f]{40}|[0-9a-f]{64})\n/.exec(header)?.[1];
   const time = /\ncommitter [^\n]*> (\d+) [-+]\d{4}(?:\n|$)/.exec(header)?.[1];
   return tree === undefined || time === undefined || tree.length !== oid.length ? undefined : { oid, tree, time: Number(time) };
+}
+
+/** Where git keeps `oid` as a loose object (a zlib stream of its header and content). */
+export function looseObjectPath(repo: Repo, oid: string): string {
+  return path.join(repo.commonDir, 'objects', oid.slice(0, 2), oid.slice(2));
 }
 
 /** Whether the repository has replace refs (loose or packed), which `git log` would honour. */

@@ -3,7 +3,7 @@ import { mkdir, open, readFile, rm, stat, utimes, writeFile } from 'node:fs/prom
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { cachedRootTree, indexTreeEntries } from './index-file.js';
-import type { Repo } from './repo.js';
+import { looseObjectPath, type Repo } from './repo.js';
 import { git, gitText } from './run-git.js';
 
 /**
@@ -57,7 +57,7 @@ let lastIndex: { repo: string; tree: string; bytes: Buffer; added: string | unde
  * `git gc` packed or pruned since is written again the usual way.
  */
 async function looseObject(repo: Repo, oid: string): Promise<boolean> {
-  return (await stat(path.join(repo.commonDir, 'objects', oid.slice(0, 2), oid.slice(2))).catch(() => null))?.isFile() ?? false;
+  return (await stat(looseObjectPath(repo, oid)).catch(() => null))?.isFile() ?? false;
 }
 
 /** Large indexes are not kept (a long-lived process holds one). */
