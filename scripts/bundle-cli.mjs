@@ -1,6 +1,7 @@
 // Bundles the compiled CLI (dist/lib/cli/main.js) into one CommonJS file that bin/tug compiles through V8's code cache (lib/cli/bundle-loader.ts), and what bin/tug runs first (launch.js) into another.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -117,3 +118,62 @@ await build({
   define: { 'import.meta.url': '__tugLaunchUrl' },
   banner: { js: "var __tugLaunchUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+
+/**
+ * The startup snapshot: a V8 heap with launch.cjs and main.cjs loaded (lib/cli/startup-snapshot.ts), which bin/tug
+ * starts Node from instead of loading the bundles, ~50 ms of CPU less per cold command. Node refuses a blob made by
+ * another Node or under other V8 flags, so it is made by the `node` bin/tug will find on PATH, under bin/tug's own heap
+ * flags, and `startup.node` beside it names that Node and carries its timestamp: bin/tug uses the blob only while PATH
+ * still finds that very file, unchanged. A machine where it cannot be made gets no blob; bin/tug then loads the bundles.
+ */
+await build({
+  ...common,
+  entryPoints: [path.join(ROOT, 'dist/lib/cli/startup-snapshot.js')],
+  outfile: path.join(ROOT, 'dist/lib/cli-bundle/startup.cjs'),
+});
+// Code restored from a blob cannot run `import()`; a file Node loads at run time can (the review TUI is an ES module).
+writeFileSync(
+  path.join(ROOT, 'dist/lib/cli-bundle/import.cjs'),
+  "// Loads an ES module for the CLI started from the startup snapshot (lib/cli/startup-snapshot.ts).\nmodule.exports = (url) => import(url);\n",
+);
+makeStartupSnapshot();
+
+function makeStartupSnapshot() {
+  const folder = path.join(ROOT, 'dist/lib/cli-bundle');
+  const node = nodeOnPath();
+  if (node === null) {
+    console.warn('bundle-cli: no `node` on PATH, so no startup snapshot (bin/tug loads the bundles instead)');
+    return;
+  }
+  const flags = /\bh="([^"]*)"/.exec(readFileSync(path.join(ROOT, 'bin/tug'), 'utf8'))?.[1];
+  if (flags === undefined) throw new Error('bin/tug: no heap flags (h="...") found; update scripts/bundle-cli.mjs');
+  const blob = path.join(folder, 'startup.blob');
+  const env = { ...process.env };
+  for (const name of ['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'NODE_V8_COVERAGE']) delete env[name];
+  const made = spawnSync(node, [...flags.split(' '), '--snapshot-blob', blob, '--build-snapshot', path.join(folder, 'startup.cjs')], { cwd: folder, env, encoding: 'utf8' });
+  if (made.status !== 0) {
+    rmSync(blob, { force: true });
+    // Loading the bundles read the environment, the clock or the working directory: that code must change, never ship.
+    if (made.stderr.includes('would freeze')) throw new Error(`bundle-cli: ${made.stderr}`);
+    console.warn(`bundle-cli: no startup snapshot (exit ${made.status ?? made.signal}); bin/tug loads the bundles instead:\n${made.stderr}`);
+    return;
+  }
+  const reference = path.join(folder, 'startup.node');
+  writeFileSync(reference, `${node}\n`);
+  // Same timestamp as that Node: an upgrade puts another file there (another timestamp), and bin/tug then skips the blob.
+  execFileSync('touch', ['-r', node, reference]);
+}
+
+/** The `node` a shell finds on PATH, as bin/tug's shell line looks for it (an empty entry is the current folder). */
+function nodeOnPath() {
+  for (const entry of (process.env.PATH ?? '').split(':')) {
+    const candidate = `${entry === '' ? '.' : entry}/node`;
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}

@@ -1,4 +1,4 @@
-// How a cold `tug` process starts: the lean `tug snapshot`, the code-cached CLI bundle and its cache, and HEAD read without git where it can be.
+// How a cold `tug` process starts: the lean `tug snapshot`, the code-cached CLI bundle and its cache (what bin/tug loads without its startup snapshot: TUG_NO_SNAPSHOT=1, a Node other than the build's, NODE_OPTIONS), and HEAD read without git where it can be.
 import test from 'ava';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -27,7 +27,7 @@ test('the first cold run writes the code cache; later runs use it and print exac
   await repo.write('a.py', 'x = 2\n');
   await repo.write('new.py', 'y = 3\n');
   const cacheHome = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
-  const env = { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1' };
+  const env = { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1', TUG_NO_SNAPSHOT: '1' };
 
   const first = await tug(repo.root, FULL_SNAPSHOT, { env });
   t.is(first.exitCode, 0, first.stderr);
@@ -60,7 +60,7 @@ test('the first cold run writes the code cache; later runs use it and print exac
 test('a code cache of another build, or a damaged one, is ignored and replaced; TUG_CODE_CACHE=0 writes none', async (t) => {
   const repo = await makeRepo({ 'a.py': 'x = 1\n' });
   const cacheHome = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
-  const env = { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1' };
+  const env = { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1', TUG_NO_SNAPSHOT: '1' };
   const good = await tug(repo.root, FULL_SNAPSHOT, { env });
   t.is(good.exitCode, 0, good.stderr);
   const [file] = await cacheFiles(cacheHome);
@@ -78,7 +78,7 @@ test('a code cache of another build, or a damaged one, is ignored and replaced; 
   t.true((await readFile(cachePath)).length > 1000, 'the damaged cache was not replaced');
 
   const off = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
-  const uncached = await tug(repo.root, FULL_SNAPSHOT, { env: { XDG_CACHE_HOME: off, TUG_NO_DAEMON: '1', TUG_CODE_CACHE: '0' } });
+  const uncached = await tug(repo.root, FULL_SNAPSHOT, { env: { XDG_CACHE_HOME: off, TUG_NO_DAEMON: '1', TUG_NO_SNAPSHOT: '1', TUG_CODE_CACHE: '0' } });
   t.is(uncached.stdout, good.stdout);
   t.deepEqual(await cacheFiles(off), []);
   await rm(cacheHome, { recursive: true, force: true });
@@ -116,7 +116,7 @@ test('a bare `tug snapshot` (the lean start) prints what the full CLI prints, er
 test('organize-imports, which sets V8 flags for ruff, leaves a code cache the other commands accept (and the other way round)', async (t) => {
   const repo = await makeRepo({ 'a.py': 'import sys\nimport os\n\nprint(os.sep)\n' });
   const cacheHome = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
-  const env = { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1' };
+  const env = { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1', TUG_NO_SNAPSHOT: '1' };
   const organize = ['analyze-impact', 'organize-imports', '--file', 'a.py', '--json'];
   for (const args of [organize, ['session', 'status', '--json']]) {
     const run = await tug(repo.root, args, { env });
@@ -137,7 +137,7 @@ test('organize-imports, which sets V8 flags for ruff, leaves a code cache the ot
 test('Node started three ways (bin/tug\'s heap flags, none beside a daemon, the daemon\'s --expose-gc) keeps a code cache for each, and none rewrites another\'s', async (t) => {
   const repo = await makeRepo({ 'a.py': 'x = 1\n' });
   const cacheHome = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
-  const env = { ...process.env, XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0' };
+  const env = { ...process.env, XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1', TUG_NO_SNAPSHOT: '1', TUG_DAEMON_AUTOSTART: '0' };
   const entry = path.join(path.dirname(TUG_BIN), 'tug.cjs');
   const starts = [
     (args: string[]) => execa(TUG_BIN, args, { cwd: repo.root, env, reject: false }),
@@ -164,9 +164,9 @@ test('a cache home that is a file (or otherwise unwritable) costs the code cache
   const home = await mkdtemp(path.join(os.tmpdir(), 'tug-cache-'));
   const file = path.join(home, 'a-file');
   await writeFile(file, '');
-  const good = await tug(repo.root, FULL_SNAPSHOT, { env: { XDG_CACHE_HOME: home, TUG_NO_DAEMON: '1' } });
+  const good = await tug(repo.root, FULL_SNAPSHOT, { env: { XDG_CACHE_HOME: home, TUG_NO_DAEMON: '1', TUG_NO_SNAPSHOT: '1' } });
   for (const cacheHome of [file, path.join(file, 'below')]) {
-    const run = await tug(repo.root, FULL_SNAPSHOT, { env: { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1' } });
+    const run = await tug(repo.root, FULL_SNAPSHOT, { env: { XDG_CACHE_HOME: cacheHome, TUG_NO_DAEMON: '1', TUG_NO_SNAPSHOT: '1' } });
     t.is(run.exitCode, 0, run.stderr);
     t.is(run.stderr, '');
     t.is(run.stdout, good.stdout);

@@ -9,8 +9,11 @@ import { discardEarlyWorker, startEarlyWorker } from '../python/early-worker.js'
 import { WORKER_SCRIPT } from '../python/worker.js';
 import { setWasmFlags } from '../python/ruff-wasm.js';
 
-/** `daemonTried`: bin/tug.cjs has already asked the daemon (its client bundle), which did not take the command. */
-export async function launch(argv: readonly string[], options: { daemonTried?: boolean } = {}): Promise<number> {
+/**
+ * `daemonTried`: bin/tug.cjs has already asked the daemon (its client bundle), which did not take the command. `cli`:
+ * the CLI already loaded (a start from the startup snapshot, lib/cli/startup-snapshot.ts).
+ */
+export async function launch(argv: readonly string[], options: { daemonTried?: boolean; cli?: BundledCli } = {}): Promise<number> {
   mark('launched');
   setWasmFlags();
   const forwarded = options.daemonTried ? null : await tryDaemon(argv);
@@ -20,7 +23,7 @@ export async function launch(argv: readonly string[], options: { daemonTried?: b
   let code: number;
   try {
     await startEarlyWorker(argv, WORKER_SCRIPT);
-    code = await runHere(argv, io);
+    code = await runHere(argv, io, options.cli);
   } finally {
     discardEarlyWorker();
   }
@@ -29,7 +32,7 @@ export async function launch(argv: readonly string[], options: { daemonTried?: b
   return code;
 }
 
-async function runHere(argv: readonly string[], io: CliIO): Promise<number> {
+async function runHere(argv: readonly string[], io: CliIO, loaded: BundledCli | undefined): Promise<number> {
   if (isLeanSnapshot(argv, io)) {
     const json = await leanSnapshot(io);
     if (json !== null) {
@@ -37,7 +40,7 @@ async function runHere(argv: readonly string[], io: CliIO): Promise<number> {
       return 0;
     }
   }
-  const bundled = loadBundledCli(argv);
+  const bundled = loaded ?? loadBundledCli(argv);
   mark('CLI loaded');
   if (!bundled) {
     // By URL, so bundling this file (scripts/bundle-cli.mjs) does not pull the whole CLI in.
