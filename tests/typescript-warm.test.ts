@@ -354,3 +354,47 @@ test.serial('a rename after its analysis on the same programs searches once, ans
     await repo.cleanup();
   }
 });
+
+test.serial('a rename checked on the same programs is not checked again, other renames in between; an edit, and a check that failed, check again', async (t) => {
+  const repo = await tsFixture('shapes');
+  const gitRepo = await discoverRepo(repo.root);
+  const tree = await repo.git('rev-parse', 'HEAD^{tree}');
+  const ws = await openTsWorkspace(gitRepo, tree, AT.file);
+  // The check searches the renamed text on each project's trial service: its searches are the checks run.
+  const trials = ws.projects.all(ws.scripts, ws.configs).map((p) => p.trial().service);
+  let checks = 0;
+  const originals = trials.map((s) => s.findRenameLocations.bind(s));
+  trials.forEach((s, i) => {
+    s.findRenameLocations = ((...args: never[]) => {
+      checks += 1;
+      return (originals[i] as (...a: unknown[]) => ReturnType<typeof s.findRenameLocations>)(...args);
+    }) as typeof s.findRenameLocations;
+  });
+  const target = { file: AT.file, line: AT.line, col: AT.column };
+  const plan = (newName: string, at = tree) => planTsRename({ repo: gitRepo, tree: at, target, newName, check: true });
+  try {
+    const first = await plan('span');
+    t.true(checks > 0);
+    let counted = checks;
+    t.deepEqual(await plan('span'), first, 'the same answer');
+    t.is(checks, counted, 'asked again on the same programs: not checked again');
+    await plan('gap');
+    t.true(checks > counted, 'another rename is checked');
+    counted = checks;
+    t.deepEqual(await plan('span'), first);
+    t.is(checks, counted, 'the first one is still known after another in between');
+
+    const geometry = await repo.readText('src/geometry.ts');
+    await repo.write('src/geometry.ts', `${geometry}export const span = 3;\n`);
+    await repo.git('add', '-A');
+    const edited = await repo.git('write-tree');
+    const conflict = async () => ((await t.throwsAsync(plan('span', edited))) as { code?: string } | undefined)?.code;
+    t.is(await conflict(), 'NameConflict', 'a new snapshot is checked');
+    counted = checks;
+    t.is(await conflict(), 'NameConflict', 'and a failed check is not taken as passed');
+    t.true(checks > counted, 'it ran again');
+  } finally {
+    trials.forEach((s, i) => (s.findRenameLocations = originals[i]!));
+    await repo.cleanup();
+  }
+});

@@ -1,4 +1,4 @@
-// The last rename analysis of each warm workspace (its places and unsure list), kept while the programs it read stay the same: `analyze-impact` then `rename` of the same symbol searches once.
+// The last rename analysis of each warm workspace (its places and unsure list), and its last few completeness checks passed, kept while the programs they read stay the same: `analyze-impact` then `rename` of the same symbol searches once, and a rename asked again checks once.
 import type * as TS from 'typescript';
 import type { TsWorkspace } from './workspace-build.js';
 
@@ -30,9 +30,45 @@ export function remembered<T>(ws: TsWorkspace, kind: string, programs: ReadonlyA
   let kinds = memory.get(ws);
   if (!kinds) memory.set(ws, (kinds = new Map()));
   const last = kinds.get(kind) as Remembered<T> | undefined;
-  const same = (held: WeakRef<TS.Program> | undefined, now: TS.Program | undefined) => (held === undefined ? now === undefined : now !== undefined && held.deref() === now);
-  if (last && last.question === question && last.programs.length === programs.length && last.programs.every((p, i) => same(p, programs[i]))) return last.answer;
+  if (last && answers(last, programs, question)) return last.answer;
   const answer = compute();
-  kinds.set(kind, { programs: programs.map((p) => (p === undefined ? undefined : new WeakRef(p))), question, answer });
+  kinds.set(kind, entry(programs, question, answer));
   return answer;
+}
+
+/** Whether `known` was computed for `question` on these very programs. */
+function answers(known: Remembered<unknown>, programs: ReadonlyArray<TS.Program | undefined>, question: string): boolean {
+  const same = (held: WeakRef<TS.Program> | undefined, now: TS.Program | undefined) => (held === undefined ? now === undefined : now !== undefined && held.deref() === now);
+  return known.question === question && known.programs.length === programs.length && known.programs.every((p, i) => same(p, programs[i]));
+}
+
+function entry<T>(programs: ReadonlyArray<TS.Program | undefined>, question: string, answer: T): Remembered<T> {
+  return { programs: programs.map((p) => (p === undefined ? undefined : new WeakRef(p))), question, answer };
+}
+
+/** Per workspace and kind, the last few questions answered (most recent first), for `rememberedAmong`. */
+const several = new WeakMap<TsWorkspace, Map<string, Array<Remembered<unknown>>>>();
+
+/**
+ * As `remembered`, keeping the last `keep` answers of the kind instead of one: for a question asked again after others
+ * in between (a rename's completeness check, with other renames between the two asks). An answer `compute` throws is
+ * not kept: the next ask computes it again.
+ */
+export function rememberedAmong<T>(ws: TsWorkspace, kind: string, programs: ReadonlyArray<TS.Program | undefined>, question: string, keep: number, compute: () => T): T {
+  const known = several.get(ws)?.get(kind)?.find((e) => answers(e, programs, question)) as Remembered<T> | undefined;
+  if (known) {
+    noteAmong(ws, kind, programs, question, known.answer, keep);
+    return known.answer;
+  }
+  const answer = compute();
+  noteAmong(ws, kind, programs, question, answer, keep);
+  return answer;
+}
+
+/** Keeps `answer` to `question` on `programs` among the kind's last `keep` (what `rememberedAmong` finds again). */
+export function noteAmong<T>(ws: TsWorkspace, kind: string, programs: ReadonlyArray<TS.Program | undefined>, question: string, answer: T, keep: number): void {
+  let kinds = several.get(ws);
+  if (!kinds) several.set(ws, (kinds = new Map()));
+  const others = (kinds.get(kind) ?? []).filter((e) => e.question !== question);
+  kinds.set(kind, [entry(programs, question, answer), ...others].slice(0, keep));
 }

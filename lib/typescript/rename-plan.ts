@@ -17,8 +17,11 @@ import { assertRenamedSame } from './rename-check.js';
 import { handDeclaredPartner } from './hand-declared.js';
 import { packageDeclarationUnsure } from './package-declarations.js';
 import { searchEverywhere, type Place } from './search.js';
-import { currentPrograms, remembered } from './plan-memory.js';
+import { currentPrograms, noteAmong, remembered, rememberedAmong } from './plan-memory.js';
 import { practiseCheck } from './practice.js';
+
+/** Completeness checks passed kept per workspace: a few renames asked in turn each check once (plan-memory.ts). */
+const CHECKS_KEPT = 8;
 
 type LocationJSON = { file: string; line: number; col: number; byte_start: number; byte_end: number };
 
@@ -141,11 +144,15 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
     edited: new Set(places.map((p) => p.file)), includeUnsure,
   });
   mark('typescript: unsure places scanned');
+  // The check's answer is a function of the programs and its question (the places, the names, where it searches from): a
+  // rename asked again on the same programs (after its practice, or another rename in between) was proven already.
+  const anchors = partnerPlace ? [partnerPlace] : [];
+  const checkQuestion = JSON.stringify([target.file, places.map((p) => [p.file, p.start, p.length, p.prefix, p.suffix]), oldName, input.newName, definition.file, definition.byte_start, anchors.map((p) => [p.file, p.start])]);
   if (input.check) {
-    assertRenamedSame(ws, projects, places, oldName, input.newName, definition, partnerPlace ? [partnerPlace] : []);
+    rememberedAmong(ws, 'check', programs, checkQuestion, CHECKS_KEPT, () => assertRenamedSame(ws, projects, places, oldName, input.newName, definition, anchors));
     mark('typescript: renamed text checked');
   } else {
-    practiseCheck(ws, projects, places, oldName, input.newName, definition, partnerPlace ? [partnerPlace] : []);
+    practiseCheck(ws, projects, places, oldName, input.newName, definition, anchors, () => noteAmong(ws, 'check', programs, checkQuestion, undefined, CHECKS_KEPT));
   }
   return {
     symbol: { id: `sym_${sha256(`typescript\0${definition.file}\0${definition.byte_start}\0${oldName}`).slice(0, 12)}`, name: oldName, kind: symbolKind(info.kind), location: definition },
