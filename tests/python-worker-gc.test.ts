@@ -43,3 +43,21 @@ test('the cycle collector is off while facts are built and back on afterwards, a
   t.true(out.stays_off);
   t.deepEqual(out.ok, [true, false]);
 });
+
+// With the collector paused, a file's objects must go by their reference counts: a cycle (the name lookup was a
+// closure calling itself) held each file's walker until the next collection (docs/PERFORMANCE.md, issue 33, pyfacts helper).
+const CYCLES = `
+import gc, json, sys
+sys.path.insert(0, sys.argv[1])
+from tugworker.facts import extract_facts
+source = open(sys.argv[2], encoding="utf-8").read()
+gc.disable()
+gc.collect()
+extract_facts(source)
+print(json.dumps(gc.collect()))
+`;
+
+test("a file's facts leave no reference cycle behind", (t) => {
+  const source = path.join(path.dirname(WORKER_SCRIPT), 'tugworker', 'scopes.py');
+  t.is(JSON.parse(execFileSync(python, ['-c', CYCLES, path.dirname(WORKER_SCRIPT), source], { encoding: 'utf8' })), 0);
+});

@@ -169,43 +169,47 @@ def _resolve(walker):
         key = (binding["scope"], binding["name"])
         walker.first_site.setdefault(key, binding["id"])
         bound.setdefault(binding["scope"], {}).setdefault(binding["name"], binding["id"])
-    module_scope = 0
-    scopes = walker.scopes
-
-    def module_lookup(name):
-        site = bound.get(module_scope, {}).get(name)
-        return {"binding": site} if site is not None else {"global": name}
-
-    def lookup(name, scope_id):
-        declared = walker.declared[scope_id]
-        if name in declared["global"]:
-            return module_lookup(name)
-        if scope_id == module_scope:
-            site = bound.get(module_scope, {}).get(name)
-            if site is not None:
-                return {"binding": site}
-            return {"builtin": name} if name in BUILTINS else {"unresolved": name}
-        if name in bound.get(scope_id, {}) and name not in declared["nonlocal"]:
-            return {"binding": bound[scope_id][name]}
-        parent = scopes[scope_id]["parent"]
-        while parent is not None and parent != module_scope:
-            scope = scopes[parent]
-            if scope["kind"] != "class":
-                if name in walker.declared[parent]["global"]:
-                    return module_lookup(name)
-                if name in bound.get(parent, {}):
-                    return {"binding": bound[parent][name]}
-            parent = scope["parent"]
-        return lookup(name, module_scope)
-
     references = []
     line_col = walker.pos.line_col
     for use in walker.uses:
         reference = dict(use)
         reference["line"], reference["col"] = line_col(use["span"][0])
-        reference["resolved"] = lookup(use["name"], use["scope"])
+        reference["resolved"] = _lookup(use["name"], use["scope"], walker, bound)
         references.append(reference)
     return references
+
+
+# A function of the module, not a closure of _resolve: a closure that calls itself is a reference cycle, which held
+# each file's walker (its scopes, uses and bindings) until the next cycle collection, paused during a batch
+# (docs/PERFORMANCE.md, issue 33, pyfacts helper).
+def _lookup(name, scope_id, walker, bound):
+    declared = walker.declared[scope_id]
+    if name in declared["global"]:
+        return _module_lookup(name, bound)
+    if scope_id == 0:
+        site = bound.get(0, {}).get(name)
+        if site is not None:
+            return {"binding": site}
+        return {"builtin": name} if name in BUILTINS else {"unresolved": name}
+    if name in bound.get(scope_id, {}) and name not in declared["nonlocal"]:
+        return {"binding": bound[scope_id][name]}
+    scopes = walker.scopes
+    parent = scopes[scope_id]["parent"]
+    while parent is not None and parent != 0:
+        scope = scopes[parent]
+        if scope["kind"] != "class":
+            if name in walker.declared[parent]["global"]:
+                return _module_lookup(name, bound)
+            if name in bound.get(parent, {}):
+                return {"binding": bound[parent][name]}
+        parent = scope["parent"]
+    return _lookup(name, 0, walker, bound)
+
+
+def _module_lookup(name, bound):
+    """The module scope (id 0) answers for a `global` name."""
+    site = bound.get(0, {}).get(name)
+    return {"binding": site} if site is not None else {"global": name}
 
 
 class _Describer:
