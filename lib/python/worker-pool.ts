@@ -219,7 +219,7 @@ export async function parseFacts(request: ParseRequest, onFacts: (file: SourceTe
   // Whichever worker is ready first starts on the queue; a later one takes what is left.
   const slots = ensureWorkers(python, count, request);
   const queue = [...request.files];
-  const batchChars = os.availableParallelism() > 1 ? SHARED_BATCH_CHARS : BATCH_CHARS;
+  const batchChars = os.availableParallelism() > 1 ? sharedBatchChars(queue) : BATCH_CHARS;
   const work = async (slot: Slot, first: boolean) => {
     let worker: PythonWorker;
     try {
@@ -260,6 +260,16 @@ export async function parseFacts(request: ParseRequest, onFacts: (file: SourceTe
     throw error;
   }
   mark('python: parsed');
+}
+
+/**
+ * The source per request when the worker shares each request with a forked copy: all of it in one request when it
+ * would take two, so the copy and the worker split the whole of it (issue 33, pyfacts helper): two requests of a
+ * rename's ten files were two halves and then a second request whose files did not split, built by one core.
+ */
+export function sharedBatchChars(files: readonly SourceText[]): number {
+  const chars = files.reduce((sum, f) => sum + f.text.length, 0);
+  return chars <= 2 * SHARED_BATCH_CHARS ? Math.max(chars, SHARED_BATCH_CHARS) : SHARED_BATCH_CHARS;
 }
 
 /** The next request's files from the front of `queue`: up to BATCH files and `maxChars` of source, at least one. */
