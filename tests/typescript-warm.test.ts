@@ -315,7 +315,7 @@ test.serial("the completeness check runs on services of its own: the kept progra
   await repo.cleanup();
 });
 
-test.serial('a rename after its analysis on the same programs searches once, answers the same, and searches again after an edit', async (t) => {
+test.serial('a rename after its analysis on the same programs searches once (other analyses in between), answers the same, and searches again after an edit', async (t) => {
   const repo = await tsFixture('shapes');
   const gitRepo = await discoverRepo(repo.root);
   const tree = await repo.git('rev-parse', 'HEAD^{tree}');
@@ -342,6 +342,12 @@ test.serial('a rename after its analysis on the same programs searches once, ans
     committed.unsure[0]!.text = 'changed';
     committed.edits.length = 0;
     t.deepEqual(await planTsRename({ repo: gitRepo, tree, target, newName: 'span', check: true }), analysis);
+    // Another symbol's analysis in between: both answers are kept.
+    await planTsRename({ repo: gitRepo, tree, target: { file: AT.file, line: 6, col: 14 }, newName: 'ZERO' });
+    t.true(searches > counted, 'another symbol is searched');
+    const withOther = searches;
+    t.deepEqual(await planTsRename({ repo: gitRepo, tree, target, newName: 'span', check: true }), analysis);
+    t.is(searches, withOther, 'the first one is still known after another in between');
 
     await repo.write('src/labels.ts', `import { distance } from './geometry.js';\n${await repo.readText('src/labels.ts')}\nexport const far = distance({ x: 1, y: 1 }, { x: 2, y: 2 });\n`);
     await repo.git('add', '-A');

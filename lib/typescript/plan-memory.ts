@@ -1,4 +1,4 @@
-// The last rename analysis of each warm workspace (its places and unsure list), and its last few completeness checks passed, kept while the programs they read stay the same: `analyze-impact` then `rename` of the same symbol searches once, and a rename asked again checks once.
+// The last few rename analyses of each warm workspace (places, unsure lists) and completeness checks passed, kept while the programs they read stay the same: `analyze-impact` then `rename` of the same symbol searches once, and a rename asked again checks once, other questions in between.
 import type * as TS from 'typescript';
 import type { TsWorkspace } from './workspace-build.js';
 
@@ -14,26 +14,9 @@ interface Remembered<T> {
   answer: T;
 }
 
-/** Per workspace and kind of answer, the last one: a rebuilt workspace is a new object, and takes its memory with it. */
-const memory = new WeakMap<TsWorkspace, Map<string, Remembered<unknown>>>();
-
 /** The programs every project of the workspace reads now (each call also brings the service up to its host's files). */
 export function currentPrograms(ws: TsWorkspace): Array<TS.Program | undefined> {
   return ws.projects.all(ws.scripts, ws.configs).map((p) => p.service.getProgram());
-}
-
-/**
- * `compute()`'s answer to `question` (of kind `kind`) on `programs`: the remembered one when the last question of this
- * kind was the same on the same programs, else computed now and remembered. Callers never change what it returns.
- */
-export function remembered<T>(ws: TsWorkspace, kind: string, programs: ReadonlyArray<TS.Program | undefined>, question: string, compute: () => T): T {
-  let kinds = memory.get(ws);
-  if (!kinds) memory.set(ws, (kinds = new Map()));
-  const last = kinds.get(kind) as Remembered<T> | undefined;
-  if (last && answers(last, programs, question)) return last.answer;
-  const answer = compute();
-  kinds.set(kind, entry(programs, question, answer));
-  return answer;
 }
 
 /** Whether `known` was computed for `question` on these very programs. */
@@ -46,27 +29,31 @@ function entry<T>(programs: ReadonlyArray<TS.Program | undefined>, question: str
   return { programs: programs.map((p) => (p === undefined ? undefined : new WeakRef(p))), question, answer };
 }
 
-/** Per workspace and kind, the last few questions answered (most recent first), for `rememberedAmong`. */
+/**
+ * Per workspace and kind, the last few questions answered (most recent first): a rebuilt workspace is a new object, and
+ * takes its memory with it.
+ */
 const several = new WeakMap<TsWorkspace, Map<string, Array<Remembered<unknown>>>>();
 
 /**
- * As `remembered`, keeping the last `keep` answers of the kind instead of one: for a question asked again after others
- * in between (a rename's completeness check, with other renames between the two asks). An answer `compute` throws is
- * not kept: the next ask computes it again.
+ * `compute()`'s answer to `question` (of kind `kind`) on `programs`: the remembered one when one of the kind's last
+ * `keep` questions was the same on the same programs (other questions may have come in between), else computed now and
+ * remembered. An answer `compute` throws is not kept: the next ask computes it again. Callers never change what it
+ * returns.
  */
-export function rememberedAmong<T>(ws: TsWorkspace, kind: string, programs: ReadonlyArray<TS.Program | undefined>, question: string, keep: number, compute: () => T): T {
+export function remembered<T>(ws: TsWorkspace, kind: string, programs: ReadonlyArray<TS.Program | undefined>, question: string, keep: number, compute: () => T): T {
   const known = several.get(ws)?.get(kind)?.find((e) => answers(e, programs, question)) as Remembered<T> | undefined;
   if (known) {
-    noteAmong(ws, kind, programs, question, known.answer, keep);
+    noteAnswer(ws, kind, programs, question, known.answer, keep);
     return known.answer;
   }
   const answer = compute();
-  noteAmong(ws, kind, programs, question, answer, keep);
+  noteAnswer(ws, kind, programs, question, answer, keep);
   return answer;
 }
 
-/** Keeps `answer` to `question` on `programs` among the kind's last `keep` (what `rememberedAmong` finds again). */
-export function noteAmong<T>(ws: TsWorkspace, kind: string, programs: ReadonlyArray<TS.Program | undefined>, question: string, answer: T, keep: number): void {
+/** Keeps `answer` to `question` on `programs` among the kind's last `keep` (what `remembered` finds again). */
+export function noteAnswer<T>(ws: TsWorkspace, kind: string, programs: ReadonlyArray<TS.Program | undefined>, question: string, answer: T, keep: number): void {
   let kinds = several.get(ws);
   if (!kinds) several.set(ws, (kinds = new Map()));
   const others = (kinds.get(kind) ?? []).filter((e) => e.question !== question);

@@ -17,11 +17,14 @@ import { assertRenamedSame } from './rename-check.js';
 import { handDeclaredPartner } from './hand-declared.js';
 import { packageDeclarationUnsure } from './package-declarations.js';
 import { searchEverywhere, type Place } from './search.js';
-import { currentPrograms, noteAmong, remembered, rememberedAmong } from './plan-memory.js';
+import { currentPrograms, noteAnswer, remembered } from './plan-memory.js';
 import { practiseCheck } from './practice.js';
 
-/** Completeness checks passed kept per workspace: a few renames asked in turn each check once (plan-memory.ts). */
-const CHECKS_KEPT = 8;
+/**
+ * Answers of each kind (places, unsure list, completeness check passed) kept per workspace: a few renames and analyses
+ * asked in turn each search and check once (plan-memory.ts).
+ */
+const ANSWERS_KEPT = 8;
 
 type LocationJSON = { file: string; line: number; col: number; byte_start: number; byte_end: number };
 
@@ -131,7 +134,7 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
 
   const renamedSet = new Set(places.map((p) => `${p.file}\0${p.start}`));
   const includeUnsure = input.includeUnsure ?? false;
-  const check = remembered(ws, 'unsure', programs, JSON.stringify([target.file, position, oldName, input.newName, member, includeUnsure]), () => {
+  const check = remembered(ws, 'unsure', programs, JSON.stringify([target.file, position, oldName, input.newName, member, includeUnsure]), ANSWERS_KEPT, () => {
     const files = ws.scripts.flatMap((file) => {
       const found = sourceOf(file);
       return found ? [{ file, source: found.source, checker: found.checker, bytes: ws.bytes.get(file)! }] : [];
@@ -149,10 +152,10 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
   const anchors = partnerPlace ? [partnerPlace] : [];
   const checkQuestion = JSON.stringify([target.file, places.map((p) => [p.file, p.start, p.length, p.prefix, p.suffix]), oldName, input.newName, definition.file, definition.byte_start, anchors.map((p) => [p.file, p.start])]);
   if (input.check) {
-    rememberedAmong(ws, 'check', programs, checkQuestion, CHECKS_KEPT, () => assertRenamedSame(ws, projects, places, oldName, input.newName, definition, anchors));
+    remembered(ws, 'check', programs, checkQuestion, ANSWERS_KEPT, () => assertRenamedSame(ws, projects, places, oldName, input.newName, definition, anchors));
     mark('typescript: renamed text checked');
   } else {
-    practiseCheck(ws, projects, places, oldName, input.newName, definition, anchors, () => noteAmong(ws, 'check', programs, checkQuestion, undefined, CHECKS_KEPT));
+    practiseCheck(ws, projects, places, oldName, input.newName, definition, anchors, () => noteAnswer(ws, 'check', programs, checkQuestion, undefined, ANSWERS_KEPT));
   }
   return {
     symbol: { id: `sym_${sha256(`typescript\0${definition.file}\0${definition.byte_start}\0${oldName}`).slice(0, 12)}`, name: oldName, kind: symbolKind(info.kind), location: definition },
@@ -172,7 +175,7 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
  * declaration when it is in the workspace under the same name (not an alias), and at the position otherwise.
  */
 function placesOf(ws: TsWorkspace, programs: ReadonlyArray<TS.Program | undefined>, projects: readonly TsProject[], file: string, position: number, oldName: string, warnings: WarningJSON[]): Place[] {
-  return withOutside(remembered(ws, 'places', programs, `${file}\0${position}\0${oldName}`, () => searchFrom(ws, projects, file, position, oldName)), warnings);
+  return withOutside(remembered(ws, 'places', programs, `${file}\0${position}\0${oldName}`, ANSWERS_KEPT, () => searchFrom(ws, projects, file, position, oldName)), warnings);
 }
 
 function searchFrom(ws: TsWorkspace, projects: readonly TsProject[], file: string, position: number, oldName: string): ReturnType<typeof searchEverywhere> {
