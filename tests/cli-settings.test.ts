@@ -1,11 +1,10 @@
 // Settings that change where tug keeps its session and what it says on stderr: --session-name, --fresh,
 // TUG_SESSION_DIR, -v/-q/--log-level/--log-format.
 import test from 'ava';
-import { access, mkdtemp, readdir } from 'node:fs/promises';
-import os from 'node:os';
+import { access, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { tug } from './helpers/cli.js';
-import { makeRepo } from './helpers/repo.js';
+import { makeRepo, tempDir } from './helpers/repo.js';
 import { tugOnTerminal } from './helpers/pty.js';
 
 const APP = 'def f():\n    return 1\n\n\nprint(f())\n';
@@ -25,7 +24,7 @@ test('--session-name keeps a named session apart; TUG_SESSION_DIR moves the defa
   const both = await tug(repo.root, ['log', '--session-name', 'a', '--session-dir', '/tmp/x']);
   t.regex(both.json.error.message, /cannot be combined/);
 
-  const outside = await mkdtemp(path.join(os.tmpdir(), 'tug-sessions-'));
+  const outside = await tempDir('tug-sessions-');
   const relative = path.relative(repo.root, outside);
   const moved = await tug(path.join(repo.root), ['session', 'status'], { env: { TUG_SESSION_DIR: relative } });
   t.is(moved.json.session.path, outside);

@@ -1,9 +1,8 @@
 // `tug snapshot` against real repositories: tree ids, what is included, and that nothing of the user's changes.
 import test from 'ava';
-import { mkdtemp, rename } from 'node:fs/promises';
-import os from 'node:os';
+import { rename } from 'node:fs/promises';
 import path from 'node:path';
-import { makeRepo, racilyCleanEdit, repoState } from './helpers/repo.js';
+import { makeRepo, racilyCleanEdit, repoState, tempDir } from './helpers/repo.js';
 import { patchset, tug } from './helpers/cli.js';
 import { discoverRepo } from '../lib/git/repo.js';
 import { listTreePaths } from '../lib/git/snapshot.js';
@@ -53,7 +52,7 @@ test('a repository without commits can be snapshotted', async (t) => {
 });
 
 test('a directory outside any git repository is NotAGitRepository (exit 2)', async (t) => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-nogit-'));
+  const dir = await tempDir('tug-nogit-');
   const run = await tug(dir, ['snapshot'], { env: { GIT_CEILING_DIRECTORIES: path.dirname(dir) } });
   t.is(run.exitCode, 2);
   t.is(run.json.status, 'error');

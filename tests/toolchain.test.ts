@@ -1,10 +1,8 @@
 // `tug toolchain python info|check|setup` with real interpreters and venvs.
 import test from 'ava';
-import { execa } from './helpers/execa.js';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { makeRepo } from './helpers/repo.js';
+import { execa } from './helpers/execa.js';
+import { makeRepo, tempDir } from './helpers/repo.js';
 import { tug } from './helpers/cli.js';
 
 test('info reports the interpreter, its source, LibCST and the search; check passes', async (t) => {
@@ -26,7 +24,7 @@ test('check names what is wrong (a missing interpreter, with the search); one wi
   t.is(missing.exitCode, 2);
   t.is(missing.json.error.code, 'PythonNotFound');
   t.true(missing.json.error.details.searched_paths.some((p: string) => p.includes('/nonexistent/python3')));
-  const bare = path.join(await mkdtemp(path.join(os.tmpdir(), 'tug-venv-')), 'venv');
+  const bare = path.join(await tempDir('tug-venv-'), 'venv');
   await execa('python3', ['-m', 'venv', '--without-pip', bare]);
   const noCst = await tug(repo.root, ['toolchain', 'python', 'check', '--python', path.join(bare, 'bin', 'python')]);
   t.is(noCst.exitCode, 0, noCst.stdout);
@@ -51,7 +49,7 @@ test('setup makes a managed venv that reuses site packages and becomes the sessi
 
 test('a rename with an interpreter that lacks LibCST works: renames need only the standard library', async (t) => {
   const repo = await makeRepo({ 'a.py': 'def f():\n    return 1\n\n\nprint(f())\n' });
-  const bare = path.join(await mkdtemp(path.join(os.tmpdir(), 'tug-venv-')), 'venv');
+  const bare = path.join(await tempDir('tug-venv-'), 'venv');
   await execa('python3', ['-m', 'venv', '--without-pip', bare]);
   const python = path.join(bare, 'bin', 'python');
   t.not((await execa(python, ['-c', 'import libcst'], { reject: false })).exitCode, 0, 'the venv has no LibCST');

@@ -3,13 +3,12 @@
 // fails verification or is refused as not isolated, and never passes.
 import test from 'ava';
 import { execa } from '../helpers/execa.js';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { cp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { patchset, tug } from '../helpers/cli.js';
-import { makeRepo, NO_PYTEST_PLUGINS, repoState, type TestRepo } from '../helpers/repo.js';
+import { makeRepo, NO_PYTEST_PLUGINS, repoState, tempDir, type TestRepo } from '../helpers/repo.js';
 
-const configHome = await mkdtemp(path.join(os.tmpdir(), 'tug-verify-isolation-config-'));
+const configHome = await tempDir('tug-verify-isolation-config-');
 
 const CORE = 'def area(w, h):\n    return w * h\n';
 const TEST = 'from pkg import area\n\n\ndef test_area():\n    assert area(2, 3) == 6\n';
@@ -31,7 +30,7 @@ interface Venv {
 
 /** A real venv that sees the machine's pytest (--system-site-packages works offline). */
 async function makeVenv(): Promise<Venv> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tug-venv-'));
+  const dir = await tempDir('tug-venv-');
   await execa('python3', ['-m', 'venv', '--system-site-packages', '--without-pip', dir]);
   const python = path.join(dir, 'bin', 'python');
   const site = (await execa(python, ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'])).stdout.trim();

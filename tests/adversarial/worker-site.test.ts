@@ -4,11 +4,10 @@
 import test from 'ava';
 import { execa } from '../helpers/execa.js';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tug } from '../helpers/cli.js';
-import { makeRepo } from '../helpers/repo.js';
+import { makeRepo, tempDir } from '../helpers/repo.js';
 import { PythonWorker, WORKER_SCRIPT } from '../../lib/python/worker.js';
 
 const PACKAGE = {
@@ -26,7 +25,7 @@ async function venvWithPth(root: string, marks: string): Promise<string> {
 }
 
 test('no refactor runs the .pth files of the chosen interpreter: extract-variable, rename and a bare worker', async (t) => {
-  const marks = await realpath(await mkdtemp(path.join(os.tmpdir(), 'tug-pth-')));
+  const marks = await realpath(await tempDir('tug-pth-'));
   const repo = await makeRepo(PACKAGE);
   const python = await venvWithPth(repo.root, marks);
   // The venv's interpreter does run the .pth on a plain start: the mark is what site leaves.

@@ -38,6 +38,9 @@ export interface TestRepo {
 /** A repository with the given files committed once (unless commit is false). */
 export async function makeRepo(files: Record<string, string | Uint8Array>, options: { commit?: boolean } = {}): Promise<TestRepo> {
   const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'tug-test-')));
+  // The shared sandbox of this repo's default session lives in the user's private dir (see lib/git/worktree.ts).
+  const sandbox = sandboxRoot(path.join(root, '.git', 'tug'));
+  removeAtExit(root, sandbox);
   const git = async (...args: string[]) => (await execa('git', args, { cwd: root, env: FIXED_ENV })).stdout;
   const write = async (file: string, content: string | Uint8Array) => {
     await mkdir(path.dirname(path.join(root, file)), { recursive: true });
@@ -58,8 +61,7 @@ export async function makeRepo(files: Record<string, string | Uint8Array>, optio
     read: (file) => readFile(path.join(root, file)),
     readText: (file) => readFile(path.join(root, file), 'utf8'),
     cleanup: async () => {
-      // The shared sandbox of this repo's default session lives in the user's private dir (see lib/git/worktree.ts).
-      await rm(sandboxRoot(path.join(root, '.git', 'tug')), { recursive: true, force: true });
+      await rm(sandbox, { recursive: true, force: true });
       await rm(root, { recursive: true, force: true });
     },
   };
@@ -100,15 +102,21 @@ export async function racilyCleanEdit(repo: TestRepo, options: { writeTree?: boo
   return false;
 }
 
-const tempDirs: string[] = [];
+const leftAtExit: string[] = [];
+
+/** Removes `dir` when this test file's process exits, whatever its tests did (a test that failed never cleaned up). */
+function removeAtExit(...dirs: string[]): void {
+  if (leftAtExit.length === 0) {
+    process.once('exit', () => {
+      for (const each of leftAtExit) rmSync(each, { recursive: true, force: true });
+    });
+  }
+  leftAtExit.push(...dirs);
+}
 
 /** A new directory in the system's temporary one, removed when this test file's process exits, whatever its tests did. */
 export async function tempDir(prefix: string): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
-  if (tempDirs.push(dir) === 1) {
-    process.once('exit', () => {
-      for (const each of tempDirs) rmSync(each, { recursive: true, force: true });
-    });
-  }
+  removeAtExit(dir);
   return dir;
 }
