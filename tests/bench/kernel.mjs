@@ -1,5 +1,6 @@
 // Kernel benchmarks: snapshot of a 20,000-file repo against the bare git recipe, and fresh vs reused sandbox checkouts.
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { cachedRepo, fmt, git, inProcessTimes, median, prng, row, timed, TUG, withDaemon } from './lib.mjs';
 
@@ -100,14 +101,41 @@ export function worktreeBench(repo, runs) {
   return { reuseFirst, fresh: median(fresh), reuse: median(reuse) };
 }
 
+/** Wall and CPU milliseconds (user + system, GNU time's rusage; NaN without /usr/bin/time) of one cold command. */
+function cpuTimed(args, options) {
+  const file = path.join(os.tmpdir(), `tug-bench-startup-${process.pid}`);
+  if (!existsSync('/usr/bin/time')) return { ms: timed(TUG, args, options).ms, cpu: NaN };
+  const { ms } = timed('/usr/bin/time', ['-f', '%U %S', '-o', file, TUG, ...args], options);
+  const cpu = readFileSync(file, 'utf8').trim().split('\n').at(-1).split(' ').reduce((sum, x) => sum + Number(x) * 1000, 0);
+  rmSync(file, { force: true });
+  return { ms, cpu };
+}
+
+/**
+ * `tug --version`, and a cold analyze-impact on a one-file Python repository, from the startup snapshot and without it
+ * (TUG_NO_SNAPSHOT=1: the code-cached bundles), alternating; beside them a bare `node -e 0`.
+ */
 export function startupBench(runs) {
-  const tug = [];
-  const node = [];
+  const repo = mkdtempSync(path.join(os.tmpdir(), 'tug-bench-startup-repo-'));
+  writeFileSync(path.join(repo, 'a.py'), 'def foo():\n    return 1\n\nx = foo()\n');
+  git(repo, 'init', '-q');
+  git(repo, 'add', '-A');
+  git(repo, '-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-q', '-m', 'one file');
+  const analyze = ['analyze-impact', 'rename-symbol', '--at', 'a.py:1:5', '--to', 'bar', '--json'];
+  const env = (snapshot) => ({ cwd: repo, env: { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0', ...(snapshot ? {} : { TUG_NO_SNAPSHOT: '1' }) } });
+  const series = { version: [], versionPlain: [], analyze: [], analyzePlain: [], node: [] };
+  // One of each first, so the code cache the plain start reads is written before anything is measured.
+  for (const snapshot of [true, false]) cpuTimed(analyze, env(snapshot));
   for (let i = 0; i < runs; i++) {
-    tug.push(timed(TUG, ['--version']).ms);
-    node.push(timed('node', ['-e', '0']).ms);
+    series.version.push(cpuTimed(['--version'], env(true)));
+    series.versionPlain.push(cpuTimed(['--version'], env(false)));
+    series.analyze.push(cpuTimed(analyze, env(true)));
+    series.analyzePlain.push(cpuTimed(analyze, env(false)));
+    series.node.push({ ms: timed('node', ['-e', '0']).ms, cpu: NaN });
   }
-  return { tug: median(tug), node: median(node) };
+  rmSync(repo, { recursive: true, force: true });
+  const summary = (xs) => ({ ms: median(xs.map((x) => x.ms)), cpu: median(xs.map((x) => x.cpu)) });
+  return Object.fromEntries(Object.entries(series).map(([key, xs]) => [key, summary(xs)]));
 }
 
 export function kernelReport(snapshot, worktree, startup) {
@@ -135,13 +163,17 @@ export function kernelReport(snapshot, worktree, startup) {
     row(['reused session checkout, steady state', fmt(worktree.reuse)]),
     row(['ratio fresh / reused', `${(worktree.fresh / worktree.reuse).toFixed(2)}×`]),
     '',
-    '### CLI startup',
+    '### CLI startup (from the startup snapshot, and without it: `TUG_NO_SNAPSHOT=1`)',
     '',
-    row(['', 'median']),
-    row(['---', '---']),
-    row(['`tug --version`', fmt(startup.tug)]),
-    row(['`node -e 0`', fmt(startup.node)]),
-    row(['ratio', `${(startup.tug / startup.node).toFixed(2)}×`]),
+    row(['', 'wall, median', 'CPU, median']),
+    row(['---', '---', '---']),
+    row(['`tug --version`', fmt(startup.version.ms), fmt(startup.version.cpu)]),
+    row(['`tug --version` without the snapshot', fmt(startup.versionPlain.ms), fmt(startup.versionPlain.cpu)]),
+    row(['cold `analyze-impact` on a one-file repository', fmt(startup.analyze.ms), fmt(startup.analyze.cpu)]),
+    row(['the same without the snapshot', fmt(startup.analyzePlain.ms), fmt(startup.analyzePlain.cpu)]),
+    row(['ratio with / without, analyze-impact', `${(startup.analyze.ms / startup.analyzePlain.ms).toFixed(2)}×`, `${(startup.analyze.cpu / startup.analyzePlain.cpu).toFixed(2)}×`]),
+    row(['`node -e 0`', fmt(startup.node.ms), '']),
+    row(['ratio `tug --version` / `node -e 0`', `${(startup.version.ms / startup.node.ms).toFixed(2)}×`, '']),
     '',
   ].join('\n');
 }
