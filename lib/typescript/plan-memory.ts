@@ -59,3 +59,13 @@ export function noteAnswer<T>(ws: TsWorkspace, kind: string, programs: ReadonlyA
   const others = (kinds.get(kind) ?? []).filter((e) => e.question !== question);
   kinds.set(kind, [entry(programs, question, answer), ...others].slice(0, keep));
 }
+
+/** Whether `remembered` would answer `question` of `kind` on `programs` from memory. */
+export function knows(ws: TsWorkspace, kind: string, programs: ReadonlyArray<TS.Program | undefined>, question: string): boolean {
+  return several.get(ws)?.get(kind)?.some((e) => answers(e, programs, question)) ?? false;
+}
+
+/** Whether two lists of programs are the same programs, one for one. */
+export function samePrograms(a: ReadonlyArray<TS.Program | undefined>, b: ReadonlyArray<TS.Program | undefined>): boolean {
+  return a.length === b.length && a.every((p, i) => p === b[i]);
+}

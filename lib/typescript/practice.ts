@@ -1,5 +1,7 @@
 // A long-lived tug (daemon, MCP server) runs the completeness check on its first TypeScript analysis, answer discarded, so the renames after it do not pay for compiling the check's compiler code.
 import { keepsInMemory } from '../core/memory.js';
+import type * as TS from 'typescript';
+import { currentPrograms, knows, noteAnswer, samePrograms } from './plan-memory.js';
 import { mark } from '../core/timing.js';
 import type { TsProject } from './projects.js';
 import { assertRenamedSame } from './rename-check.js';
@@ -38,4 +40,24 @@ export function practiseCheck(ws: TsWorkspace, projects: readonly TsProject[], p
     mark('typescript: completeness check practised');
     if (performance.now() - started > ENOUGH_MS) return;
   }
+}
+
+/**
+ * In a process that keeps its workspaces, the check of the rename an analysis just answered, run once that answer is on
+ * its way (the next turn of the event loop) and kept when it passes: the rename that usually follows finds it proven
+ * (plan-memory.ts) instead of checking then. Skipped when the workspace has moved to other programs meanwhile, or the
+ * check is known already; a refused rename is not kept (the rename checks again and reports it).
+ */
+export function prepareCheck(ws: TsWorkspace, programs: ReadonlyArray<TS.Program | undefined>, question: string, keep: number, check: () => void): void {
+  if (!keepsInMemory() || knows(ws, 'check', programs, question)) return;
+  setImmediate(() => {
+    if (knows(ws, 'check', programs, question) || !samePrograms(currentPrograms(ws), programs)) return;
+    try {
+      check();
+      noteAnswer(ws, 'check', programs, question, undefined, keep);
+    } catch {
+      // Not kept: the rename runs the check itself.
+    }
+    mark('typescript: completeness check prepared');
+  });
 }

@@ -18,7 +18,7 @@ import { handDeclaredPartner } from './hand-declared.js';
 import { packageDeclarationUnsure } from './package-declarations.js';
 import { searchEverywhere, type Place } from './search.js';
 import { currentPrograms, noteAnswer, remembered } from './plan-memory.js';
-import { practiseCheck } from './practice.js';
+import { practiseCheck, prepareCheck } from './practice.js';
 
 /**
  * Answers of each kind (places, unsure list, completeness check passed) kept per workspace: a few renames and analyses
@@ -156,6 +156,7 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
     mark('typescript: renamed text checked');
   } else {
     practiseCheck(ws, projects, places, oldName, input.newName, definition, anchors, () => noteAnswer(ws, 'check', programs, checkQuestion, undefined, ANSWERS_KEPT));
+    prepareCheck(ws, programs, checkQuestion, ANSWERS_KEPT, () => assertRenamedSame(ws, projects, places, oldName, input.newName, definition, anchors));
   }
   return {
     symbol: { id: `sym_${sha256(`typescript\0${definition.file}\0${definition.byte_start}\0${oldName}`).slice(0, 12)}`, name: oldName, kind: symbolKind(info.kind), location: definition },
