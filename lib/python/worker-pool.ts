@@ -68,11 +68,6 @@ const BATCH = 25;
  */
 const BATCH_CHARS = 128 * 1024;
 /**
- * With a spare core the worker shares each request with a forked copy of itself (python-worker/tugworker/protocol.py,
- * issue 33 step 27), so a request carries twice as much: the halves of a few large files then go to two cores.
- */
-const SHARED_BATCH_CHARS = 2 * BATCH_CHARS;
-/**
  * A second worker pays for its start-up (~0.1 s of a core, more through a version manager's shim) only with
  * this many files to parse: measured on 2 cores, it did not pay for itself at 200 small files.
  */
@@ -219,7 +214,8 @@ export async function parseFacts(request: ParseRequest, onFacts: (file: SourceTe
   // Whichever worker is ready first starts on the queue; a later one takes what is left.
   const slots = ensureWorkers(python, count, request);
   const queue = [...request.files];
-  const batchChars = os.availableParallelism() > 1 ? sharedBatchChars(queue) : BATCH_CHARS;
+  const shared = os.availableParallelism() > 1 ? sharedBatches(queue, sharedHalfChars(queue)) : undefined;
+  const next = () => (shared ? (shared.shift() ?? []) : nextBatch(queue));
   const work = async (slot: Slot, first: boolean) => {
     let worker: PythonWorker;
     try {
@@ -232,7 +228,7 @@ export async function parseFacts(request: ParseRequest, onFacts: (file: SourceTe
     mark('python: worker ready');
     // Two requests in flight, so the worker starts on the next batch while this process reads the last reply.
     const lane = async () => {
-      for (let batch = nextBatch(queue, batchChars); batch.length > 0; batch = nextBatch(queue, batchChars)) {
+      for (let batch = next(); batch.length > 0; batch = next()) {
         const { result: reply, text } = await worker.requestWithText<BatchResult>('facts_batch', { files: batch.map((f) => ({ path: f.path, content: f.text })) }, 120_000);
         for (const [i, result] of reply.results.entries()) {
           const source = batch[i]!;
@@ -263,13 +259,46 @@ export async function parseFacts(request: ParseRequest, onFacts: (file: SourceTe
 }
 
 /**
- * The source per request when the worker shares each request with a forked copy: all of it in one request when it
- * would take two, so the copy and the worker split the whole of it (issue 33, pyfacts helper): two requests of a
- * rename's ten files were two halves and then a second request whose files did not split, built by one core.
+ * A shared request's half: 128 KB, or 256 KB when that puts all of the files in one request (a rename's ten files
+ * in the standard library, 373 KB): the two processes then split all of them, which beat two requests there (a
+ * second fork, ~40 ms of CPU, and less even halves).
  */
-export function sharedBatchChars(files: readonly SourceText[]): number {
-  const chars = files.reduce((sum, f) => sum + f.text.length, 0);
-  return chars <= 2 * SHARED_BATCH_CHARS ? Math.max(chars, SHARED_BATCH_CHARS) : SHARED_BATCH_CHARS;
+export function sharedHalfChars(files: readonly SourceText[]): number {
+  return files.reduce((sum, f) => sum + f.text.length, 0) <= 4 * BATCH_CHARS ? 2 * BATCH_CHARS : BATCH_CHARS;
+}
+
+/**
+ * Requests for a worker that shares each one with a forked copy of itself (python-worker/tugworker/protocol.py, issue
+ * 33 step 27): the worker splits a request largest file first, each to the lighter half, so a request is as slow as
+ * its heavier half. Requests are made the same way, from the largest file down, as two halves of up to BATCH_CHARS
+ * each (a larger file alone in its half) and BATCH files: two large files share a request and both cores, where
+ * requests cut in the files' order left a large file with a few small ones (or alone), built by one core while the
+ * other waited (docs/PERFORMANCE.md, issue 33, pyfacts helper). Files of equal size are taken in their given order.
+ */
+export function sharedBatches(files: readonly SourceText[], halfChars = BATCH_CHARS): SourceText[][] {
+  const sorted = [...files].sort((a, b) => b.text.length - a.text.length);
+  const out: SourceText[][] = [];
+  let pending: SourceText[] = [];
+  let next = 0;
+  while (pending.length > 0 || next < sorted.length) {
+    const halves: [SourceText[], SourceText[]] = [[], []];
+    const loads = [0, 0];
+    const skipped: SourceText[] = [];
+    const fits = (side: number, size: number) => halves[side]!.length === 0 || loads[side]! + size <= halfChars;
+    const take = (file: SourceText) => {
+      const lighter = loads[0]! <= loads[1]! ? 0 : 1;
+      const side = fits(lighter, file.text.length) ? lighter : fits(1 - lighter, file.text.length) ? 1 - lighter : -1;
+      if (side < 0 || halves[0].length + halves[1].length >= BATCH) return skipped.push(file);
+      halves[side]!.push(file);
+      loads[side]! += file.text.length;
+    };
+    // Files a request had no room for come first in the next (each is larger than any file not yet looked at).
+    pending.forEach(take);
+    while (next < sorted.length && halves[0].length + halves[1].length < BATCH) take(sorted[next++]!);
+    pending = skipped;
+    out.push([...halves[0], ...halves[1]]);
+  }
+  return out;
 }
 
 /** The next request's files from the front of `queue`: up to BATCH files and `maxChars` of source, at least one. */
