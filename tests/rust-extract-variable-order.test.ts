@@ -34,6 +34,13 @@ pub fn is_x(v: &[u8], i: usize) -> bool {
     i < v.len() && v[i] == b'x'
 }
 
+#[cfg(tug_never_set)]
+mod inactive {
+    pub fn stop() {
+        std::process::abort();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -54,7 +61,7 @@ const at = (needle: string, expr: string) => {
   return `src/lib.rs:${i + 1}:${col}-${i + 1}:${col + expr.length}`;
 };
 
-test('extract-variable refuses a while condition and the right of &&; nothing is written', async (t) => {
+test('extract-variable refuses a while condition, the right of &&, and a name rust-analyzer cannot give in code its cfg leaves out; nothing is written', async (t) => {
   if (!(await requireRustToolchain(t))) return;
   t.timeout(900_000);
   const repo = await makeRepo({ '.gitignore': 'target\n', 'Cargo.toml': '[package]\nname = "lexer"\nversion = "0.1.0"\nedition = "2021"\n', 'src/lib.rs': LIB });
@@ -69,6 +76,11 @@ test('extract-variable refuses a while condition and the right of &&; nothing is
         t.is(run.json.error.details.reason, 'evaluated conditionally or repeatedly');
         t.true(run.json.error.message.includes(says), run.json.error.message);
       }
+      // In code its cfg leaves out, rust-analyzer extracts but cannot rename what it made ("No references found at
+      // position", semver's backport.rs in the sweep): a refusal with its reason, not an internal error.
+      const inactive = await tug(repo.root, ['run', 'extract-variable', '--range', at('std::process::abort();', 'std::process::abort()'), '--name', 'part', '--verify', 'tests', '--json'], { env });
+      t.is(inactive.json?.error?.code, 'UnsupportedByAdapter', inactive.stdout.slice(0, 2000));
+      t.true(inactive.json.error.message.includes('No references found'), inactive.json.error.message);
       t.is(await repo.git('branch', '--list', 'tug/*'), '');
     });
   } finally {

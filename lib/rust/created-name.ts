@@ -75,10 +75,17 @@ export async function renameCreated(input: CreatedName): Promise<EditRequest[]> 
   if (placed !== null) return oneEdit(input, encoder.encode(placed));
   const { server } = input;
   await server.showText(input.onDisk, after);
-  let renamed: WorkspaceEdit | null;
+  let renamed: WorkspaceEdit | null = null;
+  let refusal = '';
   try {
     const position = lspPositionOfOffset(afterBytes, offset, server.encoding);
     renamed = await server.request<WorkspaceEdit | null>('textDocument/rename', { textDocument: { uri: input.uri }, position, newName: input.name });
+  } catch (error) {
+    // rust-analyzer's own "cannot rename here" (in code its cfg leaves out: "No references found at position") is an
+    // answer, as in rename-plan.ts; anything else (a crash, a timeout) is reported as it is.
+    const code = (error as { code?: number }).code;
+    if (error instanceof TugError || (code !== -32602 && code !== -32600)) throw error;
+    refusal = ` (${(error as Error).message})`;
   } finally {
     if (server.alive) await server.showText(input.onDisk, before);
   }
@@ -86,7 +93,7 @@ export async function renameCreated(input: CreatedName): Promise<EditRequest[]> 
     ? convertWorkspaceEdit(renamed, { encoding: server.encoding, locate: (uri) => (fileURLToPath(uri) === input.onDisk ? { path: input.file } : { skip: 'outside-workspace', where: uri }), bytes: (file) => (file === input.file ? afterBytes : undefined), filesUnder: () => [] })
     : { edits: [] as EditRequest[] };
   if (converted.edits.length === 0) {
-    throw new TugError('UnsupportedByAdapter', `rust-analyzer did not rename the ${input.kind} it created, so --name cannot be applied`, { details: { operation: `extract-${input.kind}`, offered: [] } });
+    throw new TugError('UnsupportedByAdapter', `rust-analyzer did not rename the ${input.kind} it created${refusal}, so --name cannot be applied`, { details: { operation: `extract-${input.kind}`, offered: [] } });
   }
   return oneEdit(input, encoder.encode(applied(afterBytes, converted.edits)));
 }
