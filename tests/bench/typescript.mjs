@@ -79,6 +79,7 @@ function tugRun(dir, args, extraEnv = {}) {
     : execFileSync(TUG, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0', ...extraEnv } });
   const ms = performance.now() - started;
   const cpu = timed ? readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1).split(' ').reduce((sum, x) => sum + Number(x) * 1000, 0) : NaN;
+  rmSync(cpuFile, { force: true });
   return { ms, cpu, json: JSON.parse(out) };
 }
 
