@@ -37,6 +37,9 @@ test('shared with a forked copy, requests are two halves of up to 128 KB (256 KB
     [133, 102, 20],
     [30, 10],
   ]);
+  // Very large files go a request each (a reply is ~10 characters of facts per character of source).
+  const huge = [600, 550, 20].map((k, i) => file(i, k * 1024));
+  t.deepEqual(kb(sharedBatches(huge)), [[600], [550], [20]]);
   // Every file exactly once, 25 at most to a request, the same requests for the same files.
   const many = Array.from({ length: 60 }, (_, i) => file(i, 1_000 + (i % 3)));
   const batches = sharedBatches(many);

@@ -271,7 +271,7 @@ export function sharedHalfChars(files: readonly SourceText[]): number {
  * Requests for a worker that shares each one with a forked copy of itself (python-worker/tugworker/protocol.py, issue
  * 33 step 27): the worker splits a request largest file first, each to the lighter half, so a request is as slow as
  * its heavier half. Requests are made the same way, from the largest file down, as two halves of up to BATCH_CHARS
- * each (a larger file alone in its half) and BATCH files: two large files share a request and both cores, where
+ * each (a larger file alone in its half, and files over four halves' worth alone in a request) and BATCH files: two large files share a request and both cores, where
  * requests cut in the files' order left a large file with a few small ones (or alone), built by one core while the
  * other waited (docs/PERFORMANCE.md, issue 33, pyfacts helper). Files of equal size are taken in their given order.
  */
@@ -284,7 +284,9 @@ export function sharedBatches(files: readonly SourceText[], halfChars = BATCH_CH
     const halves: [SourceText[], SourceText[]] = [[], []];
     const loads = [0, 0];
     const skipped: SourceText[] = [];
-    const fits = (side: number, size: number) => halves[side]!.length === 0 || loads[side]! + size <= halfChars;
+    // A request's reply and its parse are in memory at once: two large files pair only within four halves' worth.
+    const fits = (side: number, size: number) =>
+      (halves[side]!.length === 0 || loads[side]! + size <= halfChars) && (loads[0]! + loads[1]! === 0 || loads[0]! + loads[1]! + size <= 4 * halfChars);
     const take = (file: SourceText) => {
       const lighter = loads[0]! <= loads[1]! ? 0 : 1;
       const side = fits(lighter, file.text.length) ? lighter : fits(1 - lighter, file.text.length) ? 1 - lighter : -1;
