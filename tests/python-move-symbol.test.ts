@@ -55,6 +55,23 @@ test('a star import that re-exports the moved name keeps it in the old module ev
   await repo.cleanup();
 });
 
+test("the only name of the old module's __all__, with a comma after it, leaves an empty list or tuple, not `[,]`", async (t) => {
+  // fixtures' _fixtures/warnings.py in the sweep: `__all__ = [\n    'WarningsCapture',\n]` became `[\n    ,\n]`.
+  for (const [listed, left] of [
+    ["[\n    'Capture',\n]", '[\n    \n]'],
+    ["('Capture',)", '()'],
+    ["['Capture' ,  # the one\n]", '[  # the one\n]'],
+  ] as const) {
+    const old = `__all__ = ${listed}\n\n\nclass Capture:\n    pass\n`;
+    const repo = await makeRepo({ 'pkg/__init__.py': '', 'pkg/old.py': old, 'pkg/use.py': 'from pkg.old import Capture\n\nprint(Capture())\n' });
+    const line = old.split('\n').indexOf('class Capture:') + 1;
+    const run = await tug(repo.root, ['run', 'move-symbol', '--at', `pkg/old.py:${line}:7`, '--destination', 'pkg.new', '--verify', 'syntax', '--apply', '--json']);
+    t.is(run.exitCode, 0, run.stdout.slice(0, 2000));
+    t.is(await repo.readText('pkg/old.py'), `__all__ = ${left}\n`, listed);
+    await repo.cleanup();
+  }
+});
+
 test("a module's special names do not move", async (t) => {
   const repo = await makeRepo({ 'pkg/__init__.py': '', 'pkg/core.py': "__all__ = ['f']\n__version__ = '1.0'\n\n\ndef f():\n    return 1\n" });
   for (const at of ['pkg/core.py:1:1', 'pkg/core.py:2:1']) {

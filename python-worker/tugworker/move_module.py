@@ -167,13 +167,18 @@ class Module:
         return []
 
     def _element_cut(self, elements, index):
-        """The bytes that take one element out of a list: it and the separator after it (before it when last)."""
+        """The bytes that take one element out of a list: it and the separator after it (before it when last). The
+        only element goes with a comma that follows it, so `['x',]` and `('x',)` become `[]` and `()`, not `[,]`."""
         start, end = self.src.span(elements[index])
         if index + 1 < len(elements):
             return start, self.src.span(elements[index + 1])[0]
         if index > 0:
             return self.src.span(elements[index - 1])[1], end
-        return start, end
+        data = self.src.data
+        at = end
+        while at < len(data) and data[at:at + 1] in (b" ", b"\t"):
+            at += 1
+        return start, at + 1 if data[at:at + 1] == b"," else end
 
     def receive(self, name, moved, imports, old_name):
         """Edits that add the moved block (and its imports) to this existing module."""
