@@ -1,4 +1,4 @@
-// Bundles the compiled CLI (dist/lib/cli/main.js) into one CommonJS file that bin/tug compiles through V8's code cache (lib/cli/bundle-loader.ts), and what bin/tug runs first (launch.js) into another.
+// Bundles the compiled CLI (dist/lib/cli/main.js) into one CommonJS file that bin/tug compiles through V8's code cache (lib/cli/bundle-loader.ts), and what bin/tug runs first (launch.js) into another; then makes the startup snapshot bin/tug starts from when it can.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -121,7 +121,7 @@ await build({
 
 /**
  * The startup snapshot: a V8 heap with launch.cjs and main.cjs loaded (lib/cli/startup-snapshot.ts), which bin/tug
- * starts Node from instead of loading the bundles, ~50 ms of CPU less per cold command. Node refuses a blob made by
+ * starts Node from instead of loading the bundles, ~40-60 ms of CPU less per cold command. Node refuses a blob made by
  * another Node or under other V8 flags, so it is made by the `node` bin/tug will find on PATH, under bin/tug's own heap
  * flags, and `startup.node` beside it names that Node and carries its timestamp: bin/tug uses the blob only while PATH
  * still finds that very file, unchanged. A machine where it cannot be made gets no blob; bin/tug then loads the bundles.

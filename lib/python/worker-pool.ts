@@ -271,9 +271,10 @@ export function sharedHalfChars(files: readonly SourceText[]): number {
  * Requests for a worker that shares each one with a forked copy of itself (python-worker/tugworker/protocol.py, issue
  * 33 step 27): the worker splits a request largest file first, each to the lighter half, so a request is as slow as
  * its heavier half. Requests are made the same way, from the largest file down, as two halves of up to BATCH_CHARS
- * each (a larger file alone in its half, and files over four halves' worth alone in a request) and BATCH files: two large files share a request and both cores, where
- * requests cut in the files' order left a large file with a few small ones (or alone), built by one core while the
- * other waited (docs/PERFORMANCE.md, issue 33, pyfacts helper). Files of equal size are taken in their given order.
+ * each (a larger file alone in its half, and files over four halves' worth alone in a request) and BATCH files: two
+ * large files share a request and both cores, where requests cut in the files' order left a large file with a few
+ * small ones (or alone), built by one core while the other waited (docs/PERFORMANCE.md, issue 33, pyfacts helper).
+ * Files of equal size are taken in their given order.
  */
 export function sharedBatches(files: readonly SourceText[], halfChars = BATCH_CHARS): SourceText[][] {
   const sorted = [...files].sort((a, b) => b.text.length - a.text.length);
