@@ -29,6 +29,27 @@ test('a function renamed through a re-export keeps the exported alias, commits o
   await repo.cleanup();
 });
 
+test('asked at a use that gets the name through a re-export keeping its public name, only the local binding is renamed, and a warning says where to ask', async (t) => {
+  const repo = await tsFixture('shapes');
+  // test/geometry.test.ts imports ORIGIN from src/index.ts, whose `export { …, ORIGIN } from` keeps the name when the
+  // declaration is renamed: the declaration's rename does not reach the test, so asked there, only its binding changes.
+  const local = await tug(repo.root, ['rename', 'test/geometry.test.ts:8:21', 'START'], { env: ENV });
+  t.is(local.exitCode, 0, local.stdout);
+  t.deepEqual(files(local), ['test/geometry.test.ts']);
+  t.regex(await repo.git('show', `${local.json.git.commit}:test/geometry.test.ts`), /import \{ Circle, dist, ORIGIN as START, describe \}/);
+  const warning = local.json.warnings.find((w: { code: string }) => w.code === 'LocalBindingOnly');
+  t.like(warning, { location: { file: 'src/geometry.ts', line: 6, col: 14 } });
+  t.regex(warning.message, /src\/geometry\.ts:6:14/);
+  // Asked at the declaration, or at a use that reaches it (labels.ts imports from geometry.ts itself): no such warning.
+  for (const at of ['src/geometry.ts:6:14', 'src/labels.ts:4:28']) {
+    const whole = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', at, '--to', 'START'], { env: ENV });
+    t.is(whole.exitCode, 0, whole.stdout);
+    t.deepEqual([...new Set(whole.json.references.map((r: Ref) => r.location.file))].sort(), ['src/geometry.ts', 'src/index.ts', 'src/labels.ts'], at);
+    t.false(whole.json.warnings.some((w: { code: string }) => w.code === 'LocalBindingOnly'), at);
+  }
+  await repo.cleanup();
+});
+
 test('shorthand properties keep their key, JSX tags and default-exported classes follow their symbol', async (t) => {
   const repo = await tsFixture('shapes');
   const shorthand = await tug(repo.root, ['rename', 'src/labels.ts:5:9', 'text'], { env: ENV });

@@ -176,10 +176,12 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
  * declaration when it is in the workspace under the same name (not an alias), and at the position otherwise.
  */
 function placesOf(ws: TsWorkspace, programs: ReadonlyArray<TS.Program | undefined>, projects: readonly TsProject[], file: string, position: number, oldName: string, warnings: WarningJSON[]): Place[] {
-  return withOutside(remembered(ws, 'places', programs, `${file}\0${position}\0${oldName}`, ANSWERS_KEPT, () => searchFrom(ws, projects, file, position, oldName)), warnings);
+  return withOutside(remembered(ws, 'places', programs, `${file}\0${position}\0${oldName}`, ANSWERS_KEPT, () => searchFrom(ws, projects, file, position, oldName)), warnings, oldName);
 }
 
-function searchFrom(ws: TsWorkspace, projects: readonly TsProject[], file: string, position: number, oldName: string): ReturnType<typeof searchEverywhere> {
+type Found = ReturnType<typeof searchEverywhere> & { declaration?: LocationJSON };
+
+function searchFrom(ws: TsWorkspace, projects: readonly TsProject[], file: string, position: number, oldName: string): Found {
   const absolute = ws.fs.absolute(file);
   for (const def of projects[0]!.service.getDefinitionAtPosition(absolute, position) ?? []) {
     const defFile = editable(ws.fs, def.fileName, ws.paths);
@@ -188,12 +190,23 @@ function searchFrom(ws: TsWorkspace, projects: readonly TsProject[], file: strin
     // Searched once: the places from the declaration are the answer when they hold the position asked at.
     const found = searchEverywhere(ws, ws.containing(defFile), def.fileName, def.textSpan.start);
     if (found.places.some((p) => p.file === file && p.start <= position && position <= p.start + p.length)) return found;
-    break;
+    // The declaration's rename does not reach this use: the name comes through a re-export that keeps its public name
+    // (`export { a } from` becomes `export { b as a } from`). Only the local binding is renamed below, and a warning
+    // says so, with where the declaration is, so that no one takes it for the symbol's rename.
+    const map = offsetMapOf(ws, defFile);
+    return { ...searchEverywhere(ws, projects, absolute, position), declaration: locationOf(ws, defFile, map.byteOf(def.textSpan.start), map.byteOf(def.textSpan.start + def.textSpan.length)) };
   }
   return searchEverywhere(ws, projects, absolute, position);
 }
 
-function withOutside({ places, outside }: ReturnType<typeof searchEverywhere>, warnings: WarningJSON[]): Place[] {
+function withOutside({ places, outside, declaration }: Found, warnings: WarningJSON[], oldName?: string): Place[] {
+  if (declaration) {
+    warnings.push({
+      code: 'LocalBindingOnly',
+      message: `only this module's binding of ${oldName} was renamed: the rename of its declaration (${declaration.file}:${declaration.line}:${declaration.col}) does not reach this use, which gets the name through a re-export or alias that keeps it; ask there to rename ${oldName} itself`,
+      location: declaration,
+    });
+  }
   for (const where of outside) {
     warnings.push({ code: 'OutsideWorkspace', message: `${where} uses the symbol but is not a file of the workspace (an installed package or a generated file); it was left as it is` });
   }
