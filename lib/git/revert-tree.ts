@@ -22,8 +22,7 @@ export async function treeWithEntries(repo: Repo, scratchDir: string, commit: st
   await mkdir(scratchDir, { recursive: true });
   const indexFile = path.join(scratchDir, `revert-index-${process.pid}-${randomBytes(4).toString('hex')}`);
   const env = { GIT_INDEX_FILE: indexFile };
-  const lines = entries.map((e) => (e.oid === null ? `0 ${'0'.repeat(40)}\t${e.path}` : `${e.mode ?? '100644'} ${e.oid}\t${e.path}`));
-  const input = lines.map((l) => `${l}\0`).join('');
+  const input = indexInfo(entries);
   const clean = async () => {
     await rm(indexFile, { force: true });
     await rm(`${indexFile}.lock`, { force: true });
@@ -45,6 +44,11 @@ export async function treeWithEntries(repo: Repo, scratchDir: string, commit: st
   } finally {
     await clean();
   }
+}
+
+/** `update-index -z --index-info` lines: a null id removes the path. */
+export function indexInfo(entries: readonly PathEntry[]): string {
+  return entries.map((e) => (e.oid === null ? `0 ${'0'.repeat(40)}\t${e.path}\0` : `${e.mode ?? '100644'} ${e.oid}\t${e.path}\0`)).join('');
 }
 
 /** The first line of a commit's message. */

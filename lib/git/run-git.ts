@@ -1,11 +1,17 @@
 // The single place tug spawns git: a clean environment, no hooks, no pager, and failures turned into TugErrors.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { diskFullError, TugError } from '../core/errors.js';
 
 export interface GitOptions {
   cwd: string;
   env?: Record<string, string>;
   input?: string | Uint8Array;
+  /**
+   * A file git reads as stdin instead of `input`: the process then needs nothing more from this one until it exits (a
+   * pipe takes 64 KB, and the rest waits for this process's event loop, which a long synchronous task holds).
+   */
+  inputFile?: string;
   /** Return the result instead of throwing when git exits non-zero. */
   allowFailure?: boolean;
   timeoutMs?: number;
@@ -48,11 +54,24 @@ interface RawResult {
  */
 function runGit(args: readonly string[], options: GitOptions & { shell?: string; input3?: string }): Promise<RawResult> {
   return new Promise((resolve) => {
-    const child = spawn(options.shell === undefined ? 'git' : 'sh', options.shell === undefined ? [...BASE_ARGS, ...args] : ['-c', options.shell], {
-      cwd: options.cwd,
-      env: { ...process.env, ...gitEnv(options.env) },
-      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(options.input3 === undefined ? [] : ['pipe' as const])],
-    });
+    let stdinFd: number | undefined;
+    try {
+      if (options.inputFile !== undefined) stdinFd = openSync(options.inputFile, 'r');
+    } catch (error) {
+      resolve({ exitCode: -1, stdout: Buffer.alloc(0), stderr: Buffer.from(`cannot read ${options.inputFile}: ${(error as Error).message}`) });
+      return;
+    }
+    let child: ChildProcess;
+    try {
+      child = spawn(options.shell === undefined ? 'git' : 'sh', options.shell === undefined ? [...BASE_ARGS, ...args] : ['-c', options.shell], {
+        cwd: options.cwd,
+        env: { ...process.env, ...gitEnv(options.env) },
+        stdio: [stdinFd ?? (options.input === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe', ...(options.input3 === undefined ? [] : ['pipe' as const])],
+      });
+    } finally {
+      // The child has its own copy of the descriptor once spawn returned.
+      if (stdinFd !== undefined) closeSync(stdinFd);
+    }
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let settled = false;

@@ -4,7 +4,7 @@ import { realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { diskFullError, TugError } from '../core/errors.js';
 import type { Repo } from './repo.js';
-import { git } from './run-git.js';
+import { git, type GitResult } from './run-git.js';
 
 const COMMAND = 'git fast-import --quiet --done';
 
@@ -16,13 +16,25 @@ const COMMAND = 'git fast-import --quiet --done';
  */
 export async function writeBlobs(repo: Repo, contents: readonly Uint8Array[]): Promise<string[]> {
   if (contents.length === 0) return [];
+  return fastImportIds(repo, await git(FAST_IMPORT, { cwd: repo.root, input: fastImportInput(contents), allowFailure: true }), contents.length);
+}
+
+/** fast-import's arguments, for a caller that starts it itself (result-tree.ts). */
+export const FAST_IMPORT = ['fast-import', '--quiet', '--done'];
+
+/** What fast-import reads to write `contents` and answer their ids in order. */
+export function fastImportInput(contents: readonly Uint8Array[]): Buffer {
   const parts: Uint8Array[] = [];
   contents.forEach((bytes, i) => parts.push(Buffer.from(`blob\nmark :${i + 1}\ndata ${bytes.byteLength}\n`), bytes, Buffer.from('\n')));
   parts.push(Buffer.from(contents.map((_, i) => `get-mark :${i + 1}\n`).join('')));
   parts.push(Buffer.from('done\n'));
-  const result = await git(['fast-import', '--quiet', '--done'], { cwd: repo.root, input: Buffer.concat(parts), allowFailure: true });
+  return Buffer.concat(parts);
+}
+
+/** The ids a fast-import run answered for `count` blobs; on failure, what it left behind is removed and it throws. */
+export async function fastImportIds(repo: Repo, result: GitResult, count: number): Promise<string[]> {
   const ids = result.stdout.replace(/\n$/, '').split('\n');
-  if (result.exitCode === 0 && ids.length === contents.length && ids.every((id) => /^[0-9a-f]{40,64}$/.test(id))) return ids;
+  if (result.exitCode === 0 && ids.length === count && ids.every((id) => /^[0-9a-f]{40,64}$/.test(id))) return ids;
   await removeLeftovers(repo, result.stderr, result.pid);
   throw fastImportError(result.exitCode, result.stderr);
 }

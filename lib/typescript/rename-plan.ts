@@ -17,7 +17,7 @@ import { assertRenamedSame } from './rename-check.js';
 import { handDeclaredPartner } from './hand-declared.js';
 import { packageDeclarationUnsure } from './package-declarations.js';
 import { searchEverywhere, type Place } from './search.js';
-import { currentPrograms, noteAnswer, remembered } from './plan-memory.js';
+import { currentPrograms, noteAnswer, remembered, samePrograms } from './plan-memory.js';
 import { practiseCheck, prepareCheck } from './practice.js';
 
 /**
@@ -36,6 +36,8 @@ export interface TsRenamePlan {
   warnings: WarningJSON[];
   unsure: TsUnsure[];
   oldName: string;
+  /** With `check: 'later'`: the completeness check, for the caller to run (it throws what the plan would have). */
+  check?: () => Promise<void>;
 }
 
 export interface TsPlanInput {
@@ -44,8 +46,11 @@ export interface TsPlanInput {
   target: { file: string; line: number; col: number };
   newName: string;
   includeUnsure?: boolean | undefined;
-  /** Re-analyse the renamed text (a run that commits); analyze-impact skips it. */
-  check?: boolean | undefined;
+  /**
+   * Re-analyse the renamed text (a run that commits); analyze-impact skips it. `'later'`: the plan answers first and
+   * hands the check back (TsRenamePlan.check), which the change pipeline runs while git writes the result's objects.
+   */
+  check?: boolean | 'later' | undefined;
 }
 
 export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
@@ -151,9 +156,17 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
   // rename asked again on the same programs (after its practice, or another rename in between) was proven already.
   const anchors = partnerPlace ? [partnerPlace] : [];
   const checkQuestion = JSON.stringify([target.file, places.map((p) => [p.file, p.start, p.length, p.prefix, p.suffix]), oldName, input.newName, definition.file, definition.byte_start, anchors.map((p) => [p.file, p.start])]);
-  if (input.check) {
-    remembered(ws, 'check', programs, checkQuestion, ANSWERS_KEPT, () => assertRenamedSame(ws, projects, places, oldName, input.newName, definition, anchors));
+  const defined = definition;
+  const runCheck = () => {
+    remembered(ws, 'check', programs, checkQuestion, ANSWERS_KEPT, () => assertRenamedSame(ws, projects, places, oldName, input.newName, defined, anchors));
     mark('typescript: renamed text checked');
+  };
+  let later: (() => Promise<void>) | undefined;
+  if (input.check === 'later') {
+    const planned = [...edits, ...check.edits, ...declarationFiles.edits];
+    later = () => checkLater(ws, programs, runCheck, async () => (await planTsRename({ ...input, check: true })).edits, planned);
+  } else if (input.check) {
+    runCheck();
   } else {
     practiseCheck(ws, projects, places, oldName, input.newName, definition, anchors, () => noteAnswer(ws, 'check', programs, checkQuestion, undefined, ANSWERS_KEPT));
     prepareCheck(ws, programs, checkQuestion, ANSWERS_KEPT, () => assertRenamedSame(ws, projects, places, oldName, input.newName, definition, anchors));
@@ -167,7 +180,29 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
     warnings,
     unsure: [...structuredClone(check.unsure), ...declarationFiles.unsure],
     oldName,
+    ...(later ? { check: later } : {}),
   };
+}
+
+/**
+ * The check left for later, on the programs the plan searched. The workspace is only used without a wait in between
+ * (workspace.ts), and the caller waited (for git) since the plan: when another call has moved it to other programs
+ * meanwhile (or let it go), the rename is planned again on its snapshot with the check inline, and must come out the
+ * same.
+ */
+async function checkLater(ws: TsWorkspace, programs: ReadonlyArray<TS.Program | undefined>, check: () => void, planAgain: () => Promise<EditRequest[]>, planned: readonly EditRequest[]): Promise<void> {
+  let same: boolean;
+  try {
+    same = samePrograms(currentPrograms(ws), programs);
+  } catch {
+    same = false; // its services were disposed of: the workspace was rebuilt or evicted
+  }
+  if (same) return check();
+  mark('typescript: workspace moved before the check; planned again');
+  const again = await planAgain();
+  if (JSON.stringify(again) !== JSON.stringify(planned)) {
+    throw new TugError('InternalError', 'the rename planned again on the same snapshot came out different', { details: { reason: 'workspace moved during the rename' } });
+  }
 }
 
 /**

@@ -100,7 +100,7 @@ async function runOnSnapshot(
   author.catch(() => undefined); // awaited once the commit is made; a failed plan never gets there
   let proposal: Proposal;
   try {
-    proposal = await plan(ws, snapshot, { tree: onto?.tipTree ?? snapshot.tree, onto: onto?.branch ?? null });
+    proposal = await plan(ws, snapshot, { tree: onto?.tipTree ?? snapshot.tree, onto: onto?.branch ?? null, checkLater: true });
     throwIfCancelled(reporter.signal, 'after analysis');
     mark('change: planned');
     if (proposal.patch.files.length === 0 && proposal.nothingToDoIsSuccess) {
@@ -116,8 +116,23 @@ async function runOnSnapshot(
     await dropEarlySandbox(early);
     throw error;
   }
-  const base = step || onto?.tip ? baseObject : await snapshotCommit(ws, snapshot, baseObject);
-  const { tree: resultTree, verification, sandboxPath } = await verifyInSandbox(ws, base, proposal.patch, config, {
+  // With checks that run on the files (tests), the plan's proof (Proposal.check) comes first: a refused change runs
+  // nothing. Without, it runs while git writes the result's blobs and tree, which verifyInSandbox starts before it
+  // first waits and which then need nothing of this process's main thread, held by the proof: objects only, so a
+  // refused change leaves no ref, note or file, just objects nothing names.
+  const objectsOnly = config.verify === 'none' && !keep;
+  if (proposal.check && !objectsOnly) {
+    try {
+      await proposal.check();
+    } catch (error) {
+      await dropEarlySandbox(early);
+      throw error;
+    }
+  }
+  // The snapshot's commit is baseObject; its ref is made once the change goes on.
+  const keepBase = () => (step || onto?.tip ? Promise.resolve(baseObject) : snapshotCommit(ws, snapshot, baseObject));
+  const base = objectsOnly ? baseObject : await keepBase();
+  const sandboxed = verifyInSandbox(ws, base, proposal.patch, config, {
     early,
     keep,
     progress: reporter.progress,
@@ -127,6 +142,20 @@ async function runOnSnapshot(
     // snapshotCommit's tree is the snapshot's; an --onto tip's and a plan step's base are known too.
     baseTree: step ? step.base.tree : (onto?.tipTree ?? snapshot.tree),
   });
+  if (objectsOnly) {
+    sandboxed.catch(() => undefined); // its failure is reported below, once the proof is through
+    try {
+      if (proposal.check) {
+        await proposal.check();
+        mark('change: proven beside the result tree');
+      }
+      await keepBase();
+    } catch (error) {
+      await sandboxed.catch(() => undefined);
+      throw error;
+    }
+  }
+  const { tree: resultTree, verification, sandboxPath } = await sandboxed;
   mark('change: sandbox written and verified');
   throwIfCancelled(reporter.signal, 'before committing');
   if (verification.status === 'failed') {

@@ -6,6 +6,7 @@ import { deleteRef, listRefs, pointRef } from '../../git/refs.js';
 import { closeSandbox, openSandbox, writeSandboxFiles, type Sandbox, type SandboxMode } from '../../git/worktree.js';
 import { writeBlobs } from '../../git/objects.js';
 import { treeWithEntries, type PathEntry } from '../../git/revert-tree.js';
+import { startResultTree, type TreeWrite } from '../../git/result-tree.js';
 import type { FileWrite } from '../../workspace/apply.js';
 import { verify, type Verification } from '../../verify/verify.js';
 import type { CheckProgress } from '../../verify/run-check.js';
@@ -43,8 +44,11 @@ export async function verifyInSandbox(
   const keep = options.keep ?? false;
   if (config.verify === 'none' && !keep) {
     // Nothing runs on the files, so nothing needs them on disk: the tree is the base's with the patch's blobs set, in a
-    // private index (a checkout and clean of the shared sandbox were most of a large rename's git time).
-    const tree = await treeWithEntries(ws.repo, ws.session.paths.scratch, base, await patchEntries(ws, patch), options.baseTree);
+    // private index (a checkout and clean of the shared sandbox were most of a large rename's git time). Its git
+    // processes start before this function first waits, and then need nothing from this process: the caller may prove
+    // the change meanwhile (runOnSnapshot in pipeline.ts).
+    const ahead = options.baseTree === undefined ? null : startResultTree(ws.repo, ws.session.paths.scratch, base, options.baseTree, treeWrites(patch));
+    const tree = await (ahead ?? treeWithEntries(ws.repo, ws.session.paths.scratch, base, await patchEntries(ws, patch), options.baseTree));
     return { tree, verification: { status: 'skipped', mode: 'none', checks: [] }, sandboxPath: '' };
   }
   options.progress?.('preparing sandbox');
@@ -120,6 +124,14 @@ function sandboxWrites(patch: PatchSet): SandboxWrite[] {
     if (f.status === 'deleted') return [{ path: f.path, bytes: null, mode: f.mode }];
     return f.newPath ? [{ path: f.path, bytes: null, mode: f.mode }, { path: f.newPath, bytes: f.after, mode: f.mode }] : [{ path: f.path, bytes: f.after, mode: f.mode }];
   });
+}
+
+/** The patch as the result tree's paths: new contents, and removals for deleted files and a move's old path. */
+function treeWrites(patch: PatchSet): TreeWrite[] {
+  return patch.files.flatMap((f): TreeWrite[] => [
+    ...(f.status === 'deleted' || f.newPath ? [{ path: f.path, bytes: null, mode: f.mode }] : []),
+    ...(f.status !== 'deleted' ? [{ path: f.newPath ?? f.path, bytes: f.after, mode: f.mode }] : []),
+  ]);
 }
 
 /** The patch as index entries: new blobs (written in one batch) for written files, removals for deleted files and a move's old path. */

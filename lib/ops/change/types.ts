@@ -39,6 +39,12 @@ export interface Proposal {
   symbol?: RecordedSymbolJSON;
   /** Versions of the language tools that planned the change (rust-analyzer, Python), for the record. */
   tools?: Record<string, string>;
+  /**
+   * The plan's own proof, left to the caller when it asked (ChangeBase.checkLater): a TypeScript rename's completeness
+   * check. It throws what the plan would have thrown; nothing of the change is referenced (branch, undo point, note,
+   * files) before it passed.
+   */
+  check?: () => Promise<void>;
 }
 
 export interface ChangeKind {
@@ -61,6 +67,11 @@ export interface ChangeBase {
   tree: string;
   /** The `onto` branch, when the change extends one. */
   onto: string | null;
+  /**
+   * The caller runs Proposal.check itself, beside writing the result's objects: a planner may then answer before its
+   * proof has run. Without it, a planner proves its change before it answers.
+   */
+  checkLater?: boolean;
 }
 
 export type Planner = (ws: Workspace, snapshot: Snapshot, base: ChangeBase) => Promise<Proposal>;

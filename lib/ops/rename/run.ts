@@ -36,7 +36,7 @@ async function target(ws: Workspace, at: Position): Promise<RenameTarget & { lan
 type Position = { file: string; line: number; column: number };
 
 /** What both adapters answer with. */
-type LanguagePlan = Pick<RenamePlan, 'symbol' | 'references' | 'edits' | 'moves' | 'warnings' | 'oldName'> & { unsure?: RunResponseJSON['unsure'] };
+type LanguagePlan = Pick<RenamePlan, 'symbol' | 'references' | 'edits' | 'moves' | 'warnings' | 'oldName'> & { unsure?: RunResponseJSON['unsure']; check?: () => Promise<void> };
 
 type RenameOptions = {
   new_name: string;
@@ -53,7 +53,7 @@ type RenameOptions = {
 };
 
 /** The language adapter's plan for a rename; Python is tug's own analyzer, Rust is rust-analyzer. */
-async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { language: Language }, input: RenameOptions, check = false, configWarnings?: WarningJSON[]): Promise<LanguagePlan> {
+async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { language: Language }, input: RenameOptions, check: boolean | 'later' = false, configWarnings?: WarningJSON[]): Promise<LanguagePlan> {
   const config = await configFor(ws.repo, { python: input.python, include: input.include, exclude: input.exclude, safety: input.safety }, configWarnings);
   const aggressive = config.safety_mode === 'aggressive';
   if (at.language === 'typescript') return planTypeScript(ws, snapshot, at, input, check, config);
@@ -90,14 +90,14 @@ async function plan(ws: Workspace, snapshot: Snapshot, at: RenameTarget & { lang
     renameStrings: input.rename_strings ?? aggressive,
     renameComments: input.rename_comments ?? aggressive,
     proceedOnAmbiguity: config.safety_mode !== 'strict',
-    check,
+    check: check !== false,
     includeUnsure: input.include_unsure,
     keepAlias: input.keep_alias,
   });
 }
 
 /** The TypeScript language service decides what a position means and finds every place; Python's options do not apply. */
-async function planTypeScript(ws: Workspace, snapshot: Snapshot, at: RenameTarget, input: RenameOptions, check: boolean, config: Awaited<ReturnType<typeof configFor>>): Promise<LanguagePlan> {
+async function planTypeScript(ws: Workspace, snapshot: Snapshot, at: RenameTarget, input: RenameOptions, check: boolean | 'later', config: Awaited<ReturnType<typeof configFor>>): Promise<LanguagePlan> {
   const pythonOnly = input.rename_strings ? 'rename_strings' : input.rename_comments ? 'rename_comments' : input.keep_alias ? 'keep_alias' : input.safety && input.safety !== 'strict' ? 'safety' : null;
   if (pythonOnly) throw new TugError('InvalidArgument', `${pythonOnly} applies to Python renames only`, { details: { argument: pythonOnly, reason: 'Python only' } });
   if (config.include.length > 0 || config.exclude.length > 0) {
@@ -125,11 +125,12 @@ function warmUp(ws: Workspace, input: RenameOptions & Position): void {
 }
 
 export async function runRename(input: z.infer<typeof renameInput>, context: OperationContext): Promise<RunResponseJSON> {
-  return runChange(input, { operation: 'rename-symbol', scope: 'rename', warmUp: (ws) => warmUp(ws, input) }, async (ws, snapshot) => {
+  return runChange(input, { operation: 'rename-symbol', scope: 'rename', warmUp: (ws) => warmUp(ws, input) }, async (ws, snapshot, base) => {
     const at = await target(ws, input);
     context.progress?.(at.language === 'rust' ? 'asking rust-analyzer' : at.language === 'typescript' ? 'asking the TypeScript language service' : 'analysing Python files');
-    // A rename that is committed is first proven complete on the renamed code (IncompleteRename otherwise).
-    const proposal = await plan(ws, snapshot, at, input, true);
+    // A rename that is committed is first proven complete on the renamed code (IncompleteRename otherwise); a TypeScript
+    // plan may leave that proof to the pipeline, which runs it while git writes the result's objects.
+    const proposal = await plan(ws, snapshot, at, input, base.checkLater ? 'later' : true);
     mark('rename planned');
     const files = await loadSourceFiles(ws.repo, snapshot.tree, [...proposal.edits.map((e) => e.file), ...proposal.moves.map((m) => m.from)]);
     const patch = buildPatchSet(proposal.edits, files, proposal.moves);
@@ -137,7 +138,7 @@ export async function runRename(input: z.infer<typeof renameInput>, context: Ope
     const { location, id, kind } = proposal.symbol;
     // Python ids name the module and qualified path, so they hold on another tree; rust-analyzer's are positions.
     const symbol = { name: proposal.oldName, ...(at.language === 'python' ? { id } : {}), kind, file: location.file, line: location.line, col: location.col };
-    return { patch, warnings: proposal.warnings, unsure: proposal.unsure ?? [], subject: `${proposal.oldName} -> ${input.new_name}`, slug: `${proposal.oldName}-to-${input.new_name}`, symbol };
+    return { patch, warnings: proposal.warnings, unsure: proposal.unsure ?? [], subject: `${proposal.oldName} -> ${input.new_name}`, slug: `${proposal.oldName}-to-${input.new_name}`, symbol, ...(proposal.check ? { check: proposal.check } : {}) };
   }, context);
 }
 
