@@ -1,4 +1,4 @@
-// TypeScript/JavaScript refactors on a real project, the way docs/QUALITY.md counts them: each case of a cases file run with `--verify tests`, every ok result's commit tested again outside tug (its tests, then `tsc --noEmit` where it has a tsconfig.json, else a checkJs count of unresolved or doubled names in the changed files; red there is "broken"), a markdown row per case. Run: node tests/sweep/typescript.mjs PROJECT_DIR CASES.json [--no-recheck] [--positions N --seed S]
+// TypeScript/JavaScript refactors on a real project, the way docs/QUALITY.md counts them: each case of a cases file run with `--verify tests`, every ok result's commit tested again outside tug (its tests, then `tsc --noEmit` where it has a tsconfig.json, else a checkJs count of unresolved or doubled names in the changed files; red there is "broken"), a markdown row per case. Run: node tests/sweep/typescript.mjs PROJECT_DIR CASES.json [--no-recheck] [--positions N --seed S [--ops LIST|all]]
 // With --positions N, the cases are N renames at seeded positions of the project's own identifiers (typescript-positions.mjs) and the cases file gives only its test_command.
 //
 // PROJECT_DIR is a clone with its packages installed (npm install). CASES.json:
@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { grown, nameDiagnostics } from './typescript-checkjs.mjs';
-import { renameCases, sourceFiles } from './typescript-positions.mjs';
+import { operationCases, renameCases, sourceFiles, TS_OPS } from './typescript-positions.mjs';
 
 const TUG = process.env.SWEEP_TUG ?? fileURLToPath(new URL('../../bin/tug', import.meta.url));
 const ENV = { ...process.env, TUG_NO_DAEMON: '1', TUG_DAEMON_AUTOSTART: '0' };
@@ -45,6 +45,7 @@ function argsOf(dir, c) {
     return `${c.file}:${start.line}:${start.col}`;
   };
   const range = () => {
+    if (c.range) return `${c.file}:${c.range}`;
     const { start, end } = locate(text, c.text, c.nth ?? 1, false);
     return `${c.file}:${start.line}:${start.col}-${end.line}:${end.col}`;
   };
@@ -61,7 +62,7 @@ function argsOf(dir, c) {
     case 'move-symbol':
       return ['run', 'move-symbol', '--at', pos(), '--destination', c.destination];
     case 'change-signature':
-      return ['run', 'change-signature', '--at', pos(), '--params', c.params];
+      return ['run', 'change-signature', '--at', pos(), '--params', typeof c.params === 'string' ? c.params : JSON.stringify(c.params)];
     default:
       throw new Error(`unknown op ${c.op}`);
   }
@@ -133,7 +134,8 @@ export function sweep(dir, spec, recheck = true) {
   const push = rows.push.bind(rows);
   rows.push = (row) => (process.stderr.write(`${row.outcome}\t${row.label}\t${row.note ?? ''}\n`), push(row));
   for (const c of spec.cases) {
-    const label = c.op === 'rename' ? `rename ${c.word}${c.line ? ` at ${c.file}:${c.line}:${c.col} (${c.kind})` : `#${c.nth ?? 1}`} -> ${c.to}` : `${c.op} ${c.file}${c.text ? ` "${c.text.slice(0, 40)}"` : c.word ? ` ${c.word}` : ''}`;
+    const place = c.range ? `:${c.range}` : c.line ? `:${c.line}:${c.col}` : '';
+    const label = c.op === 'rename' ? `rename ${c.word}${c.line ? ` at ${c.file}:${c.line}:${c.col} (${c.kind})` : `#${c.nth ?? 1}`} -> ${c.to}` : `${c.op}${c.kind ? ` (${c.kind})` : ''} ${c.file}${place}${c.text ? ` "${c.text.replace(/\s+/g, ' ').slice(0, 40)}"` : c.word ? ` ${c.word}` : ''}`;
     let args;
     try {
       args = argsOf(dir, c);
@@ -190,12 +192,18 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const [dir, casesFile] = process.argv.slice(2);
   const option = (name) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : null);
   if (!dir || !casesFile) {
-    process.stderr.write('usage: node tests/sweep/typescript.mjs PROJECT_DIR CASES.json [--no-recheck] [--positions N --seed S]\n');
+    process.stderr.write('usage: node tests/sweep/typescript.mjs PROJECT_DIR CASES.json [--no-recheck] [--positions N --seed S [--ops LIST|all]]\n');
     process.exit(2);
   }
   const spec = JSON.parse(readFileSync(casesFile, 'utf8'));
-  // --positions N: N renames at seeded identifier positions of the project's own names instead of the file's cases.
-  if (option('--positions')) spec.cases = renameCases(path.resolve(dir), option('--seed') ?? 1, option('--positions'));
+  // --positions N: N renames at seeded identifier positions of the project's own names instead of the file's cases;
+  // with --ops LIST (or all), N seeded positions of each operation listed.
+  const ops = process.argv.includes('--ops') ? process.argv[process.argv.indexOf('--ops') + 1] : null;
+  if (option('--positions')) {
+    spec.cases = ops
+      ? operationCases(path.resolve(dir), option('--seed') ?? 1, option('--positions'), ops === 'all' ? TS_OPS : ops.split(','))
+      : renameCases(path.resolve(dir), option('--seed') ?? 1, option('--positions'));
+  }
   const rows = sweep(path.resolve(dir), spec, !process.argv.includes('--no-recheck'));
   process.stdout.write(`${report(path.basename(path.resolve(dir)), rows)}\n`);
 }
