@@ -33,3 +33,31 @@ test('move-symbol and change-signature run on a project whose own compiler preda
   t.regex(await repo.git('show', `${swapped.json.git.commit}:src/geometry.ts`), /export function distance\(b: Point, a: Point\)[^]*distance\(point, this\.center\)/);
   await repo.cleanup();
 });
+
+test('move-symbol with a compiler that has no "Move to file" (before 5.2) is refused with the version, not a vague reason', async (t) => {
+  const repo = await tsFixture('shapes');
+  const dir = path.join(repo.root, 'node_modules', 'typescript');
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'typescript', version: '4.7.2', main: 'index.js' }));
+  const real = path.join(PROJECT_ROOT, 'node_modules', 'typescript');
+  // TypeScript 4.7 answers "Move to file" with nothing (it has only "Move to a new file"): the stand-in's service does so.
+  await writeFile(
+    path.join(dir, 'index.js'),
+    [
+      `const real = require(${JSON.stringify(real)});`,
+      `const ts = { ...real, version: '4.7.2', versionMajorMinor: '4.7' };`,
+      'ts.createLanguageService = (...args) => {',
+      '  const service = real.createLanguageService(...args);',
+      "  return { ...service, getEditsForRefactor: (file, format, range, refactor, action, ...rest) => (refactor === 'Move to file' ? undefined : service.getEditsForRefactor(file, format, range, refactor, action, ...rest)) };",
+      '};',
+      'module.exports = ts;',
+      '',
+    ].join('\n'),
+  );
+  const moved = await tug(repo.root, ['run', 'move-symbol', '--at', 'src/labels.ts:3:17', '--destination', 'src/describe.ts', '--verify', 'none'], { env: ENV });
+  t.is(moved.json.status, 'error', moved.stdout);
+  t.is(moved.json.error.code, 'UnsupportedByAdapter');
+  t.regex(moved.json.error.message, /TypeScript 4\.7\.2 that analyses src\/labels\.ts has no "Move to file" refactor \(TypeScript 5\.2 and later have it\)/);
+  t.like(moved.json.error.details, { typescript: '4.7.2', reason: 'not offered by the language service' });
+  await repo.cleanup();
+});

@@ -89,7 +89,14 @@ export async function planTsMove(input: TsMoveInput): Promise<TsMovePlan> {
   const destinationAbsolute = ws.fs.absolute(destination);
   for (const project of [...projects, ...ws.projects.all(ws.scripts, ws.configs).filter((p) => !projects.includes(p) && p.service.getProgram()?.getSourceFile(absolute))]) {
     const result = project.service.getEditsForRefactor(absolute, format, range, 'Move to file', 'Move to file', preferences, { targetFile: destinationAbsolute } as never);
-    if (!result && project === primary) throw new TugError('UnsupportedByAdapter', `the language service offered no move for ${label}`, { details: { location: label } });
+    if (!result && project === primary) {
+      // "Move to file" (a named destination) came with TypeScript 5.2; a project's own older compiler has only "Move to a new file".
+      const [major = 0, minor = 0] = ts.versionMajorMinor.split('.').map(Number);
+      const old = major < 5 || (major === 5 && minor < 2);
+      throw new TugError('UnsupportedByAdapter', old ? `the TypeScript ${ts.version} that analyses ${file} has no "Move to file" refactor (TypeScript 5.2 and later have it)` : `the language service offered no move for ${label}`, {
+        details: { location: label, ...(old ? { reason: 'not offered by the language service', typescript: ts.version } : {}) },
+      });
+    }
     const byFile = new Map<string, TS.TextChange[]>();
     for (const change of result?.edits ?? []) byFile.set(change.fileName, [...(byFile.get(change.fileName) ?? []), ...change.textChanges]);
     for (const [fileName, changes] of byFile) {
