@@ -56,3 +56,14 @@ test('a range that is no expression is InvalidSelection; a name the file uses is
   t.is(await repo.git('branch', '--list', 'tug/*'), '');
   await repo.cleanup();
 });
+
+test('the extracted lines are indented like the file, whose block comment lines (one space) do not count', async (t) => {
+  const repo = await tsFixture('shapes');
+  await repo.write('src/area.ts', ['/**', ' * Areas.', ' */', 'export function area(w: number, h: number) {', '  if (w > 0) {', '    return w * h + 1', '  }', '  return 0', '}', ''].join('\n'));
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'area');
+  const run = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/area.ts:6:12-6:17', '--name', 'size', '--verify', 'none'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  t.regex(await repo.git('show', `${run.json.git.commit}:src/area.ts`), /\n {2}if \(w > 0\) \{\n {4}const size = w \* h\n {4}return size \+ 1\n {2}\}/);
+  await repo.cleanup();
+});

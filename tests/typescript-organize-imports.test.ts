@@ -1,6 +1,9 @@
 // organize-imports on TypeScript and JavaScript files through the real CLI and language service: sorted, merged, unused removed, idempotent, verified and committed.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import test from 'ava';
 import { tug } from './helpers/cli.js';
+import { PROJECT_ROOT } from './helpers/golden.js';
 import { TS_ENV as ENV, tsFixture } from './helpers/typescript.js';
 
 test('imports are sorted, merged and pruned; a second run has nothing to do', async (t) => {
@@ -42,5 +45,67 @@ test('CommonJS and ES module JavaScript without a config: unused imports go, req
   t.is(await repo.git('show', `${run.json.git.commit}:lib/esm.mjs`), "import { a, b } from './dep.mjs';\nexport const both = a + b;");
   const mixed = await tug(repo.root, ['run', 'organize-imports', '--files', 'lib/esm.mjs', '--files', 'tool.py'], { env: ENV });
   t.is(mixed.json.error.code, 'InvalidArgument', mixed.stdout);
+  await repo.cleanup();
+});
+
+test('a file written with two-space lists, trailing commas and no semicolons keeps its style: only the order changes', async (t) => {
+  const repo = await tsFixture('shapes');
+  const report = [
+    '/**',
+    ' * A report (the comment\'s one-space lines are not the file\'s indentation).',
+    ' */',
+    'import {',
+    '  format,',
+    '  describe,',
+    "} from './labels.js'",
+    "import { ORIGIN } from './geometry.js'",
+    '',
+    'export function report() {',
+    "  return format('short', ORIGIN) + describe(ORIGIN).label",
+    '}',
+    '',
+  ];
+  await repo.write('src/report.ts', report.join('\n'));
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'report');
+  const run = await tug(repo.root, ['run', 'organize-imports', '--file', 'src/report.ts', '--verify', 'none'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  const organized = [...report];
+  organized.splice(3, 5, "import { ORIGIN } from './geometry.js'", 'import {', '  describe,', '  format,', "} from './labels.js'");
+  t.is(await repo.git('show', `${run.json.git.commit}:src/report.ts`), organized.join('\n').trimEnd());
+  await repo.cleanup();
+});
+
+test('with a compiler before 5.0, which reprints a one-name-a-line list without its last comma, the comma is kept', async (t) => {
+  const repo = await tsFixture('shapes');
+  const dir = path.join(repo.root, 'node_modules', 'typescript');
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'typescript', version: '4.7.2', main: 'index.js' }));
+  // The stand-in's organizeImports drops the comma after a list's last name, as TypeScript 4.7's does.
+  await writeFile(
+    path.join(dir, 'index.js'),
+    [
+      `const real = require(${JSON.stringify(path.join(PROJECT_ROOT, 'node_modules', 'typescript'))});`,
+      `const ts = { ...real, version: '4.7.2', versionMajorMinor: '4.7' };`,
+      'ts.createLanguageService = (...args) => {',
+      '  const service = real.createLanguageService(...args);',
+      '  const organizeImports = (...a) => service.organizeImports(...a).map((c) => ({ ...c, textChanges: c.textChanges.map((x) => ({ ...x, newText: x.newText.replace(/,(\\n\\})/g, "$1") })) }));',
+      '  return { ...service, organizeImports };',
+      '};',
+      'module.exports = ts;',
+      '',
+    ].join('\n'),
+  );
+  await repo.write('src/report.ts', ['import {', '  format,', '  describe,', "} from './labels.js';", '', 'export const report = () => format(\'short\', { x: 0, y: 0 }) + describe({ x: 0, y: 0 }).label;', ''].join('\n'));
+  await repo.write('src/tidy.ts', ['import {', '  describe,', '  format,', "} from './labels.js';", '', 'export const tidy = () => format(\'short\', { x: 0, y: 0 }) + describe({ x: 0, y: 0 }).label;', ''].join('\n'));
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'report');
+  const run = await tug(repo.root, ['run', 'organize-imports', '--file', 'src/report.ts', '--verify', 'none'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  t.regex(await repo.git('show', `${run.json.git.commit}:src/report.ts`), /^import \{\n {2}describe,\n {2}format,\n\} from '\.\/labels\.js';\n/);
+  // Already in order: nothing to do (the comma the compiler drops is not a change).
+  const tidy = await tug(repo.root, ['run', 'organize-imports', '--file', 'src/tidy.ts', '--verify', 'none'], { env: ENV });
+  t.is(tidy.exitCode, 0, tidy.stdout);
+  t.is(tidy.json.summary.edits_count, 0);
   await repo.cleanup();
 });

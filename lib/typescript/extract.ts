@@ -5,6 +5,7 @@ import { lineStarts, offsetOf } from '../core/text.js';
 import { rewriteEdits } from '../core/text-edits.js';
 import type { Repo } from '../git/repo.js';
 import { OffsetMap } from './files.js';
+import { formatOf } from './format.js';
 import { assertTsName } from './identifiers.js';
 import { syntaxError } from './rename-plan.js';
 import { openTsWorkspace, requireScript } from './workspace.js';
@@ -56,7 +57,7 @@ export async function planTsExtract(input: TsExtractInput): Promise<{ edits: Edi
     const reason = actions.find((a) => a.name.startsWith(`${input.kind}_scope_`))?.notApplicableReason ?? 'the range is not an expression or whole statements';
     throw new TugError('InvalidSelection', `the language service cannot extract ${where}: ${reason}`, { details: { reason, location: where } });
   }
-  const format = { ...ts.getDefaultFormatCodeSettings(text.includes('\r\n') ? '\r\n' : '\n'), ...indentOf(text) };
+  const format = formatOf(ts, text);
   const result = project.service.getEditsForRefactor(absolute, format, range, 'Extract Symbol', action.name, {});
   const own = (result?.edits ?? []).filter((e) => e.fileName === absolute).flatMap((e) => e.textChanges);
   if (!result || own.length === 0) throw new TugError('UnsupportedByAdapter', `the language service offered no edit for ${where}`, { details: { offered: actions.map((a) => a.name) } });
@@ -127,12 +128,4 @@ function assertEvaluatedAlways(ts: typeof import('typescript'), source: import('
       });
     }
   }
-}
-
-/** The file's own indentation for the lines the service writes: tabs, or the smallest run of leading spaces. */
-function indentOf(text: string): { convertTabsToSpaces: boolean; indentSize: number; tabSize: number } {
-  if (/^\t/m.test(text)) return { convertTabsToSpaces: false, indentSize: 4, tabSize: 4 };
-  const sizes = [...text.matchAll(/^( +)\S/gm)].map((m) => m[1]!.length);
-  const size = sizes.length > 0 ? Math.min(...sizes) : 4;
-  return { convertTabsToSpaces: true, indentSize: size, tabSize: size };
 }

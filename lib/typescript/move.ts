@@ -10,6 +10,7 @@ import { lineStarts, offsetOf } from '../core/text.js';
 import { rewriteEdits } from '../core/text-edits.js';
 import type { Repo } from '../git/repo.js';
 import { inNodeModules, isScriptFile, OffsetMap } from './files.js';
+import { formatOf } from './format.js';
 import { assertNotHandDeclared, handDeclaredPair } from './hand-declared.js';
 import { moveTarget } from './move-target.js';
 import { keepMovedText } from './move-text.js';
@@ -84,7 +85,7 @@ export async function planTsMove(input: TsMoveInput): Promise<TsMovePlan> {
     quotePreference: quoteOf(text) === '"' ? 'double' : 'single',
     preferTypeOnlyAutoImports: typeOnlyImports(ts, ws, source, primary.options),
   };
-  const format = { ...ts.getDefaultFormatCodeSettings(text.includes('\r\n') ? '\r\n' : '\n'), ...indentOf(text) };
+  const format = formatOf(ts, text, 2);
   const after = new Map<string, string>();
   const destinationAbsolute = ws.fs.absolute(destination);
   for (const project of [...projects, ...ws.projects.all(ws.scripts, ws.configs).filter((p) => !projects.includes(p) && p.service.getProgram()?.getSourceFile(absolute))]) {
@@ -215,12 +216,4 @@ function applyChanges(text: string, changes: readonly TS.TextChange[]): string {
     at = Math.max(at, c.span.start + c.span.length);
   }
   return out + text.slice(at);
-}
-
-/** The file's own indentation for the lines the service writes: tabs, or the smallest run of leading spaces. */
-function indentOf(text: string): { convertTabsToSpaces: boolean; indentSize: number; tabSize: number } {
-  if (/^\t/m.test(text)) return { convertTabsToSpaces: false, indentSize: 4, tabSize: 4 };
-  const sizes = [...text.matchAll(/^( +)\S/gm)].map((m) => m[1]!.length);
-  const size = sizes.length > 0 ? Math.min(...sizes) : 2;
-  return { convertTabsToSpaces: true, indentSize: size, tabSize: size };
 }

@@ -2,6 +2,7 @@
 import type { EditRequest } from '../core/patchset.js';
 import type { Repo } from '../git/repo.js';
 import { rewriteEdits } from '../core/text-edits.js';
+import { formatOf } from './format.js';
 import { editable } from './projects.js';
 import { syntaxError } from './rename-plan.js';
 import { openTsWorkspace, requireScript } from './workspace.js';
@@ -19,6 +20,11 @@ function applyChanges(text: string, changes: ReadonlyArray<{ span: { start: numb
   return out;
 }
 
+// A list written one name a line whose last name has a comma (`  c,\n} from`): compilers before 5.0 reprint it without
+// that comma, a change of style the user did not ask for, so in a file written that way the comma is put back.
+const TRAILING_COMMA = /,[ \t]*\r?\n[ \t]*\}[ \t]*from[ \t]/;
+const LAST_ITEM = /([^\s,{])(\r?\n[ \t]*\}[ \t]*from[ \t])/g;
+
 export async function planTsImports(repo: Repo, tree: string, files: readonly string[]): Promise<TsImportsPlan> {
   const ws = await openTsWorkspace(repo, tree, files[0]!);
   const { ts } = ws.compiler;
@@ -31,13 +37,13 @@ export async function planTsImports(repo: Repo, tree: string, files: readonly st
     const parseErrors = project.service.getSyntacticDiagnostics(absolute);
     if (parseErrors.length > 0) throw syntaxError(ts, file, bytes, parseErrors[0]!);
     const text = ws.fs.readFile(absolute)!;
-    // The file's own line ending for the lines the service writes; the rest of its formatting is the service's default.
-    const format = { ...ts.getDefaultFormatCodeSettings(text.includes('\r\n') ? '\r\n' : '\n'), convertTabsToSpaces: !/^\t/m.test(text) };
+    // The file's own line ending, indentation and semicolon style for the lines the service writes.
+    const format = formatOf(ts, text);
     const changes = project.service.organizeImports({ type: 'file', fileName: absolute, skipDestructiveCodeActions: false }, format, { quotePreference: 'auto' });
     // The service rewrites the whole import block even when it would come out the same: the file's new text is
     // compared with the old and only the lines that differ become edits.
     const own = changes.filter((c) => editable(ws.fs, c.fileName, ws.paths) === file).flatMap((c) => c.textChanges);
-    const after = applyChanges(text, own);
+    const after = applyChanges(text, TRAILING_COMMA.test(text) ? own.map((c) => ({ ...c, newText: c.newText.replace(LAST_ITEM, '$1,$2') })) : own);
     if (after !== text) {
       edits.push(...rewriteEdits(file, text, after));
       changed.add(file);
