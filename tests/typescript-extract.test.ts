@@ -67,3 +67,39 @@ test('the extracted lines are indented like the file, whose block comment lines 
   t.regex(await repo.git('show', `${run.json.git.commit}:src/area.ts`), /\n {2}if \(w > 0\) \{\n {4}const size = w \* h\n {4}return size \+ 1\n {2}\}/);
   await repo.cleanup();
 });
+
+test('the caller\'s name replaces only the new const: the property it was named after, another function\'s same-named parameter and comments stay', async (t) => {
+  const repo = await tsFixture('shapes');
+  const cmd = [
+    'export class Cmd {',
+    '  args: string[] = [];',
+    '  count(): number {',
+    '    return this.args.length + 1;',
+    '  }',
+    '  reset(): void {',
+    '    this.args = [];',
+    '  }',
+    '}',
+    '',
+    '// args are the words after the name',
+    'export function join(args: string[]): string {',
+    "  return args.join(' ');",
+    '}',
+    '',
+  ];
+  await repo.write('src/cmd.ts', cmd.join('\n'));
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'cmd');
+  // The service names the const after the property (`args`), a word the file uses elsewhere for other things.
+  const run = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/cmd.ts:4:12-4:21', '--name', 'words', '--verify', 'none'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  const expected = [...cmd];
+  expected.splice(3, 1, '    const words = this.args;', '    return words.length + 1;');
+  t.is(await repo.git('show', `${run.json.git.commit}:src/cmd.ts`), expected.join('\n').trimEnd());
+  // The left of an assignment is a place, not a value: refused before the service is asked.
+  const written = await tug(repo.root, ['run', 'extract-variable', '--range', 'src/cmd.ts:7:5-7:14', '--name', 'words', '--verify', 'none'], { env: ENV });
+  t.is(written.json.error?.code, 'InvalidSelection', written.stdout);
+  t.is(written.json.error.details.reason, 'written to');
+  t.not(written.exitCode, 0);
+  await repo.cleanup();
+});

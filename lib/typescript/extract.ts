@@ -47,7 +47,10 @@ export async function planTsExtract(input: TsExtractInput): Promise<{ edits: Edi
   if (named(source)) {
     throw new TugError('NameConflict', `${input.newName} is already used in ${file}; pick a name the file does not use`, { details: { conflicts: [{ file, reason: 'already used' }] } });
   }
-  if (input.kind === 'constant') assertEvaluatedAlways(ts, source, range, where);
+  if (input.kind === 'constant') {
+    assertNotWritten(ts, source, range, where);
+    assertEvaluatedAlways(ts, source, range, where);
+  }
   const refactors = project.service.getApplicableRefactors(absolute, range, {}, undefined, undefined);
   const actions = refactors.filter((r) => r.name === 'Extract Symbol').flatMap((r) => r.actions);
   const usable = actions.filter((a) => a.name.startsWith(`${input.kind}_scope_`) && !a.notApplicableReason);
@@ -62,14 +65,49 @@ export async function planTsExtract(input: TsExtractInput): Promise<{ edits: Edi
   const own = (result?.edits ?? []).filter((e) => e.fileName === absolute).flatMap((e) => e.textChanges);
   if (!result || own.length === 0) throw new TugError('UnsupportedByAdapter', `the language service offered no edit for ${where}`, { details: { offered: actions.map((a) => a.name) } });
   if (input.kind === 'constant') assertInScope(ts, project.service.getProgram()!.getTypeChecker(), source, range, own, where);
-  let after = text;
-  for (const c of [...own].sort((a, b) => b.span.start - a.span.start)) after = after.slice(0, c.span.start) + c.newText + after.slice(c.span.start + c.span.length);
-  // The service names the new symbol itself (newLocal, newFunction, with a suffix to stay unique in the file): every
-  // occurrence of that generated name is the new symbol.
+  // The edits applied front to back (at one position in the order the service listed them), keeping where each landed.
+  const order = own.map((c, i) => ({ c, i })).sort((a, b) => a.c.span.start - b.c.span.start || a.i - b.i);
+  let after = '';
+  let at = 0;
+  const written: Array<[number, number]> = [];
+  for (const { c } of order) {
+    after += text.slice(at, c.span.start);
+    written.push([after.length, after.length + c.newText.length]);
+    after += c.newText;
+    at = c.span.start + c.span.length;
+  }
+  after += text.slice(at);
   const generated = result.renameLocation === undefined ? null : /^[\p{ID_Start}$_][\p{ID_Continue}$]*/u.exec(after.slice(result.renameLocation))?.[0];
   if (!generated) throw new TugError('InternalError', `the language service's extract at ${where} named nothing`, { details: { location: where } });
-  after = after.replace(new RegExp(`(?<![\\p{ID_Continue}$])${generated}(?![\\p{ID_Continue}$])`, 'gu'), input.newName);
-  return { edits: rewriteEdits(file, text, after), action: action.description };
+  return { edits: rewriteEdits(file, text, renameGenerated(ts, file, after, written, generated, result.renameLocation!, input.newName, where)), action: action.description };
+}
+
+/**
+ * The service names the new symbol itself (newLocal, newFunction, or after what it holds: `this.args` becomes `args`),
+ * unique only in its own scope, so the same word elsewhere in the file (another function's `args`, a comment, the
+ * property in `this.args`) is not the new symbol. The new symbol is the name at the service's rename location and the
+ * bindings of that name inside the text the service wrote; only those take the caller's name.
+ */
+function renameGenerated(ts: typeof import('typescript'), file: string, after: string, written: ReadonlyArray<[number, number]>, generated: string, declaredAt: number, newName: string, where: string): string {
+  const kind = /\.tsx$/.test(file) ? ts.ScriptKind.TSX : /\.jsx$/.test(file) ? ts.ScriptKind.JSX : /\.[mc]?js$/.test(file) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(file, after, ts.ScriptTarget.Latest, true, kind);
+  const inWritten = (pos: number) => written.some(([start, end]) => start <= pos && pos < end);
+  const places: Array<{ start: number; end: number; text: string }> = [];
+  const visit = (node: import('typescript').Node): void => {
+    if (ts.isIdentifier(node) && node.text === generated && !isMemberName(ts, node)) {
+      const start = node.getStart(source);
+      if (start === declaredAt || inWritten(start)) {
+        // A shorthand property (`{ args }`) keeps its key.
+        places.push({ start, end: node.end, text: ts.isShorthandPropertyAssignment(node.parent) ? `${generated}: ${newName}` : newName });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  if (!places.some((p) => p.start === declaredAt)) throw new TugError('InternalError', `the language service's extract at ${where} declared no ${generated} where it said`, { details: { location: where } });
+  let out = after;
+  for (const p of places.sort((a, b) => b.start - a.start)) out = out.slice(0, p.start) + p.text + out.slice(p.end);
+  return out;
 }
 
 /**
@@ -106,6 +144,38 @@ function isMemberName(ts: typeof import('typescript'), node: import('typescript'
   if (ts.isPropertyAccessExpression(p) || ts.isQualifiedName(p)) return (ts.isPropertyAccessExpression(p) ? p.name : p.right) === node;
   if (ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p) || ts.isPropertySignature(p) || ts.isMethodDeclaration(p) || ts.isMethodSignature(p) || ts.isGetAccessorDeclaration(p) || ts.isSetAccessorDeclaration(p) || ts.isJsxAttribute(p)) return p.name === node;
   return (ts.isBindingElement(p) || ts.isImportSpecifier(p) || ts.isExportSpecifier(p)) && p.propertyName === node;
+}
+
+/**
+ * An expression the code writes to (`this.args = []`, `n++`, `delete o.k`, `for (x of …)`, a destructuring target) is a
+ * place, not a value: held in a const, the write would go to the const (commander's `this.args` became
+ * `const args = this.args; args = []`). The service offers it all the same; tug refuses.
+ */
+function assertNotWritten(ts: typeof import('typescript'), source: import('typescript').SourceFile, range: { pos: number; end: number }, where: string): void {
+  let node: import('typescript').Node = (ts as unknown as { getTokenAtPosition(f: unknown, p: number): import('typescript').Node }).getTokenAtPosition(source, range.pos);
+  while (node.parent && !(node.getStart(source) <= range.pos && node.end >= range.end)) node = node.parent;
+  if (node.getStart(source) !== range.pos || node.end !== range.end) return;
+  const { SyntaxKind: K } = ts;
+  let target = node;
+  for (;;) {
+    const p = target.parent;
+    if (!p) return;
+    if (ts.isParenthesizedExpression(p) || ts.isArrayLiteralExpression(p) || ts.isSpreadElement(p) || ts.isSpreadAssignment(p) || ts.isShorthandPropertyAssignment(p) || ts.isObjectLiteralExpression(p) || (ts.isPropertyAssignment(p) && p.initializer === target)) {
+      target = p;
+      continue;
+    }
+    const destructuring = target !== node && !ts.isParenthesizedExpression(target);
+    const written =
+      (ts.isBinaryExpression(p) && p.left === target && p.operatorToken.kind >= K.FirstAssignment && p.operatorToken.kind <= K.LastAssignment) ||
+      (!destructuring && (ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p)) && (p.operator === K.PlusPlusToken || p.operator === K.MinusMinusToken)) ||
+      (!destructuring && ts.isDeleteExpression(p)) ||
+      ((ts.isForInStatement(p) || ts.isForOfStatement(p)) && p.initializer === target);
+    if (!written) return;
+    const at = source.getLineAndCharacterOfPosition(p.getStart(source));
+    throw new TugError('InvalidSelection', `the language service cannot extract ${where}: it is written to (line ${at.line + 1}), a place rather than a value`, {
+      details: { reason: 'written to', location: where },
+    });
+  }
 }
 
 /**

@@ -5,11 +5,20 @@ import type * as TS from 'typescript';
 
 type TypeScriptModule = typeof TS;
 
-/** The file's own indentation: tabs, or the smallest run of leading spaces on a line of code (not a ` * ` comment line). */
+/**
+ * The file's own indentation: tabs, or the smallest run of leading spaces that its lines of code use more than
+ * rarely (a ` * ` comment line does not count, nor the odd line of a multi-line string: commander's one-space lines).
+ */
 function indentOf(text: string, fallback: number): { convertTabsToSpaces: boolean; indentSize: number; tabSize: number } {
   if (/^\t/m.test(text)) return { convertTabsToSpaces: false, indentSize: 4, tabSize: 4 };
-  const sizes = [...text.matchAll(/^( +)([^\s*])/gm)].map((m) => m[1]!.length);
-  const size = sizes.length > 0 ? Math.min(...sizes) : fallback;
+  const counts = new Map<number, number>();
+  let total = 0;
+  for (const m of text.matchAll(/^( +)([^\s*])/gm)) {
+    counts.set(m[1]!.length, (counts.get(m[1]!.length) ?? 0) + 1);
+    total++;
+  }
+  const common = [...counts].filter(([, n]) => n >= Math.max(2, total * 0.05)).map(([size]) => size);
+  const size = common.length > 0 ? Math.min(...common) : counts.size > 0 ? Math.min(...counts.keys()) : fallback;
   return { convertTabsToSpaces: true, indentSize: size, tabSize: size };
 }
 
