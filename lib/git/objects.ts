@@ -57,10 +57,15 @@ export async function readBlobs(repo: Repo, oids: readonly string[]): Promise<Ma
  */
 export async function readTreeBlobs(repo: Repo, entries: ReadonlyArray<{ path: string; oid: string }>): Promise<Map<string, Uint8Array>> {
   const found = new Map<string, Uint8Array>();
+  const remember = keepsInMemory();
   await Promise.all(
     entries.map(async (e) => {
-      const bytes = await workingTreeBlob(repo.root, e.path, e.oid);
-      if (bytes) found.set(e.oid, bytes);
+      const known = remember ? rememberedBlobs.get(e.oid) : undefined;
+      const bytes = known ?? (await workingTreeBlob(repo.root, e.path, e.oid));
+      if (!bytes) return;
+      found.set(e.oid, bytes);
+      // Exactly the blob (same git hash): kept as readBlobs keeps what it reads, so a later readBlobs needs no git either.
+      if (remember && !known) rememberedBlobs.set(e.oid, bytes);
     }),
   );
   const rest = entries.filter((e) => !found.has(e.oid)).map((e) => e.oid);

@@ -22,6 +22,12 @@ interface Warm {
   alive: boolean;
 }
 
+/**
+ * Up to this many changed files, a warm update reads them from the working tree (each opened and hashed) rather than
+ * with one `cat-file`: an edit between two calls changes a few.
+ */
+const FROM_FILES_AT_MOST = 16;
+
 /** A bound for processes no daemon limits (library users, the MCP server); the daemon keeps fewer (settings.ts). */
 const MAX_WARM = 4;
 /** By repository root and compiler directory, least recently used first. */
@@ -105,7 +111,8 @@ async function update(known: Warm, repo: Repo, tree: string, entries: TreePath[]
   const oids = new Map(entries.map((e) => [e.path, e.oid]));
   const changed = entries.filter((e) => known.oids.get(e.path) !== e.oid);
   const removed = [...known.oids.keys()].filter((p) => !oids.has(p));
-  const { texts, bytes } = await readServiceFiles(repo, serviceEntries(changed));
+  const wanted = serviceEntries(changed);
+  const { texts, bytes } = await readServiceFiles(repo, wanted, wanted.length <= FROM_FILES_AT_MOST);
   let reshaped = removed.length > 0;
   for (const entry of changed) {
     const had = known.texts.has(entry.path);

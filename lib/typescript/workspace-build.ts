@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type * as TS from 'typescript';
 import { decodeText } from '../core/text.js';
-import { readBlobs } from '../git/objects.js';
+import { readBlobs, readTreeBlobs } from '../git/objects.js';
 import type { Repo } from '../git/repo.js';
 import type { TreePath } from '../git/snapshot.js';
 import { SnapshotFileSystem } from './file-system.js';
@@ -38,9 +38,13 @@ export function serviceEntries(entries: readonly TreePath[]): TreePath[] {
   return entries.filter((e) => e.type === 'blob' && e.mode !== '120000' && isServiceFile(e.path) && !inNodeModules(e.path));
 }
 
-/** Text and bytes of these entries; a file that is not text, or JSON too big to be source, is left out. */
-export async function readServiceFiles(repo: Repo, wanted: readonly TreePath[]): Promise<{ texts: Map<string, string>; bytes: Map<string, Uint8Array> }> {
-  const blobs = await readBlobs(repo, wanted.map((e) => e.oid));
+/**
+ * Text and bytes of these entries; a file that is not text, or JSON too big to be source, is left out. `fromFiles`: each
+ * read from its working-tree file when that still is the blob (readTreeBlobs), for the few files a new snapshot changed,
+ * which it has just hashed from there: no `cat-file` process (a fork of a large daemon) for them.
+ */
+export async function readServiceFiles(repo: Repo, wanted: readonly TreePath[], fromFiles = false): Promise<{ texts: Map<string, string>; bytes: Map<string, Uint8Array> }> {
+  const blobs = fromFiles ? await readTreeBlobs(repo, wanted) : await readBlobs(repo, wanted.map((e) => e.oid));
   const texts = new Map<string, string>();
   const bytes = new Map<string, Uint8Array>();
   for (const entry of wanted) {
