@@ -6,19 +6,21 @@ import type * as TS from 'typescript';
 type TypeScriptModule = typeof TS;
 
 /**
- * The file's own indentation: tabs, or the smallest run of leading spaces that its lines of code use more than
- * rarely (a ` * ` comment line does not count, nor the odd line of a multi-line string: commander's one-space lines).
+ * The file's own indentation: tabs, or the step its lines of code indent by most often (a line indented deeper than
+ * the one before adds its difference; ties go to the smaller). ` * ` comment lines do not count, and the odd line of a
+ * multi-line string (commander's one-space lines) is outvoted.
  */
 function indentOf(text: string, fallback: number): { convertTabsToSpaces: boolean; indentSize: number; tabSize: number } {
   if (/^\t/m.test(text)) return { convertTabsToSpaces: false, indentSize: 4, tabSize: 4 };
-  const counts = new Map<number, number>();
-  let total = 0;
-  for (const m of text.matchAll(/^( +)([^\s*])/gm)) {
-    counts.set(m[1]!.length, (counts.get(m[1]!.length) ?? 0) + 1);
-    total++;
+  const steps = new Map<number, number>();
+  let previous = 0;
+  for (const m of text.matchAll(/^( *)([^\s*])/gm)) {
+    const width = m[1]!.length;
+    if (width > previous) steps.set(width - previous, (steps.get(width - previous) ?? 0) + 1);
+    previous = width;
   }
-  const common = [...counts].filter(([, n]) => n >= Math.max(2, total * 0.05)).map(([size]) => size);
-  const size = common.length > 0 ? Math.min(...common) : counts.size > 0 ? Math.min(...counts.keys()) : fallback;
+  const best = [...steps].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0];
+  const size = best ? best[0] : fallback;
   return { convertTabsToSpaces: true, indentSize: size, tabSize: size };
 }
 
