@@ -152,3 +152,26 @@ test('a parameter list and a call written one item a line keep that layout, trai
   t.true(text.includes("    return plural(ms, h, 'hour', msAbs);\n"), 'a call on one line stays on one line');
   await repo.cleanup();
 });
+
+test('a function passed as a value: a change old calls no longer fit is refused unless force, one they still fit is not', async (t) => {
+  const repo = await tsFixture('invoice');
+  await repo.write('src/scale.ts', ['export function scale(n: number, by: number): number {', '  return n * by;', '}', '', 'export const apply = (f: (a: number, b: number) => number) => f(2, 3);', 'export const six = apply(scale);', 'export const eight = scale(4, 2);', ''].join('\n'));
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'scale');
+  await withDaemon(repo.root, async (env) => {
+    // apply calls it f(2, 3) the old way: swapped, it would silently get the arguments the other way round.
+    const swap = await tug(repo.root, sig('src/scale.ts:1:17', [{ name: 'by' }, { name: 'n' }], '--verify', 'none'), { env });
+    t.is(swap.json.error?.code, 'UnsafeRefactor', swap.stdout);
+    t.like(swap.json.error.details, { reason: 'value use', path: 'src/scale.ts', line: 6 });
+    const removed = await tug(repo.root, sig('src/scale.ts:1:17', [{ name: 'n' }], '--verify', 'none'), { env });
+    t.is(removed.json.error?.details?.reason, 'value use', removed.stdout);
+    // A parameter added after the others with a default, or a rename: old calls still fit.
+    const added = await tug(repo.root, sig('src/scale.ts:1:17', [{ name: 'n' }, { name: 'by' }, { name: 'round', default: 'false' }], '--verify', 'none'), { env });
+    t.is(added.exitCode, 0, added.stdout);
+    const forced = await tug(repo.root, sig('src/scale.ts:1:17', [{ name: 'by' }, { name: 'n' }], '--force', '--verify', 'none'), { env });
+    t.is(forced.exitCode, 0, forced.stdout);
+    t.deepEqual(forced.json.unsure.map((u: { line: number; reason: string }) => `${u.line}:${u.reason}`), ['6:value_use']);
+    t.regex(await repo.git('show', `${forced.json.git.commit}:src/scale.ts`), /export const eight = scale\(2, 4\);/);
+  });
+  await repo.cleanup();
+});

@@ -180,6 +180,17 @@ export async function planTsSignature(input: TsSignatureInput): Promise<TsSignat
     });
   }
   for (const job of jobs.sort((a, b) => a.size - b.size)) job.run();
+  // The function passed or stored as a value (`pass(total)`, `const g = total`) is called through it the old way, which
+  // no edit reaches: unless old calls still fit (parameters kept in place, only defaulted ones added after them),
+  // refused unless forced, as for Python and Rust; forced, those places are listed in unsure.
+  const fits = old.every((_, i) => resolved[i]?.index === i) && resolved.slice(old.length).every((p) => p.index < 0 && p.entry.default !== undefined);
+  const passed = unsure.find((u) => u.reason === 'value_use');
+  if (passed && !fits && !input.force) {
+    throw new TugError('UnsafeRefactor', `${target.name} is passed or stored as a value at ${passed.file}:${passed.line}:${passed.col} (${passed.text}); calls made through that value would keep the old arguments, which the new signature no longer fits; pass force to change it anyway (those places are then listed in unsure)`, {
+      details: { reason: 'value use', path: passed.file, line: passed.line, col: passed.col, uses: unsure.filter((u) => u.reason === 'value_use').map(({ file: f, line, col }) => ({ file: f, line, col })) },
+      location: { file: passed.file, line: passed.line, col: passed.col },
+    });
+  }
 
   const member = target.member;
   const renamedKeys = new Set(found.refs.map((r) => `${r.file}\0${r.start}`));
