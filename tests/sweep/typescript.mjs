@@ -167,6 +167,15 @@ export function sweep(dir, spec, recheck = true) {
       const wrong = diffFaithful(dir, json.git.snapshot_commit, json.git.commit, json.patch.unified_diff);
       if (wrong) (outcome = 'broken'), (note += `; unified_diff: ${wrong}`);
     }
+    // An extract writes its new declaration anywhere but changes old text only inside the selection: an edit of old
+    // text elsewhere (a same-named word renamed, as once happened) is broken whatever the tests say.
+    if (outcome === 'ok' && (c.op === 'extract-variable' || c.op === 'extract-function')) {
+      const [from, to] = (c.range ?? '').split('-').map((p) => Number(p.split(':')[0]));
+      const text = c.range ? null : readFileSync(path.join(dir, c.file), 'utf8');
+      const span = c.range ? { first: from, last: to } : (({ start, end }) => ({ first: start.line, last: end.line }))(locate(text, c.text, c.nth ?? 1, false));
+      const outside = (json.patch?.edits ?? []).filter((e) => e.old_text !== '' && (e.file !== c.file || e.line < span.first || e.line > span.last));
+      if (outside.length) (outcome = 'broken'), (note += `; old text changed outside the selection at ${outside.map((e) => `${e.file}:${e.line}`).join(', ')}`);
+    }
     if (recheck && branch && edits > 0 && outcome === 'ok') {
       const again = testsPass(dir, json.git.commit, spec.test_command);
       if (!again.ok) (outcome = 'broken'), (note += `; red outside tug: ${again.tail.slice(0, 200)}`);
