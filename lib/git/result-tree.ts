@@ -1,14 +1,14 @@
 // A change's result tree written by git processes that need nothing more from this one once started, so the main thread can prove the change (a TypeScript rename's completeness check) meanwhile: objects only, never a ref.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { blobOid } from '../core/hash.js';
 import type { Repo } from './repo.js';
 import { indexInfo, treeWithEntries, type PathEntry } from './revert-tree.js';
-import { git, gitThenText } from './run-git.js';
+import { gitCommand, gitShell, shellArg } from './run-git.js';
 import { snapshotIndex } from './snapshot.js';
-import { FAST_IMPORT, fastImportIds, fastImportInput } from './write-blobs.js';
+import { FAST_IMPORT, fastImportIds, fastImportInput, writeBlobs } from './write-blobs.js';
 
 /** One path of the result: new bytes with their mode, or null bytes to remove it. */
 export interface TreeWrite {
@@ -36,7 +36,7 @@ export function startResultTree(repo: Repo, scratchDir: string, base: string, ba
   const expected = blobs.map((bytes) => blobOid(bytes));
   const ids = new Map(writes.flatMap((w) => (w.bytes === null ? [] : [w])).map((w, i) => [w, expected[i]!]));
   const stem = path.join(scratchDir, `result-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const files = { blobs: `${stem}.blobs`, entries: `${stem}.entries`, index: `${stem}.index` };
+  const files = { blobs: `${stem}.blobs`, entries: `${stem}.entries`, index: `${stem}.index`, ids: `${stem}.ids`, errors: `${stem}.errors` };
   const clean = () => Promise.all([...Object.values(files), `${files.index}.lock`].map((f) => rm(f, { force: true })));
   try {
     mkdirSync(scratchDir, { recursive: true });
@@ -47,13 +47,25 @@ export function startResultTree(repo: Repo, scratchDir: string, base: string, ba
     void clean();
     return null;
   }
-  const imported = git(FAST_IMPORT, { cwd: repo.root, inputFile: files.blobs, allowFailure: true });
-  const written = gitThenText(['update-index', '-z', '--index-info'], ['write-tree', '--missing-ok'], { cwd: repo.root, env: { GIT_INDEX_FILE: files.index }, inputFile: files.entries }).catch(() => null);
+  // One process started from this one (a fork of a large daemon blocks it ~5 ms): fast-import in the shell's
+  // background, its id printed for the crash report's clean-up (writeBlobs), the tree meanwhile.
+  const index = `GIT_INDEX_FILE=${shellArg(files.index)}`;
+  const script = [
+    `${gitCommand(FAST_IMPORT)} <${shellArg(files.blobs)} >${shellArg(files.ids)} 2>${shellArg(files.errors)} & p=$!`,
+    `t=$(${index} ${gitCommand(['update-index', '-z', '--index-info'])} <${shellArg(files.entries)} && ${index} ${gitCommand(['write-tree', '--missing-ok'])})`,
+    'w=$?',
+    'wait "$p"; f=$?',
+    `printf '%s %s %s %s\\n' "$p" "$f" "$w" "$t"`,
+  ].join('\n');
+  const running = gitShell(script, { cwd: repo.root });
   return (async () => {
     try {
-      const [result, tree] = await Promise.all([imported, written]);
-      const answered = await fastImportIds(repo, result, blobs.length);
-      if (tree !== null && answered.every((id, i) => id === expected[i])) return tree;
+      const answer = /^(\d+) (\d+) (\d+) ([0-9a-f]*)\n$/.exec((await running).stdout);
+      if (!answer) return await treeWithEntries(repo, scratchDir, base, await blobEntries(repo, writes), baseTree);
+      const [, pid, status, treeStatus, tree] = answer;
+      const [stdout, stderr] = await Promise.all([readFile(files.ids, 'utf8').catch(() => ''), readFile(files.errors, 'utf8').catch(() => '')]);
+      const answered = await fastImportIds(repo, { exitCode: Number(status), stdout, stderr, pid: Number(pid) }, blobs.length);
+      if (treeStatus === '0' && tree && answered.every((id, i) => id === expected[i])) return tree;
       const byWrite = new Map(writes.flatMap((w) => (w.bytes === null ? [] : [w])).map((w, i) => [w, answered[i]!]));
       const entries = writes.map((w): PathEntry => ({ path: w.path, oid: w.bytes === null ? null : byWrite.get(w)!, mode: w.bytes === null ? null : w.mode }));
       return await treeWithEntries(repo, scratchDir, base, entries, baseTree);
@@ -61,4 +73,12 @@ export function startResultTree(repo: Repo, scratchDir: string, base: string, ba
       await clean();
     }
   })();
+}
+
+/** The plain road's entries when the shell gave no answer at all: the blobs written by writeBlobs. */
+async function blobEntries(repo: Repo, writes: readonly TreeWrite[]): Promise<PathEntry[]> {
+  const written = writes.filter((w) => w.bytes !== null);
+  const oids = await writeBlobs(repo, written.map((w) => w.bytes!));
+  const oidOf = new Map(written.map((w, i) => [w, oids[i]!]));
+  return writes.map((w) => ({ path: w.path, oid: w.bytes === null ? null : oidOf.get(w)!, mode: w.bytes === null ? null : w.mode }));
 }

@@ -138,6 +138,23 @@ export async function gitThenText(first: readonly string[], then: readonly strin
   return result.stdout.toString('utf8').replace(/\n$/, '');
 }
 
+/** A git command line for gitShell: the arguments every git call of tug's gets, each single-quoted. */
+export function gitCommand(args: readonly string[]): string {
+  return shellCommand(args);
+}
+
+/** One argument quoted for gitShell's `sh`. */
+export const shellArg = quote;
+
+/**
+ * A script of git commands (gitCommand) as one process started from this one (see gitThenText), for a caller that
+ * needs more than one command's result; never rejects: its exit code, stdout and stderr come back as they are.
+ */
+export async function gitShell(script: string, options: GitOptions): Promise<GitResult> {
+  const result = await runGit([], { ...options, shell: script });
+  return { exitCode: result.exitCode, stdout: result.stdout.toString('utf8'), stderr: result.stderr.toString('utf8') };
+}
+
 /** In a gitSteps command: the first command's output. */
 export const FIRST_OUTPUT = Symbol('the first command\'s output');
 
