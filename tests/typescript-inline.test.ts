@@ -129,3 +129,14 @@ test('MCP and the library inline the same way as the CLI', async (t) => {
   t.is(library.git.commit, cli.json.git.commit);
   await repo.cleanup();
 });
+
+test('a value that reads through an import binding (`import * as`, a named import) is inlined: the binding is not a write', async (t) => {
+  const repo = await tsFixture('shapes');
+  await repo.write('src/far.ts', ["import * as geo from './geometry.js';", "import { distance } from './geometry.js';", '', 'export function far(p: geo.Point): boolean {', '  const d = distance(geo.ORIGIN, p);', '  return d > 10;', '}', ''].join('\n'));
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'far');
+  const run = await tug(repo.root, ['run', 'inline', '--at', 'src/far.ts:5:9', '--verify', 'none'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  t.regex(await repo.git('show', `${run.json.git.commit}:src/far.ts`), /\n {2}return distance\(geo\.ORIGIN, p\) > 10;\n/);
+  await repo.cleanup();
+});

@@ -106,7 +106,9 @@ export function checkInlineValue(input: InlineValueInput): void {
     const decl = target.valueDeclaration;
     const constBinding = decl && ts.isVariableDeclaration(decl) && (ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const) !== 0;
     if (constBinding || !decl || ts.isFunctionDeclaration(decl) || ts.isClassDeclaration(decl) || ts.isEnumDeclaration(decl) || ts.isModuleDeclaration(decl)) continue;
-    const declared = new Set((target.declarations ?? []).map((d) => `${d.getSourceFile().fileName}\0${((d as TS.NamedDeclaration).name ?? d).getStart(d.getSourceFile())}`));
+    // An import's own declaration (`import * as m`, `import { x }`) is where the name is bound, not a write: commander's
+    // tests, `new commander.Command()` through `import * as commander`, were refused as "assigned at line 1".
+    const declared = new Set([...(target.declarations ?? []), ...(symbol.declarations ?? [])].map((d) => `${d.getSourceFile().fileName}\0${((d as TS.NamedDeclaration).name ?? d).getStart(d.getSourceFile())}`));
     for (const ref of input.service.getReferencesAtPosition(input.absolute, id.getStart(source)) ?? []) {
       if (!ref.isWriteAccess || declared.has(`${ref.fileName}\0${ref.textSpan.start}`)) continue;
       const before = ref.fileName === input.absolute && ref.textSpan.start < declaration.getStart(source);
