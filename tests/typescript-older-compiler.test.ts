@@ -61,3 +61,30 @@ test('move-symbol with a compiler that has no "Move to file" (before 5.2) is ref
   t.like(moved.json.error.details, { typescript: '4.7.2', reason: 'not offered by the language service' });
   await repo.cleanup();
 });
+
+test('a compiler assertion inside a refactor ("Debug Failure", TypeScript 4.7 on a generator\'s return) is a refusal naming it, not a bug in tug', async (t) => {
+  const repo = await tsFixture('shapes');
+  const dir = path.join(repo.root, 'node_modules', 'typescript');
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'typescript', version: '4.7.2', main: 'index.js' }));
+  const real = path.join(PROJECT_ROOT, 'node_modules', 'typescript');
+  await writeFile(
+    path.join(dir, 'index.js'),
+    [
+      `const real = require(${JSON.stringify(real)});`,
+      `const ts = { ...real, version: '4.7.2', versionMajorMinor: '4.7' };`,
+      'ts.createLanguageService = (...args) => {',
+      '  const service = real.createLanguageService(...args);',
+      "  return { ...service, getEditsForRefactor: () => { throw new Error('Debug Failure. False expression.'); } };",
+      '};',
+      'module.exports = ts;',
+      '',
+    ].join('\n'),
+  );
+  const run = await tug(repo.root, ['run', 'extract-function', '--range', 'src/labels.ts:4:3-5:44', '--name', 'measure', '--verify', 'none'], { env: ENV });
+  t.is(run.json.error?.code, 'UnsupportedByAdapter', run.stdout);
+  t.not(run.exitCode, 10);
+  t.regex(run.json.error.message, /the TypeScript 4\.7\.2 language service failed on src\/labels\.ts:4:3-5:44: Debug Failure\. False expression\./);
+  t.is(run.json.error.details.reason, 'language service failure');
+  await repo.cleanup();
+});

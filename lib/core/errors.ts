@@ -77,7 +77,7 @@ export const ERROR_CODES = {
   RustAnalyzerTimeout: { exit: 10, title: 'rust-analyzer did not answer in time', hint: 'Rerun, or raise TUG_RA_TIMEOUT_MS; the server was restarted.' },
   IndexingTimeout: { exit: 10, title: 'rust-analyzer did not finish indexing in time', hint: 'Large workspaces take a while the first time; raise TUG_RA_INDEX_TIMEOUT_MS or keep one warm with `tug daemon start`.' },
   InternalError: { exit: 10, title: 'Internal error', hint: 'This is a bug in tug; please report it with the command line.' },
-  UnsupportedByAdapter: { exit: 2, title: 'The language server offers no such refactoring here', hint: 'details.offered lists what rust-analyzer offers at that position; adjust --range/--at.' },
+  UnsupportedByAdapter: { exit: 2, title: 'The language server offers no such refactoring here', hint: 'details.reason says why; details.offered, when present, lists what the language server offers there; adjust --range/--at.' },
   DiskFull: { exit: 4, title: 'The disk is full', hint: 'details.reason says which (ENOSPC: no space, EDQUOT: over quota) and details.path or details.command where; nothing of yours was changed (an interrupted write is finished or rolled back by the next call). Free some space and re-run.' },
   ProviderContractViolation: { exit: 10, title: "A host's tool broke its own output schema", hint: 'details.provider names the tool provider and details.tool its tool, whose result its own output schema refuses (details.issues); this is a bug in that provider, not in tug: report it there.' },
 } as const satisfies Record<string, { exit: number; title: string; hint: string }>;

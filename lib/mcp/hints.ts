@@ -26,7 +26,7 @@ const AGENT_HINTS: Partial<Record<ErrorCode, string>> = {
   UnsupportedInterpreter: 'tug runs its analysis with Python details.needed or newer; details.found is what this interpreter is. Pass python naming a newer interpreter, or call tug_toolchain with language python and action setup.',
   SessionNotWritable: 'Ask the user to make details.path writable (permissions, a read-only mount or a full disk); the server cannot move its session dir.',
   OutsideSparseCheckout: 'Ask the user to widen the sparse checkout to those files, or call again without apply: true and merge the tug/ branch.',
-  UnsupportedByAdapter: 'details.offered lists what rust-analyzer offers at that position; call again with another range or position.',
+  UnsupportedByAdapter: 'details.reason says why; details.offered, when present, lists what the language server offers there; call again with another range or position.',
   InternalError: 'This is a bug in tug; please report it with the tool name and arguments.',
   UnresolvedSymbol: 'tug cannot tell what the receiver is (details.receiver); point file, line and column at the definition, or annotate the receiver.',
 };

@@ -5,6 +5,7 @@ import { lineStarts, offsetOf } from '../core/text.js';
 import { rewriteEdits } from '../core/text-edits.js';
 import type { Repo } from '../git/repo.js';
 import { OffsetMap } from './files.js';
+import { serviceCall } from './compat.js';
 import { formatOf } from './format.js';
 import { assertTsName } from './identifiers.js';
 import { syntaxError } from './rename-plan.js';
@@ -51,7 +52,7 @@ export async function planTsExtract(input: TsExtractInput): Promise<{ edits: Edi
     assertNotWritten(ts, source, range, where);
     assertEvaluatedAlways(ts, source, range, where);
   }
-  const refactors = project.service.getApplicableRefactors(absolute, range, {}, undefined, undefined);
+  const refactors = serviceCall(ts, where, () => project.service.getApplicableRefactors(absolute, range, {}, undefined, undefined));
   const actions = refactors.filter((r) => r.name === 'Extract Symbol').flatMap((r) => r.actions);
   const usable = actions.filter((a) => a.name.startsWith(`${input.kind}_scope_`) && !a.notApplicableReason);
   // A constant goes to the innermost scope (beside its use); a function to the module, as tug's Python extract does.
@@ -61,7 +62,7 @@ export async function planTsExtract(input: TsExtractInput): Promise<{ edits: Edi
     throw new TugError('InvalidSelection', `the language service cannot extract ${where}: ${reason}`, { details: { reason, location: where } });
   }
   const format = formatOf(ts, text);
-  const result = project.service.getEditsForRefactor(absolute, format, range, 'Extract Symbol', action.name, {});
+  const result = serviceCall(ts, where, () => project.service.getEditsForRefactor(absolute, format, range, 'Extract Symbol', action.name, {}));
   const own = (result?.edits ?? []).filter((e) => e.fileName === absolute).flatMap((e) => e.textChanges);
   if (!result || own.length === 0) throw new TugError('UnsupportedByAdapter', `the language service offered no edit for ${where}`, { details: { offered: actions.map((a) => a.name) } });
   if (input.kind === 'constant') assertInScope(ts, project.service.getProgram()!.getTypeChecker(), source, range, own, where);

@@ -7,6 +7,7 @@ import { rewriteEdits } from '../core/text-edits.js';
 import type { Repo } from '../git/repo.js';
 import { OffsetMap } from './files.js';
 import { checkInlineValue, refuseInline } from './inline-safety.js';
+import { serviceCall } from './compat.js';
 import { nodeAt } from './occurrences.js';
 import { syntaxError } from './rename-plan.js';
 import { openTsWorkspace, requireScript } from './workspace.js';
@@ -66,7 +67,7 @@ export async function planTsInline(input: TsInlineInput): Promise<TsInlinePlan> 
   if (uses.length === 0) refuseInline(ts, source, declaration.name, `${name} is never used; there is nothing to inline`, 'never used');
   checkInlineValue({ ts, source, checker, service: project.service, absolute, declaration, uses });
 
-  const refactors = project.service.getApplicableRefactors(absolute, at, { provideRefactorNotApplicableReason: true }, 'invoked', undefined);
+  const refactors = serviceCall(ts, where, () => project.service.getApplicableRefactors(absolute, at, { provideRefactorNotApplicableReason: true }, 'invoked', undefined));
   const offered = refactors.find((r) => r.name === REFACTOR)?.actions.find((a) => a.name === REFACTOR);
   if (!offered) {
     throw new TugError('UnsupportedByAdapter', `the TypeScript ${ts.version} that analyses ${file} offers no "${REFACTOR}" refactor for ${name} (TypeScript 5.4 and later have it)`, {
@@ -76,7 +77,7 @@ export async function planTsInline(input: TsInlineInput): Promise<TsInlinePlan> 
   }
   if (offered.notApplicableReason) refuseInline(ts, source, declaration.name, `the language service cannot inline ${name}: ${offered.notApplicableReason}`, offered.notApplicableReason);
   const format = ts.getDefaultFormatCodeSettings(text.includes('\r\n') ? '\r\n' : '\n');
-  const result = project.service.getEditsForRefactor(absolute, format, at, REFACTOR, REFACTOR, {});
+  const result = serviceCall(ts, where, () => project.service.getEditsForRefactor(absolute, format, at, REFACTOR, REFACTOR, {}));
   const changes = result?.edits ?? [];
   const own = changes.filter((e) => e.fileName === absolute).flatMap((e) => e.textChanges);
   // A replacement of every use and the declaration's removal, in this file only: anything else would be a partial

@@ -10,6 +10,7 @@ import { lineStarts, offsetOf } from '../core/text.js';
 import { rewriteEdits } from '../core/text-edits.js';
 import type { Repo } from '../git/repo.js';
 import { inNodeModules, isScriptFile, OffsetMap } from './files.js';
+import { serviceCall } from './compat.js';
 import { formatOf } from './format.js';
 import { assertNotHandDeclared, handDeclaredPair } from './hand-declared.js';
 import { moveTarget } from './move-target.js';
@@ -89,7 +90,7 @@ export async function planTsMove(input: TsMoveInput): Promise<TsMovePlan> {
   const after = new Map<string, string>();
   const destinationAbsolute = ws.fs.absolute(destination);
   for (const project of [...projects, ...ws.projects.all(ws.scripts, ws.configs).filter((p) => !projects.includes(p) && p.service.getProgram()?.getSourceFile(absolute))]) {
-    const result = project.service.getEditsForRefactor(absolute, format, range, 'Move to file', 'Move to file', preferences, { targetFile: destinationAbsolute } as never);
+    const result = serviceCall(ts, label, () => project.service.getEditsForRefactor(absolute, format, range, 'Move to file', 'Move to file', preferences, { targetFile: destinationAbsolute } as never));
     if (!result && project === primary) {
       // "Move to file" (a named destination) came with TypeScript 5.2; a project's own older compiler has only "Move to a new file".
       const [major = 0, minor = 0] = ts.versionMajorMinor.split('.').map(Number);

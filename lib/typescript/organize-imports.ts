@@ -2,6 +2,7 @@
 import type { EditRequest } from '../core/patchset.js';
 import type { Repo } from '../git/repo.js';
 import { rewriteEdits } from '../core/text-edits.js';
+import { serviceCall } from './compat.js';
 import { formatOf } from './format.js';
 import { editable } from './projects.js';
 import { syntaxError } from './rename-plan.js';
@@ -39,7 +40,7 @@ export async function planTsImports(repo: Repo, tree: string, files: readonly st
     const text = ws.fs.readFile(absolute)!;
     // The file's own line ending, indentation and semicolon style for the lines the service writes.
     const format = formatOf(ts, text);
-    const changes = project.service.organizeImports({ type: 'file', fileName: absolute, skipDestructiveCodeActions: false }, format, { quotePreference: 'auto' });
+    const changes = serviceCall(ts, file, () => project.service.organizeImports({ type: 'file', fileName: absolute, skipDestructiveCodeActions: false }, format, { quotePreference: 'auto' }));
     // The service rewrites the whole import block even when it would come out the same: the file's new text is
     // compared with the old and only the lines that differ become edits.
     const own = changes.filter((c) => editable(ws.fs, c.fileName, ws.paths) === file).flatMap((c) => c.textChanges);
