@@ -59,3 +59,16 @@ test('many warnings of one kind show their first locations and how many more', a
   t.regex(text, /… and 3 more \(warnings in --json\)/);
   t.notRegex(text, /tests {3}not run/, 'no note without an untrusted skip');
 });
+
+test('the headline names the old and new names, not the text the language adds around one place (`a as b`)', (t) => {
+  const text = summarize('rename', {
+    operation: 'rename-symbol',
+    patch: { edits: [{ file: 'a.ts', old_text: 'errAsync', new_text: 'errAsync as failLater' }, { file: 'a.ts', old_text: 'errAsync', new_text: 'failLater' }], unified_diff: '' },
+    summary: { edits_count: 2, files_changed: 1 },
+    verification: { status: 'skipped', mode: 'none', checks: [] },
+    warnings: [],
+    git: { branch: 'tug/rename/errasync-to-faillater', commit: '0'.repeat(40), dirty: false },
+    undo_token: 'undo_0',
+  });
+  t.regex(text.split('\n')[0]!, /^rename-symbol errAsync -> failLater: 2 edit\(s\) in 1 file\(s\)/);
+});

@@ -36,7 +36,8 @@ export function diffStat(result: Json): string[] {
 /** For a rename, `old -> new` from its edits; for other changes, the commit subject's gist is the operation name. */
 function headline(result: Json): string {
   const edits: Json[] = result['patch']?.['edits'] ?? [];
-  const first = edits[0];
+  // A plain place, not one with the text the language adds around it (`a as b`, `{ a: b }`): the names themselves.
+  const first = edits.find((e) => /^[\p{L}\p{N}_$]+$/u.test(e['new_text'] ?? '')) ?? edits[0];
   const what = result['operation'] === 'rename-symbol' && first ? ` ${first['old_text']} -> ${first['new_text']}` : '';
   const summary = result['summary'];
   const verification = result['verification'];
