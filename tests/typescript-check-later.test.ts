@@ -7,7 +7,7 @@ import { blobOid } from '../lib/core/hash.js';
 import { discoverRepo } from '../lib/git/repo.js';
 import { openTsWorkspace } from '../lib/typescript/workspace.js';
 import { planTsRename } from '../lib/typescript/rename-plan.js';
-import { tsFixture } from './helpers/typescript.js';
+import { countSearches, tsFixture } from './helpers/typescript.js';
 
 const AT = { file: 'src/geometry.ts', line: 8, column: 17 };
 const target = { file: AT.file, line: AT.line, col: AT.column };
@@ -23,14 +23,7 @@ test.serial('a check left for later proves the programs the plan searched, and p
   const clashing = await repo.git('write-tree');
   const ws = await openTsWorkspace(gitRepo, tree, AT.file);
   const projects = ws.projects.all(ws.scripts, ws.configs);
-  let searches = 0;
-  const originals = projects.map((p) => p.service.findRenameLocations.bind(p.service));
-  projects.forEach((p, i) => {
-    p.service.findRenameLocations = ((...args: never[]) => {
-      searches += 1;
-      return (originals[i] as (...a: unknown[]) => ReturnType<typeof p.service.findRenameLocations>)(...args);
-    }) as typeof p.service.findRenameLocations;
-  });
+  const searched = countSearches(projects);
   const later = async (at: string, newName: string) => {
     const plan = await planTsRename({ repo: gitRepo, tree: at, target, newName, check: 'later' });
     t.is(typeof plan.check, 'function', 'the check is handed back, not run');
@@ -39,18 +32,18 @@ test.serial('a check left for later proves the programs the plan searched, and p
   try {
     // The workspace where the plan left it: the check runs on its programs.
     const plan = await later(tree, 'span');
-    const counted = searches;
+    const counted = searched.count();
     await plan.check!();
-    t.is(searches, counted, 'nothing planned again');
+    t.is(searched.count(), counted, 'nothing planned again');
     await t.throwsAsync(async () => (await later(clashing, 'span')).check!(), { code: 'NameConflict' }, 'a clash is refused as an inline check refuses it');
 
     // Another call moves the workspace to the clashing snapshot between the plan and its check: planned again on the
     // plan's own snapshot, where the rename is fine.
     const fine = await later(tree, 'span');
     await openTsWorkspace(gitRepo, clashing, AT.file);
-    const before = searches;
+    const before = searched.count();
     await fine.check!();
-    t.true(searches > before, 'planned again');
+    t.true(searched.count() > before, 'planned again');
     // And the other way round: the clash is still found on its own snapshot after a move to a clean one.
     const refused = await later(clashing, 'span');
     await openTsWorkspace(gitRepo, tree, AT.file);
@@ -58,7 +51,7 @@ test.serial('a check left for later proves the programs the plan searched, and p
     // An inline check (change-signature's renames, a plan step) answers as before.
     await t.throwsAsync(planTsRename({ repo: gitRepo, tree: clashing, target, newName: 'span', check: true }), { code: 'NameConflict' });
   } finally {
-    projects.forEach((p, i) => (p.service.findRenameLocations = originals[i]!));
+    searched.restore();
     await repo.cleanup();
   }
 });

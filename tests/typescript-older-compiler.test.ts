@@ -6,7 +6,7 @@ import path from 'node:path';
 import test from 'ava';
 import { tug } from './helpers/cli.js';
 import { PROJECT_ROOT } from './helpers/golden.js';
-import { TS_ENV as ENV, tsFixture } from './helpers/typescript.js';
+import { standInCompiler, TS_ENV as ENV, tsFixture } from './helpers/typescript.js';
 
 const NEWER = ['getModifiers', 'getDecorators', 'canHaveDecorators', 'isSatisfiesExpression', 'isClassStaticBlockDeclaration', 'isJSDocLink'];
 
@@ -36,24 +36,10 @@ test('move-symbol and change-signature run on a project whose own compiler preda
 
 test('move-symbol with a compiler that has no "Move to file" (before 5.2) is refused with the version, not a vague reason', async (t) => {
   const repo = await tsFixture('shapes');
-  const dir = path.join(repo.root, 'node_modules', 'typescript');
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'typescript', version: '4.7.2', main: 'index.js' }));
-  const real = path.join(PROJECT_ROOT, 'node_modules', 'typescript');
   // TypeScript 4.7 answers "Move to file" with nothing (it has only "Move to a new file"): the stand-in's service does so.
-  await writeFile(
-    path.join(dir, 'index.js'),
-    [
-      `const real = require(${JSON.stringify(real)});`,
-      `const ts = { ...real, version: '4.7.2', versionMajorMinor: '4.7' };`,
-      'ts.createLanguageService = (...args) => {',
-      '  const service = real.createLanguageService(...args);',
-      "  return { ...service, getEditsForRefactor: (file, format, range, refactor, action, ...rest) => (refactor === 'Move to file' ? undefined : service.getEditsForRefactor(file, format, range, refactor, action, ...rest)) };",
-      '};',
-      'module.exports = ts;',
-      '',
-    ].join('\n'),
-  );
+  await standInCompiler(repo.root, {
+    getEditsForRefactor: "(file, format, range, refactor, action, ...rest) => (refactor === 'Move to file' ? undefined : service.getEditsForRefactor(file, format, range, refactor, action, ...rest))",
+  });
   const moved = await tug(repo.root, ['run', 'move-symbol', '--at', 'src/labels.ts:3:17', '--destination', 'src/describe.ts', '--verify', 'none'], { env: ENV });
   t.is(moved.json.status, 'error', moved.stdout);
   t.is(moved.json.error.code, 'UnsupportedByAdapter');
@@ -64,23 +50,7 @@ test('move-symbol with a compiler that has no "Move to file" (before 5.2) is ref
 
 test('a compiler assertion inside a refactor ("Debug Failure", TypeScript 4.7 on a generator\'s return) is a refusal naming it, not a bug in tug', async (t) => {
   const repo = await tsFixture('shapes');
-  const dir = path.join(repo.root, 'node_modules', 'typescript');
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'typescript', version: '4.7.2', main: 'index.js' }));
-  const real = path.join(PROJECT_ROOT, 'node_modules', 'typescript');
-  await writeFile(
-    path.join(dir, 'index.js'),
-    [
-      `const real = require(${JSON.stringify(real)});`,
-      `const ts = { ...real, version: '4.7.2', versionMajorMinor: '4.7' };`,
-      'ts.createLanguageService = (...args) => {',
-      '  const service = real.createLanguageService(...args);',
-      "  return { ...service, getEditsForRefactor: () => { throw new Error('Debug Failure. False expression.'); } };",
-      '};',
-      'module.exports = ts;',
-      '',
-    ].join('\n'),
-  );
+  await standInCompiler(repo.root, { getEditsForRefactor: "() => { throw new Error('Debug Failure. False expression.'); }" });
   const run = await tug(repo.root, ['run', 'extract-function', '--range', 'src/labels.ts:4:3-5:44', '--name', 'measure', '--verify', 'none'], { env: ENV });
   t.is(run.json.error?.code, 'UnsupportedByAdapter', run.stdout);
   t.not(run.exitCode, 10);

@@ -1,10 +1,7 @@
 // organize-imports on TypeScript and JavaScript files through the real CLI and language service: sorted, merged, unused removed, idempotent, verified and committed.
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import test from 'ava';
 import { tug } from './helpers/cli.js';
-import { PROJECT_ROOT } from './helpers/golden.js';
-import { TS_ENV as ENV, tsFixture } from './helpers/typescript.js';
+import { standInCompiler, TS_ENV as ENV, tsFixture } from './helpers/typescript.js';
 
 test('imports are sorted, merged and pruned; a second run has nothing to do', async (t) => {
   const repo = await tsFixture('shapes');
@@ -78,24 +75,10 @@ test('a file written with two-space lists, trailing commas and no semicolons kee
 
 test('with a compiler before 5.0, which reprints a one-name-a-line list without its last comma, the comma is kept', async (t) => {
   const repo = await tsFixture('shapes');
-  const dir = path.join(repo.root, 'node_modules', 'typescript');
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'typescript', version: '4.7.2', main: 'index.js' }));
   // The stand-in's organizeImports drops the comma after a list's last name, as TypeScript 4.7's does.
-  await writeFile(
-    path.join(dir, 'index.js'),
-    [
-      `const real = require(${JSON.stringify(path.join(PROJECT_ROOT, 'node_modules', 'typescript'))});`,
-      `const ts = { ...real, version: '4.7.2', versionMajorMinor: '4.7' };`,
-      'ts.createLanguageService = (...args) => {',
-      '  const service = real.createLanguageService(...args);',
-      '  const organizeImports = (...a) => service.organizeImports(...a).map((c) => ({ ...c, textChanges: c.textChanges.map((x) => ({ ...x, newText: x.newText.replace(/,(\\n\\})/g, "$1") })) }));',
-      '  return { ...service, organizeImports };',
-      '};',
-      'module.exports = ts;',
-      '',
-    ].join('\n'),
-  );
+  await standInCompiler(repo.root, {
+    organizeImports: '(...a) => service.organizeImports(...a).map((c) => ({ ...c, textChanges: c.textChanges.map((x) => ({ ...x, newText: x.newText.replace(/,(\\n\\})/g, "$1") })) }))',
+  });
   await repo.write('src/report.ts', ['import {', '  format,', '  describe,', "} from './labels.js';", '', 'export const report = () => format(\'short\', { x: 0, y: 0 }) + describe({ x: 0, y: 0 }).label;', ''].join('\n'));
   await repo.write('src/tidy.ts', ['import {', '  describe,', '  format,', "} from './labels.js';", '', 'export const tidy = () => format(\'short\', { x: 0, y: 0 }) + describe({ x: 0, y: 0 }).label;', ''].join('\n'));
   await repo.git('add', '-A');

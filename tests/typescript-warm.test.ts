@@ -14,7 +14,7 @@ import { DEFAULT_DAEMON_SETTINGS } from '../lib/daemon/settings.js';
 import { liveHelpers, trackHelper } from '../lib/ops/resources.js';
 import { makeRepo } from './helpers/repo.js';
 import { tug } from './helpers/cli.js';
-import { TS_ENV, tsFixture } from './helpers/typescript.js';
+import { countSearches, TS_ENV, tsFixture } from './helpers/typescript.js';
 
 const AT = { file: 'src/geometry.ts', line: 8, column: 17 };
 const ANALYZE = ['analyze-impact', 'rename-symbol', '--at', 'src/geometry.ts:8:17', '--to', 'span'];
@@ -321,22 +321,15 @@ test.serial('a rename after its analysis on the same programs searches once (oth
   const tree = await repo.git('rev-parse', 'HEAD^{tree}');
   const ws = await openTsWorkspace(gitRepo, tree, AT.file);
   const projects = ws.projects.all(ws.scripts, ws.configs);
-  let searches = 0;
-  const originals = projects.map((p) => p.service.findRenameLocations.bind(p.service));
-  projects.forEach((p, i) => {
-    p.service.findRenameLocations = ((...args: never[]) => {
-      searches += 1;
-      return (originals[i] as (...a: unknown[]) => ReturnType<typeof p.service.findRenameLocations>)(...args);
-    }) as typeof p.service.findRenameLocations;
-  });
+  const searched = countSearches(projects);
   const target = { file: AT.file, line: AT.line, col: AT.column };
   try {
     const analysis = await planTsRename({ repo: gitRepo, tree, target, newName: 'span' });
-    t.true(searches > 0);
+    t.true(searched.count() > 0);
     t.true(analysis.unsure.length > 0, 'the fixture has a place only a string names');
-    const counted = searches;
+    const counted = searched.count();
     const committed = await planTsRename({ repo: gitRepo, tree, target, newName: 'span', check: true });
-    t.is(searches, counted, 'the rename took the analysis it had on the same programs');
+    t.is(searched.count(), counted, 'the rename took the analysis it had on the same programs');
     t.deepEqual(committed, analysis);
     // What a caller does with its answer does not reach the next one.
     committed.unsure[0]!.text = 'changed';
@@ -344,19 +337,19 @@ test.serial('a rename after its analysis on the same programs searches once (oth
     t.deepEqual(await planTsRename({ repo: gitRepo, tree, target, newName: 'span', check: true }), analysis);
     // Another symbol's analysis in between: both answers are kept.
     await planTsRename({ repo: gitRepo, tree, target: { file: AT.file, line: 6, col: 14 }, newName: 'ZERO' });
-    t.true(searches > counted, 'another symbol is searched');
-    const withOther = searches;
+    t.true(searched.count() > counted, 'another symbol is searched');
+    const withOther = searched.count();
     t.deepEqual(await planTsRename({ repo: gitRepo, tree, target, newName: 'span', check: true }), analysis);
-    t.is(searches, withOther, 'the first one is still known after another in between');
+    t.is(searched.count(), withOther, 'the first one is still known after another in between');
 
     await repo.write('src/labels.ts', `import { distance } from './geometry.js';\n${await repo.readText('src/labels.ts')}\nexport const far = distance({ x: 1, y: 1 }, { x: 2, y: 2 });\n`);
     await repo.git('add', '-A');
     const edited = await repo.git('write-tree');
     const after = await planTsRename({ repo: gitRepo, tree: edited, target, newName: 'span', check: true });
-    t.true(searches > counted, 'a new snapshot is searched');
+    t.true(searched.count() > counted, 'a new snapshot is searched');
     t.is(after.references.length, analysis.references.length + 2);
   } finally {
-    projects.forEach((p, i) => (p.service.findRenameLocations = originals[i]!));
+    searched.restore();
     await repo.cleanup();
   }
 });
