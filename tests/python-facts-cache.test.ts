@@ -1,9 +1,11 @@
 // The facts cache's packs: one read for a file set seen before, reuse of the newest pack after an edit, torn lines, pruning.
 import test from 'ava';
-import { appendFile, mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FACTS_SCHEMA, FactsCache } from '../lib/python/facts-cache.js';
+import { tug } from './helpers/cli.js';
+import { makeRepo } from './helpers/repo.js';
 
 const oid = (n: number) => n.toString(16).padStart(40, '0');
 const facts = (n: number) => JSON.stringify({ n });
@@ -96,4 +98,17 @@ test('a draft pack is written as facts arrive, published with the rest, or disca
   await other.discard();
   t.deepEqual((await readdir(packs)).sort(), [`${key}.jsonl`]);
   await rm(dir, { recursive: true, force: true });
+});
+
+test('a facts cache that cannot be written (its folder removed or taken meanwhile) does not fail the command', async (t) => {
+  const repo = await makeRepo({ 'a.py': 'def area(w, h):\n    return w * h\n\n\nprint(area(2, 3))\n' });
+  const session = await cacheDir();
+  // Where the session keeps its facts there is a file: every write of the cache fails (ENOTDIR), as when a
+  // `tug clean --cache` removes the folder while another tug saves to it.
+  await writeFile(path.join(session, 'facts'), 'not a folder');
+  const run = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'a.py:1:5', '--to', 'size', '--session-dir', session], { env: { TUG_NO_DAEMON: '1' } });
+  t.is(run.exitCode, 0, run.stdout);
+  t.is(run.json.references.length, 2);
+  await rm(session, { recursive: true, force: true });
+  await repo.cleanup();
 });

@@ -102,19 +102,30 @@ export class FactsSource {
     void this.draft.then((d) => d.append(file.oid, json), () => undefined);
   }
 
-  /** Writes the pack of exactly `files` (all loaded) when it is not already on disk as such. */
+  /**
+   * Writes the pack of exactly `files` (all loaded) when it is not already on disk as such. The cache only saves time:
+   * a write that fails (a `tug clean --cache` removing the folder meanwhile, a full disk) leaves it unwritten and the
+   * command goes on.
+   */
   async store(files: readonly SourceText[]): Promise<void> {
-    const { key, lines } = await this.cached;
-    const oids = new Set(files.map((f) => f.oid));
-    const rest = [...oids].filter((o) => !this.fresh.has(o) && lines.has(o)).sort();
-    if (this.draft) {
-      const draft = await this.draft;
-      this.draft = undefined;
-      await draft.publish(rest.map((o) => [o, lines.get(o)!]));
-      return;
+    try {
+      const { key, lines } = await this.cached;
+      const oids = new Set(files.map((f) => f.oid));
+      const rest = [...oids].filter((o) => !this.fresh.has(o) && lines.has(o)).sort();
+      if (this.draft) {
+        const draft = this.draft;
+        this.draft = undefined;
+        await (await draft).publish(rest.map((o) => [o, lines.get(o)!])).catch(async (error: unknown) => {
+          await (await draft).discard().catch(() => undefined);
+          throw error;
+        });
+        return;
+      }
+      if (rest.length === oids.size && lines.size === oids.size) return;
+      await new FactsCache(this.options.cacheDir).store(key, new Map(rest.map((o) => [o, lines.get(o)!])));
+    } catch {
+      // Not written: the next load parses these files again.
     }
-    if (rest.length === oids.size && lines.size === oids.size) return;
-    await new FactsCache(this.options.cacheDir).store(key, new Map(rest.map((o) => [o, lines.get(o)!])));
   }
 
   /** Drops a pack begun by a load that failed. */
