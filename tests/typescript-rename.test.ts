@@ -150,3 +150,23 @@ test('plain CommonJS without a config: module.exports keeps its key, string ment
   t.deepEqual(run.json.unsure.map((u: { file: string; line: number }) => `${u.file}:${u.line}`), ['lib/index.js:14', 'test/util.test.js:7']);
   await repo.cleanup();
 });
+
+test('a member whose values come from untyped data (JSON.parse annotated or cast as the type) is refused; typed values alone rename', async (t) => {
+  const repo = await tsFixture('shapes');
+  await repo.write('src/pack.ts', ['export interface Pack {', '  name: string;', '  version: string;', '}', '', "export const made: Pack = { name: 'y', version: '2' };", 'export const label = (p: Pack): string => p.name;', 'export interface Box {', '  size: number;', '}', 'export const box: Box = { size: 1 };', ''].join('\n'));
+  await repo.write('src/read.ts', ["import type { Pack } from './pack.js';", '', "export const read = (text: string) => JSON.parse(text) as Pack;", ''].join('\n'));
+  await repo.write('src/cli.js', ['/**', ' * @typedef Meta', ' * @property {string} title', ' */', '', '/** @type {Meta} */', "const meta = JSON.parse('{\"title\": \"x\"}');", 'export const shown = meta.title;', ''].join('\n'));
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'data');
+  // A cast of JSON.parse in another module, and a JSDoc-typed JSON.parse: the data keeps its keys.
+  const cast = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'src/pack.ts:2:3', '--to', 'title'], { env: ENV });
+  t.is(cast.json.error?.code, 'UnsafeRefactor', cast.stdout);
+  t.like(cast.json.error.details, { reason: 'untyped data', path: 'src/read.ts', line: 3 });
+  const jsdoc = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'src/cli.js:8:27', '--to', 'heading'], { env: ENV });
+  t.like(jsdoc.json.error?.details, { reason: 'untyped data', path: 'src/cli.js', line: 7 });
+  // Values made in code only: renamed everywhere.
+  const typed = await tug(repo.root, ['analyze-impact', 'rename-symbol', '--at', 'src/pack.ts:9:3', '--to', 'width'], { env: ENV });
+  t.is(typed.exitCode, 0, typed.stdout);
+  t.is(typed.json.references.length, 2);
+  await repo.cleanup();
+});

@@ -17,6 +17,7 @@ import { assertRenamedSame } from './rename-check.js';
 import { handDeclaredPartner } from './hand-declared.js';
 import { packageDeclarationUnsure } from './package-declarations.js';
 import { searchEverywhere, type Place } from './search.js';
+import { assertNoUntypedData } from './untyped-data.js';
 import { currentPrograms, noteAnswer, remembered, samePrograms } from './plan-memory.js';
 import { practiseCheck, prepareCheck } from './practice.js';
 
@@ -97,6 +98,10 @@ export async function planTsRename(input: TsPlanInput): Promise<TsRenamePlan> {
   mark(`typescript: ${places.length} places found`);
   const sourceOf = sourceFinder(ws, projects);
   const member = ['property', 'method', 'getter', 'setter', 'JSX attribute', 'enum member'].includes(info.kind) || (info.kind === 'alias' ? false : /member|property|method/.test(info.kindModifiers ?? ''));
+  if (member) {
+    const program = primary.service.getProgram();
+    if (program) assertNoUntypedData(ts, program, absolute, position, oldName, [...new Set(places.map((p) => ws.fs.absolute(p.file)))], (f) => ws.fs.relative(f) ?? f, (f) => editable(ws.fs, f, ws.paths) !== null);
+  }
   let definition = definitionOf(ws, primary, absolute, position);
   const kindOf = (place: Place) => referenceKind(ts, sourceOf(place.file)?.source, place.start);
   const atDefinition = (place: Place) => {
