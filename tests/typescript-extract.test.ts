@@ -103,3 +103,17 @@ test('the caller\'s name replaces only the new const: the property it was named 
   t.not(written.exitCode, 0);
   await repo.cleanup();
 });
+
+test('extract-function of statements that use `this` becomes a method of the class, named as asked at its declaration and call', async (t) => {
+  const repo = await tsFixture('shapes');
+  await repo.write('src/counter.ts', ['export class Counter {', '  count = 0;', '  bump(by: number): number {', '    this.count += by;', '    return this.count;', '  }', '}', ''].join('\n'));
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'counter');
+  const run = await tug(repo.root, ['run', 'extract-function', '--range', 'src/counter.ts:4:5-4:22', '--name', 'step', '--verify', 'none'], { env: ENV });
+  t.is(run.exitCode, 0, run.stdout);
+  const text = await repo.git('show', `${run.json.git.commit}:src/counter.ts`);
+  t.regex(text, /\n {4}this\.step\(by\);\n/);
+  t.regex(text, /\n {2}(private )?step\(by: number\)/);
+  t.false(/newMethod/.test(text));
+  await repo.cleanup();
+});

@@ -94,8 +94,13 @@ function renameGenerated(ts: typeof import('typescript'), file: string, after: s
   const source = ts.createSourceFile(file, after, ts.ScriptTarget.Latest, true, kind);
   const inWritten = (pos: number) => written.some(([start, end]) => start <= pos && pos < end);
   const places: Array<{ start: number; end: number; text: string }> = [];
+  // Extracted to a method of the class (`newMethod`, called as `this.newMethod(…)`, where the service's rename location
+  // may point): the new symbol is a member, so its declaration and `this.` accesses in the written text are it;
+  // otherwise a member name there (`this.args`) is never the new symbol.
+  const declared = ts.findAncestor((ts as unknown as { getTokenAtPosition(f: unknown, p: number): import('typescript').Node }).getTokenAtPosition(source, declaredAt), ts.isIdentifier);
+  const method = declared !== undefined && (((ts.isMethodDeclaration(declared.parent) || ts.isPropertyDeclaration(declared.parent)) && declared.parent.name === declared) || (ts.isPropertyAccessExpression(declared.parent) && declared.parent.expression.kind === ts.SyntaxKind.ThisKeyword));
   const visit = (node: import('typescript').Node): void => {
-    if (ts.isIdentifier(node) && node.text === generated && !isMemberName(ts, node)) {
+    if (ts.isIdentifier(node) && node.text === generated && (method ? !ts.isPropertyAccessExpression(node.parent) || node.parent.expression.kind === ts.SyntaxKind.ThisKeyword || node.getStart(source) === declaredAt : !isMemberName(ts, node))) {
       const start = node.getStart(source);
       if (start === declaredAt || inWritten(start)) {
         // A shorthand property (`{ args }`) keeps its key.
