@@ -167,14 +167,21 @@ export function sweep(dir, spec, recheck = true) {
       const wrong = diffFaithful(dir, json.git.snapshot_commit, json.git.commit, json.patch.unified_diff);
       if (wrong) (outcome = 'broken'), (note += `; unified_diff: ${wrong}`);
     }
-    // An extract writes its new declaration anywhere but changes old text only inside the selection: an edit of old
-    // text elsewhere (a same-named word renamed, as once happened) is broken whatever the tests say.
-    if (outcome === 'ok' && (c.op === 'extract-variable' || c.op === 'extract-function')) {
-      const [from, to] = (c.range ?? '').split('-').map((p) => Number(p.split(':')[0]));
-      const text = c.range ? null : readFileSync(path.join(dir, c.file), 'utf8');
-      const span = c.range ? { first: from, last: to } : (({ start, end }) => ({ first: start.line, last: end.line }))(locate(text, c.text, c.nth ?? 1, false));
-      const outside = (json.patch?.edits ?? []).filter((e) => e.old_text !== '' && (e.file !== c.file || e.line < span.first || e.line > span.last));
-      if (outside.length) (outcome = 'broken'), (note += `; old text changed outside the selection at ${outside.map((e) => `${e.file}:${e.line}`).join(', ')}`);
+    // An extract writes its new declaration anywhere but keeps every old line outside the selection, in order (a line
+    // diff may show that as lines moved, so the check is on the file, not on the edits): a line changed elsewhere (a
+    // same-named word renamed, as once happened) is broken whatever the tests say.
+    if (outcome === 'ok' && branch && (c.op === 'extract-variable' || c.op === 'extract-function')) {
+      const before = readFileSync(path.join(dir, c.file), 'utf8').split('\n');
+      const span = c.range ? (([from, to]) => ({ first: Number(from), last: Number(to) }))(c.range.split('-').map((p) => p.split(':')[0])) : (({ start, end }) => ({ first: start.line, last: end.line }))(locate(before.join('\n'), c.text, c.nth ?? 1, false));
+      const after = execFileSync('git', ['show', `${json.git.commit}:${c.file}`], { cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20 }).split('\n');
+      let at = 0;
+      const lost = before.filter((line, i) => {
+        if (i + 1 >= span.first && i + 1 <= span.last) return false;
+        while (at < after.length && after[at] !== line) at++;
+        return at++ >= after.length;
+      });
+      const others = new Set((json.patch?.edits ?? []).map((e) => e.file).filter((f) => f !== c.file));
+      if (lost.length || others.size) (outcome = 'broken'), (note += `; old text changed outside the selection: ${[...others, ...lost.slice(0, 2).map((l) => JSON.stringify(l.trim().slice(0, 60)))].join(', ')}`);
     }
     if (recheck && branch && edits > 0 && outcome === 'ok') {
       const again = testsPass(dir, json.git.commit, spec.test_command);
