@@ -97,7 +97,7 @@ function renameGenerated(ts: typeof import('typescript'), file: string, after: s
   // Extracted to a method of the class (`newMethod`, called as `this.newMethod(…)`, where the service's rename location
   // may point): the new symbol is a member, so its declaration and `this.` accesses in the written text are it;
   // otherwise a member name there (`this.args`) is never the new symbol.
-  const declared = ts.findAncestor((ts as unknown as { getTokenAtPosition(f: unknown, p: number): import('typescript').Node }).getTokenAtPosition(source, declaredAt), ts.isIdentifier);
+  const declared = ts.findAncestor(coveringNode(ts, source, { pos: declaredAt, end: declaredAt }), ts.isIdentifier);
   const method = declared !== undefined && (((ts.isMethodDeclaration(declared.parent) || ts.isPropertyDeclaration(declared.parent)) && declared.parent.name === declared) || (ts.isPropertyAccessExpression(declared.parent) && declared.parent.expression.kind === ts.SyntaxKind.ThisKeyword));
   const visit = (node: import('typescript').Node): void => {
     if (ts.isIdentifier(node) && node.text === generated && (method ? !ts.isPropertyAccessExpression(node.parent) || node.parent.expression.kind === ts.SyntaxKind.ThisKeyword || node.getStart(source) === declaredAt : !isMemberName(ts, node))) {
@@ -152,14 +152,20 @@ function isMemberName(ts: typeof import('typescript'), node: import('typescript'
   return (ts.isBindingElement(p) || ts.isImportSpecifier(p) || ts.isExportSpecifier(p)) && p.propertyName === node;
 }
 
+/** The smallest node that holds the whole range, from the token at its start. */
+function coveringNode(ts: typeof import('typescript'), source: import('typescript').SourceFile, range: { pos: number; end: number }): import('typescript').Node {
+  let node: import('typescript').Node = (ts as unknown as { getTokenAtPosition(f: unknown, p: number): import('typescript').Node }).getTokenAtPosition(source, range.pos);
+  while (node.parent && !(node.getStart(source) <= range.pos && node.end >= range.end)) node = node.parent;
+  return node;
+}
+
 /**
  * An expression the code writes to (`this.args = []`, `n++`, `delete o.k`, `for (x of …)`, a destructuring target) is a
  * place, not a value: held in a const, the write would go to the const (commander's `this.args` became
  * `const args = this.args; args = []`). The service offers it all the same; tug refuses.
  */
 function assertNotWritten(ts: typeof import('typescript'), source: import('typescript').SourceFile, range: { pos: number; end: number }, where: string): void {
-  let node: import('typescript').Node = (ts as unknown as { getTokenAtPosition(f: unknown, p: number): import('typescript').Node }).getTokenAtPosition(source, range.pos);
-  while (node.parent && !(node.getStart(source) <= range.pos && node.end >= range.end)) node = node.parent;
+  const node = coveringNode(ts, source, range);
   if (node.getStart(source) !== range.pos || node.end !== range.end) return;
   const { SyntaxKind: K } = ts;
   let target = node;
@@ -189,8 +195,7 @@ function assertNotWritten(ts: typeof import('typescript'), source: import('types
  * of an `if`, `?:`, the right of `&&`/`||`/`??`, a loop) would then run every time — what tug's Python extract refuses.
  */
 function assertEvaluatedAlways(ts: typeof import('typescript'), source: import('typescript').SourceFile, range: { pos: number; end: number }, where: string): void {
-  let node: import('typescript').Node = (ts as unknown as { getTokenAtPosition(f: unknown, p: number): import('typescript').Node }).getTokenAtPosition(source, range.pos);
-  while (node.parent && !(node.getStart(source) <= range.pos && node.end >= range.end)) node = node.parent;
+  const node = coveringNode(ts, source, range);
   for (let child = node, parent = node.parent; parent && !ts.isBlock(parent) && !ts.isSourceFile(parent) && !ts.isCaseClause(parent); child = parent, parent = parent.parent) {
     const conditional =
       (ts.isIfStatement(parent) && parent.expression !== child) ||

@@ -2,8 +2,7 @@
 // ending, its indentation and whether it ends statements with semicolons. The service's defaults (four spaces, a
 // semicolon after every statement) otherwise show up as noise in a diff of a file written another way.
 import type * as TS from 'typescript';
-
-type TypeScriptModule = typeof TS;
+import type { TypeScriptModule } from './load.js';
 
 /**
  * The file's own indentation: tabs, or the step its lines of code indent by most often (a line indented deeper than

@@ -3,20 +3,19 @@
 // run time (rehype-cli's `/** @type {Pack} */ const rehypePackage = JSON.parse(…)`, `Pack.name` renamed). Refused.
 import type * as TS from 'typescript';
 import { TugError } from '../core/errors.js';
-
-type TypeScriptModule = typeof TS;
+import type { TypeScriptModule } from './load.js';
+import { nodeAt } from './occurrences.js';
 
 /**
  * Refuses the rename of the property at `position` when, in one of `files` or a workspace file naming the type that
- * declares it, a value of type `any` becomes a value of a type that has this very property: a declaration with a type and an untyped initializer, an `as`/`<T>` cast or a
- * JSDoc cast of an untyped expression.
+ * declares it, a value of type `any` becomes a value of a type that has this very property: a declaration with a type
+ * and an untyped initializer, an `as`/`<T>` cast or a JSDoc cast of an untyped expression.
  */
 export function assertNoUntypedData(ts: TypeScriptModule, program: TS.Program, file: string, position: number, oldName: string, files: readonly string[], relative: (absolute: string) => string, inWorkspace: (absolute: string) => boolean): void {
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(file);
   if (!source) return;
-  const token = (ts as unknown as { getTokenAtPosition(f: TS.SourceFile, p: number): TS.Node }).getTokenAtPosition(source, position);
-  const property = checker.getSymbolAtLocation(token);
+  const property = checker.getSymbolAtLocation(nodeAt(ts, source, position));
   if (!property || !(property.flags & ts.SymbolFlags.Property)) return;
   const untyped = (node: TS.Node) => (checker.getTypeAtLocation(node).flags & ts.TypeFlags.Any) !== 0;
   const holds = (node: TS.Node) => {
